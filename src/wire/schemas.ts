@@ -1,0 +1,287 @@
+/**
+ * Wire schemas of the Disposable Inbox API v1.
+ *
+ * One zod schema per shape the server sends or accepts. The server uses them to
+ * validate requests and to generate its OpenAPI 3.1 document (component names
+ * come from `.meta({ id })`); the client parses responses with them. This module
+ * depends on zod only, so the client can import it without pulling in Hono.
+ *
+ * @packageDocumentation
+ */
+import { z } from 'zod';
+
+/** ISO 8601 timestamp in UTC, e.g. `2026-01-01T00:00:00.000Z`. */
+export const TimestampSchema = z
+  .string()
+  .meta({ description: 'ISO 8601 timestamp in UTC', example: '2026-01-01T00:00:00.000Z' });
+
+/** A mail domain the service accepts mail for. */
+export const DomainSchema = z
+  .object({
+    id: z.string(),
+    domain: z.string(),
+    isDefault: z.boolean(),
+  })
+  .meta({ id: 'Domain' });
+
+/** A temporary inbox. */
+export const InboxSchema = z
+  .object({
+    id: z.string(),
+    address: z.string(),
+    localPart: z.string(),
+    domainId: z.string(),
+    domain: z.string(),
+    label: z.string().nullable(),
+    forwardTo: z.string().nullable(),
+    createdAt: TimestampSchema,
+    expiresAt: TimestampSchema.nullable().meta({ description: 'null when the inbox never expires' }),
+    messageCount: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'Inbox' });
+
+/** The answer of `POST /inboxes`: the inbox plus its inbox token, shown only once. */
+export const CreatedInboxSchema = InboxSchema.extend({
+  token: z.string().meta({ description: 'Inbox token (send as X-Inbox-Token). Returned only here.' }),
+}).meta({ id: 'CreatedInbox' });
+
+/** A mailbox: address and display name (empty string when the mail had none). */
+export const AddressSchema = z
+  .object({
+    address: z.string(),
+    name: z.string(),
+  })
+  .meta({ id: 'Address' });
+
+/** A message as listed and as pushed by the event stream. */
+export const MessageSummarySchema = z
+  .object({
+    id: z.string(),
+    inboxId: z.string(),
+    seq: z.number().int().positive().meta({ description: 'Position in the inbox, 1, 2, 3 … in arrival order; the stream event id' }),
+    from: AddressSchema.nullable(),
+    to: z.array(AddressSchema),
+    cc: z.array(AddressSchema),
+    subject: z.string(),
+    preview: z.string().meta({ description: 'First 200 characters of the text body' }),
+    receivedAt: TimestampSchema,
+    size: z.number().int().nonnegative().meta({ description: 'Size of the raw message in bytes' }),
+    hasAttachments: z.boolean(),
+  })
+  .meta({ id: 'MessageSummary' });
+
+/** An attachment's metadata; the bytes come from the download endpoint. */
+export const AttachmentSchema = z
+  .object({
+    id: z.string(),
+    filename: z.string(),
+    contentType: z.string(),
+    size: z.number().int().nonnegative(),
+    contentId: z.string().nullable(),
+    inline: z.boolean(),
+  })
+  .meta({ id: 'Attachment' });
+
+/** A whole message: the summary plus bodies, headers and attachments. */
+export const MessageSchema = MessageSummarySchema.extend({
+  replyTo: z.array(AddressSchema),
+  headers: z
+    .record(z.string(), z.string())
+    .meta({ description: 'Original header names, lower-cased, to values; a repeated header has its values joined by a line feed' }),
+  text: z.string().nullable(),
+  html: z.string().nullable().meta({ description: 'Sanitized HTML body' }),
+  attachments: z.array(AttachmentSchema),
+}).meta({ id: 'Message' });
+
+/** What a plan allows. */
+export const EntitlementsSchema = z
+  .object({
+    apiKeys: z.boolean(),
+    customAddresses: z.boolean(),
+    forwarding: z.boolean(),
+    maxActiveInboxes: z.number().int().nonnegative().nullable(),
+    inboxTtlSeconds: z.number().int().nonnegative().nullable(),
+    maxMessageBytes: z.number().int().nonnegative(),
+    requestsPerMinute: z.number().int().nonnegative().nullable(),
+  })
+  .meta({ id: 'Entitlements' });
+
+/** A plan and its entitlements. */
+export const PlanSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    entitlements: EntitlementsSchema,
+  })
+  .meta({ id: 'Plan' });
+
+/** The kinds of credential a request can carry. */
+export const CredentialKindSchema = z.enum(['anonymous', 'inboxToken', 'apiKey', 'session']).meta({ id: 'CredentialKind' });
+
+/** The answer of `GET /me`. */
+export const MeSchema = z
+  .object({
+    authenticated: z.boolean(),
+    credential: CredentialKindSchema,
+    user: z.object({ id: z.string(), email: z.string() }).nullable(),
+    plan: PlanSchema,
+  })
+  .meta({ id: 'Me' });
+
+/** Body of `POST /inboxes`. */
+export const CreateInboxRequestSchema = z
+  .object({
+    localPart: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9](?:[A-Za-z0-9._+-]*[A-Za-z0-9_+-])?$/, 'letters, digits and . _ + - (not at the start or end)')
+      .optional(),
+    domainId: z.string().min(1).optional(),
+    label: z.string().max(200).optional(),
+  })
+  .meta({ id: 'CreateInboxRequest' });
+
+/** Body of `PATCH /inboxes/{id}`: at least one field; `null` clears. */
+export const UpdateInboxRequestSchema = z
+  .object({
+    label: z.string().max(200).nullable().optional(),
+    forwardTo: z.email().nullable().optional(),
+  })
+  .refine((body) => body.label !== undefined || body.forwardTo !== undefined, {
+    message: 'give at least one of label, forwardTo',
+  })
+  .meta({ id: 'UpdateInboxRequest' });
+
+/** The answer of `DELETE /inboxes/{id}`. */
+export const DeletedInboxSchema = z
+  .object({ id: z.string(), deleted: z.literal(true), messagesDeleted: z.number().int().nonnegative() })
+  .meta({ id: 'DeletedInbox' });
+
+/** The answer of `DELETE /messages/{id}`. */
+export const DeletedMessageSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedMessage' });
+
+/** The answer of `DELETE /me/session`. */
+export const SignedOutSchema = z.object({ signedOut: z.literal(true) }).meta({ id: 'SignedOut' });
+
+/** Body of `POST /extension/codes` (inboxkit's own way to issue connect codes). */
+export const ConnectCodeRequestSchema = z
+  .object({
+    codeChallenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url SHA-256 digest (43 characters)'),
+    codeChallengeMethod: z.literal('S256'),
+    redirectUri: z.string().min(1).max(2000),
+  })
+  .meta({ id: 'ConnectCodeRequest' });
+
+/** The answer of `POST /extension/codes`. */
+export const ConnectCodeSchema = z.object({ code: z.string(), expiresAt: TimestampSchema }).meta({ id: 'ConnectCode' });
+
+/** Body of `POST /extension/token`. */
+export const TokenRequestSchema = z
+  .object({
+    code: z.string().min(1),
+    codeVerifier: z.string(),
+    redirectUri: z.string().min(1),
+  })
+  .meta({ id: 'TokenRequest' });
+
+/** The answer of `POST /extension/token`. */
+export const TokenSchema = z
+  .object({
+    accessToken: z.string(),
+    tokenType: z.literal('Bearer'),
+    expiresIn: z.number().int().positive(),
+    expiresAt: TimestampSchema,
+  })
+  .meta({ id: 'Token' });
+
+/** A page of a list: the items and the cursor of the next page (`null` on the last). */
+export function pageSchema<T extends z.ZodType>(item: T, id: string) {
+  return z.object({ items: z.array(item), nextCursor: z.string().nullable() }).meta({ id });
+}
+
+/** A page of inboxes. */
+export const InboxPageSchema = pageSchema(InboxSchema, 'InboxPage');
+/** A page of message summaries. */
+export const MessagePageSchema = pageSchema(MessageSummarySchema, 'MessagePage');
+
+/** Wraps a payload in the success envelope `{ data }`. */
+export function envelope<T extends z.ZodType>(payload: T) {
+  return z.object({ data: payload });
+}
+
+/** Every error code of the contract. */
+export const ErrorCodeSchema = z
+  .enum([
+    'invalid_json',
+    'validation_error',
+    'invalid_grant',
+    'forwarding_unavailable',
+    'not_a_session',
+    'unauthorized',
+    'plan_required',
+    'inbox_not_found',
+    'message_not_found',
+    'attachment_not_found',
+    'domain_not_found',
+    'not_found',
+    'method_not_allowed',
+    'address_taken',
+    'payload_too_large',
+    'rate_limited',
+    'internal_error',
+  ])
+  .meta({ id: 'ErrorCode' });
+
+/** The failure envelope `{ error: { code, message } }`. */
+export const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ description: 'Machine-readable code; see ErrorCode for the known ones' }),
+      message: z.string(),
+      requestId: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'Error' });
+
+/** Data of the stream's `ready` event. */
+export const StreamReadySchema = z.object({ inboxId: z.string(), lastSeq: z.number().int().nonnegative() }).meta({ id: 'StreamReady' });
+
+/** Data of the stream's `inbox.deleted` and `inbox.expired` events. */
+export const StreamInboxGoneSchema = z.object({ inboxId: z.string() }).meta({ id: 'StreamInboxGone' });
+
+/** The answer of `GET /healthz`. */
+export const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+
+export type Domain = z.infer<typeof DomainSchema>;
+export type Inbox = z.infer<typeof InboxSchema>;
+export type CreatedInbox = z.infer<typeof CreatedInboxSchema>;
+export type Address = z.infer<typeof AddressSchema>;
+export type MessageSummary = z.infer<typeof MessageSummarySchema>;
+export type Attachment = z.infer<typeof AttachmentSchema>;
+export type Message = z.infer<typeof MessageSchema>;
+export type Entitlements = z.infer<typeof EntitlementsSchema>;
+export type Plan = z.infer<typeof PlanSchema>;
+export type CredentialKind = z.infer<typeof CredentialKindSchema>;
+export type Me = z.infer<typeof MeSchema>;
+export type CreateInboxRequest = z.infer<typeof CreateInboxRequestSchema>;
+export type UpdateInboxRequest = z.infer<typeof UpdateInboxRequestSchema>;
+export type DeletedInbox = z.infer<typeof DeletedInboxSchema>;
+export type DeletedMessage = z.infer<typeof DeletedMessageSchema>;
+export type SignedOut = z.infer<typeof SignedOutSchema>;
+export type ConnectCodeRequest = z.infer<typeof ConnectCodeRequestSchema>;
+export type ConnectCode = z.infer<typeof ConnectCodeSchema>;
+export type TokenRequest = z.infer<typeof TokenRequestSchema>;
+export type Token = z.infer<typeof TokenSchema>;
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+export type StreamReady = z.infer<typeof StreamReadySchema>;
+export type StreamInboxGone = z.infer<typeof StreamInboxGoneSchema>;
+/** A page of a list. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** The path prefix of every endpoint. */
+export const API_PREFIX = '/api/v1';
