@@ -1,0 +1,17 @@
+import type { MessageSummaryRecord } from '../storage/types.ts';
+
+/** What the service tells an inbox's subscribers. */
+export type InboxEvent =
+  | { type: 'message'; inboxId: string; message: MessageSummaryRecord }
+  | { type: 'inbox.deleted' | 'inbox.expired'; inboxId: string };
+
+/**
+ * Publishes inbox events after they are committed to storage. Injected, never
+ * global, so that a PostgreSQL LISTEN/NOTIFY bus can replace the in-process one.
+ */
+export interface EventBus {
+  /** Delivers an event to the current subscribers of its inbox; never blocks on them. */
+  publish(event: InboxEvent): void;
+  /** Subscribes to one inbox; returns the unsubscribe function. */
+  subscribe(inboxId: string, listener: (event: InboxEvent) => void): () => void;
+}

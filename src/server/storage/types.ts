@@ -1,0 +1,175 @@
+/**
+ * The storage interface of the local service. Async methods and plain records
+ * only, so that a PostgreSQL backend can implement it as well as SQLite.
+ * Records use epoch milliseconds for times; the HTTP layer formats them.
+ */
+
+/** A configured mail domain. */
+export interface DomainRecord {
+  id: string;
+  domain: string;
+  isDefault: boolean;
+}
+
+/** A user (owner of API keys and sessions). */
+export interface UserRecord {
+  id: string;
+  email: string;
+  planId: string;
+  createdAt: number;
+}
+
+/** Which kind of secret a hashed credential is. */
+export type SecretKind = 'apiKey' | 'session' | 'inboxToken' | 'connectCode';
+
+/** A stored inbox. `ownerUserId` is null for guest inboxes (reachable by their inbox token only). */
+export interface InboxRecord {
+  id: string;
+  localPart: string;
+  domainId: string;
+  domain: string;
+  ownerUserId: string | null;
+  label: string | null;
+  forwardTo: string | null;
+  createdAt: number;
+  expiresAt: number | null;
+  /** Hash of the inbox token. */
+  tokenHash: string;
+  messageCount: number;
+  /** Highest seq ever assigned in this inbox (0 when none). */
+  lastSeq: number;
+}
+
+/** A mailbox as stored. */
+export interface AddressRecord {
+  address: string;
+  name: string;
+}
+
+/** Attachment metadata as stored (bytes fetched separately). */
+export interface AttachmentRecord {
+  id: string;
+  messageId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  contentId: string | null;
+  inline: boolean;
+}
+
+/** A stored message without its bodies. */
+export interface MessageSummaryRecord {
+  id: string;
+  inboxId: string;
+  seq: number;
+  from: AddressRecord | null;
+  to: AddressRecord[];
+  cc: AddressRecord[];
+  subject: string;
+  preview: string;
+  receivedAt: number;
+  size: number;
+  hasAttachments: boolean;
+}
+
+/** A stored message with bodies and attachment metadata. */
+export interface MessageRecord extends MessageSummaryRecord {
+  replyTo: AddressRecord[];
+  headers: Record<string, string>;
+  text: string | null;
+  /** The HTML body as received (unsanitized). */
+  rawHtml: string | null;
+  /** The sanitized HTML, once computed (cached by `setSanitizedHtml`). */
+  sanitizedHtml: string | null;
+  attachments: AttachmentRecord[];
+}
+
+/** A parsed message ready to be stored, for one or more inboxes. */
+export interface NewMessage {
+  raw: Uint8Array;
+  from: AddressRecord | null;
+  to: AddressRecord[];
+  cc: AddressRecord[];
+  replyTo: AddressRecord[];
+  subject: string;
+  headers: Record<string, string>;
+  text: string | null;
+  rawHtml: string | null;
+  /** Envelope sender (MAIL FROM), '' for the null sender. */
+  envelopeFrom: string;
+  attachments: Array<{
+    filename: string;
+    contentType: string;
+    contentId: string | null;
+    inline: boolean;
+    content: Uint8Array;
+  }>;
+}
+
+/** A page of records and the cursor of the next page. */
+export interface RecordPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** The service's storage. Every method is async; no backend type leaks out. */
+export interface Store {
+  // Domains
+  /** Makes the configured domains exist (idempotent); the first is the default. */
+  syncDomains(domains: string[]): Promise<DomainRecord[]>;
+  listDomains(): Promise<DomainRecord[]>;
+  findDomainById(id: string): Promise<DomainRecord | null>;
+  findDomainByName(domain: string): Promise<DomainRecord | null>;
+
+  // Users and secrets (all secrets are stored as hashes; callers hash)
+  createUser(user: { email: string; planId: string }): Promise<UserRecord>;
+  findUserById(id: string): Promise<UserRecord | null>;
+  findUserByEmail(email: string): Promise<UserRecord | null>;
+  /** Stores a hashed API key for a user. */
+  addApiKey(userId: string, keyHash: string): Promise<void>;
+  /** The user owning an API key hash, or null. */
+  findUserByApiKeyHash(keyHash: string): Promise<UserRecord | null>;
+  /** Stores a session for a user; `codeHash` links it to the connect code that issued it. */
+  addSession(session: { tokenHash: string; userId: string; expiresAt: number; codeHash: string | null }): Promise<void>;
+  findSession(tokenHash: string): Promise<{ userId: string; expiresAt: number; revoked: boolean } | null>;
+  revokeSession(tokenHash: string): Promise<boolean>;
+  /** Revokes every session issued by a connect code (on code replay). */
+  revokeSessionsByCode(codeHash: string): Promise<number>;
+  addConnectCode(code: { codeHash: string; userId: string; challenge: string; redirectUri: string; expiresAt: number }): Promise<void>;
+  /** Marks a connect code used and returns it as it was before (null if unknown). Atomic. */
+  spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean } | null>;
+
+  // Inboxes
+  createInbox(inbox: { localPart: string; domainId: string; ownerUserId: string | null; label: string | null; tokenHash: string; createdAt: number; expiresAt: number | null }): Promise<InboxRecord | 'address_taken'>;
+  findInboxById(id: string): Promise<InboxRecord | null>;
+  /** The active inbox for an address (domain compared case-insensitively, local part exactly). */
+  findActiveInboxByAddress(localPart: string, domain: string, now: number): Promise<InboxRecord | null>;
+  /** A user's active inboxes, newest first. */
+  listInboxesByOwner(userId: string, page: { cursor: string | null; limit: number; now: number }): Promise<RecordPage<InboxRecord>>;
+  countActiveInboxesByOwner(userId: string, now: number): Promise<number>;
+  updateInbox(id: string, patch: { label?: string | null; forwardTo?: string | null }): Promise<InboxRecord | null>;
+  /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
+  deleteInbox(id: string): Promise<{ messagesDeleted: number } | null>;
+  /** Deletes expired inboxes and their data; returns their ids. */
+  sweepExpired(now: number): Promise<string[]>;
+
+  // Messages
+  /**
+   * Stores one message in each of the given inboxes in a single transaction,
+   * assigning each inbox's next seq. Resolves only once committed.
+   */
+  insertMessage(inboxIds: string[], message: NewMessage, receivedAt: number): Promise<MessageSummaryRecord[]>;
+  /** Newest first; the cursor stays valid while messages arrive and are deleted. */
+  listMessages(inboxId: string, page: { cursor: string | null; limit: number }): Promise<RecordPage<MessageSummaryRecord>>;
+  /** Messages of an inbox with seq > afterSeq, oldest first (stream replay). */
+  listMessagesAfterSeq(inboxId: string, afterSeq: number, limit: number): Promise<MessageSummaryRecord[]>;
+  findMessage(id: string): Promise<MessageRecord | null>;
+  setSanitizedHtml(messageId: string, html: string): Promise<void>;
+  findRaw(messageId: string): Promise<Uint8Array | null>;
+  findAttachment(messageId: string, attachmentId: string): Promise<{ record: AttachmentRecord; content: Uint8Array } | null>;
+  deleteMessage(id: string): Promise<boolean>;
+  /** Deletes the oldest messages of an inbox beyond `keep`; returns how many went. */
+  evictOldest(inboxId: string, keep: number): Promise<number>;
+
+  close(): Promise<void>;
+}
