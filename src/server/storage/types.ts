@@ -140,9 +140,15 @@ export interface Store {
   spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean } | null>;
 
   // Inboxes
+  /**
+   * Creates an inbox; `'address_taken'` when an active inbox has the address
+   * (local part compared case-insensitively). An expired inbox with the address is deleted first.
+   */
   createInbox(inbox: { localPart: string; domainId: string; ownerUserId: string | null; label: string | null; tokenHash: string; createdAt: number; expiresAt: number | null }): Promise<InboxRecord | 'address_taken'>;
   findInboxById(id: string): Promise<InboxRecord | null>;
-  /** The active inbox for an address (domain compared case-insensitively, local part exactly). */
+  /** The inbox whose token has this hash (expired or not), or null. */
+  findInboxByTokenHash(tokenHash: string): Promise<InboxRecord | null>;
+  /** The active inbox for an address (domain and local part compared case-insensitively). */
   findActiveInboxByAddress(localPart: string, domain: string, now: number): Promise<InboxRecord | null>;
   /** A user's active inboxes, newest first. */
   listInboxesByOwner(userId: string, page: { cursor: string | null; limit: number; now: number }): Promise<RecordPage<InboxRecord>>;

@@ -1,0 +1,154 @@
+/**
+ * The HTTP app of the local service: middleware (request id, rate limiting,
+ * credentials, body limit, 405), the JSON error envelope for every failure, and
+ * every resource's routes under `/api/v1`.
+ *
+ * @packageDocumentation
+ */
+import { randomUUID } from 'node:crypto';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { methodNotAllowed } from 'hono/method-not-allowed';
+import { API_PREFIX, HealthSchema } from '../wire/schemas.ts';
+import type { ErrorCode } from '../wire/schemas.ts';
+import { createAuthMiddleware } from './auth/middleware.ts';
+import type { AppEnv, ServerContext } from './context.ts';
+import { ApiError, STATUS_OF } from './http/errors.ts';
+import { BEARER_SCHEME, INBOX_TOKEN_SCHEME } from './http/openapi.ts';
+import { createRouter } from './http/router.ts';
+import { createRateLimiter, rateLimitHeaders } from './ratelimit.ts';
+import { createDomainRoutes } from './routes/domains.ts';
+import { createExtensionRoutes } from './routes/extension.ts';
+import { createInboxRoutes } from './routes/inboxes.ts';
+import { createMeRoutes } from './routes/me.ts';
+import { createMetaRoutes } from './routes/meta.ts';
+import { createMessageRoutes } from './routes/messages.ts';
+// TODO(stream): import { createStreamRoutes } from './routes/stream.ts'; once the mail helper adds it.
+import { InvalidCursorError } from './storage/cursor.ts';
+
+/** The OpenAPI document's `info`. */
+const INFO = {
+  title: 'Disposable Inbox API',
+  version: '1.0.0',
+  description: 'The Disposable Inbox API v1, as implemented by the inboxkit local service.',
+};
+
+function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
+  const requestId = c.get('requestId');
+  return c.json({ error: { code, message, ...(requestId ? { requestId } : {}) } }, STATUS_OF[code], headers);
+}
+
+function clientAddressOf(c: Context<AppEnv>): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    // In-process requests (app.request) carry no socket.
+    return 'local';
+  }
+}
+
+/** Sets headers on a finished response, copying it first if its headers are immutable. */
+function withHeaders(c: Context<AppEnv>, headers: Record<string, string>): void {
+  try {
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  } catch {
+    const res = new Response(c.res.body, c.res);
+    for (const [k, v] of Object.entries(headers)) res.headers.set(k, v);
+    c.res = res;
+  }
+}
+
+/**
+ * Builds the service's HTTP app on a context. Serve it with `@hono/node-server`
+ * (see `startServer`), or call `app.request()` in-process.
+ *
+ * @example
+ * ```ts
+ * const app = createApp(ctx);
+ * const res = await app.request('/api/v1/domains');
+ * ```
+ */
+export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  const limiter = createRateLimiter(ctx.config.rateLimitWindowSeconds);
+
+  app.use('*', async (c, next) => {
+    const requestId = randomUUID();
+    c.set('requestId', requestId);
+    c.set('rateLimit', null);
+    await next();
+    const decision = c.get('rateLimit');
+    withHeaders(c, { 'X-Request-Id': requestId, ...(decision ? rateLimitHeaders(decision) : {}) });
+  });
+  app.use(
+    '*',
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        errorResponse(c, 'method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}.`, {
+          Allow: methods.join(', '),
+        }),
+    }),
+  );
+  app.use('*', createAuthMiddleware(ctx, limiter, clientAddressOf));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: ctx.config.maxRequestBytes,
+      onError: () => {
+        throw new ApiError('payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
+      },
+    }),
+  );
+
+  const api = createRouter<AppEnv>();
+  api.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (`tm_…`) or a session token from `POST /extension/token`.',
+  });
+  api.openAPIRegistry.registerComponent('securitySchemes', INBOX_TOKEN_SCHEME, {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Inbox-Token',
+    description: 'The inbox token returned by `POST /inboxes`; grants exactly that inbox.',
+  });
+  api.route('/', createDomainRoutes(ctx));
+  api.route('/', createInboxRoutes(ctx));
+  api.route('/', createMeRoutes(ctx));
+  api.route('/', createExtensionRoutes(ctx));
+  api.route('/', createMessageRoutes(ctx));
+  // TODO(stream): api.route('/', createStreamRoutes(ctx));
+
+  let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
+  const openApiDocument = () =>
+    (document ??= api.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: INFO,
+      servers: [{ url: API_PREFIX, description: 'This server' }],
+    }));
+  api.route('/', createMetaRoutes(openApiDocument));
+  app.route(API_PREFIX, api);
+
+  // Also outside the API prefix, for process supervisors and load balancers.
+  app.get('/healthz', (c) => c.json(HealthSchema.parse({ status: 'ok' })));
+
+  app.notFound((c) => errorResponse(c, 'not_found', `No route ${c.req.method} ${c.req.path}. The API lives under ${API_PREFIX}; see ${API_PREFIX}/openapi.json.`));
+  app.onError((error, c) => {
+    if (error instanceof ApiError) return errorResponse(c, error.code, error.message, error.headers);
+    if (error instanceof InvalidCursorError) return errorResponse(c, 'validation_error', error.message);
+    if (error instanceof HTTPException) {
+      if (error.status === 400 && /json/i.test(error.message)) {
+        return errorResponse(c, 'invalid_json', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json.');
+      }
+      if (error.status === 413) return errorResponse(c, 'payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
+      if (error.status < 500) return errorResponse(c, 'validation_error', error.message || 'The request is invalid.');
+    }
+    ctx.logger.error({ err: error, requestId: c.get('requestId'), method: c.req.method, path: c.req.path }, 'request failed');
+    return errorResponse(c, 'internal_error', `The server failed to handle this request; it is logged with request id ${c.get('requestId')}.`);
+  });
+  return app;
+}

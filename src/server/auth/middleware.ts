@@ -1,0 +1,115 @@
+/**
+ * Credential resolution and rate limiting, as one middleware: the rate-limit
+ * key depends on who is calling, and a request with an invalid credential is
+ * limited by its client address, so guessing credentials is rate limited too.
+ *
+ * @packageDocumentation
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { AppEnv, ServerContext } from '../context.ts';
+import { planOf } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import type { RateLimiter } from '../ratelimit.ts';
+import { API_KEY_PREFIX } from './secrets.ts';
+import type { Principal } from './principal.ts';
+
+/** The headers a credential is read from. */
+export interface CredentialHeaders {
+  authorization?: string | undefined;
+  inboxToken?: string | undefined;
+}
+
+/**
+ * Resolves a request's credential. A credential that is sent but unknown,
+ * expired or revoked is an `unauthorized` error, never a silent anonymous call.
+ * `Authorization` wins when both headers are sent.
+ */
+export async function resolvePrincipal(
+  ctx: ServerContext,
+  headers: CredentialHeaders,
+  clientAddress: string,
+): Promise<Principal | ApiError> {
+  const now = ctx.now();
+  if (headers.authorization !== undefined) {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(headers.authorization);
+    if (!match?.[1]) {
+      return new ApiError('unauthorized', 'The Authorization header must be "Bearer <API key or session token>".');
+    }
+    const token = match[1];
+    const hash = ctx.hash(token);
+    if (token.startsWith(API_KEY_PREFIX)) {
+      const user = await ctx.store.findUserByApiKeyHash(hash);
+      if (!user) return new ApiError('unauthorized', 'The API key is not valid. Check the key, or create one with `inboxkit keys create`.');
+      return { kind: 'apiKey', user, keyHash: hash };
+    }
+    const session = await ctx.store.findSession(hash);
+    if (!session || session.revoked || session.expiresAt <= now) {
+      return new ApiError('unauthorized', 'The session token is unknown, expired or signed out. Connect again to get a new one.');
+    }
+    const user = await ctx.store.findUserById(session.userId);
+    if (!user) return new ApiError('unauthorized', 'The session token belongs to a user that no longer exists.');
+    return { kind: 'session', user, tokenHash: hash };
+  }
+  if (headers.inboxToken !== undefined) {
+    const hash = ctx.hash(headers.inboxToken.trim());
+    const inbox = await ctx.store.findInboxByTokenHash(hash);
+    if (!inbox || (inbox.expiresAt !== null && inbox.expiresAt <= now)) {
+      return new ApiError('unauthorized', 'The inbox token is unknown, or its inbox was deleted or has expired. Create a new inbox.');
+    }
+    return { kind: 'inboxToken', inboxId: inbox.id, tokenHash: hash };
+  }
+  return { kind: 'anonymous', clientAddress };
+}
+
+/** The rate-limit key of a principal: its credential, or the client address. */
+function rateKey(principal: Principal | null, clientAddress: string): string {
+  switch (principal?.kind) {
+    case 'apiKey':
+      return `key:${principal.keyHash}`;
+    case 'session':
+      return `session:${principal.tokenHash}`;
+    case 'inboxToken':
+      return `inbox:${principal.tokenHash}`;
+    default:
+      return `addr:${clientAddress}`;
+  }
+}
+
+/**
+ * The middleware: sets `c.var.principal` and `c.var.rateLimit`, answers 401 for
+ * an invalid credential and 429 over the allowance. The app adds the rate-limit
+ * headers to every response.
+ *
+ * @param clientAddressOf - How to read the client's address from a request.
+ */
+export function createAuthMiddleware(
+  ctx: ServerContext,
+  limiter: RateLimiter,
+  clientAddressOf: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => string,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const clientAddress = clientAddressOf(c);
+    const resolved = await resolvePrincipal(
+      ctx,
+      { authorization: c.req.header('authorization'), inboxToken: c.req.header('x-inbox-token') },
+      clientAddress,
+    );
+    const principal = resolved instanceof ApiError ? null : resolved;
+    const plan = planOf(ctx.config, principal ?? { kind: 'anonymous', clientAddress });
+    const limit = plan.entitlements.requestsPerMinute;
+    if (limit !== null) {
+      const decision = limiter.hit(rateKey(principal, clientAddress), limit, ctx.now());
+      c.set('rateLimit', decision);
+      if (!decision.allowed) {
+        throw new ApiError('rate_limited', `Too many requests: the allowance is ${limit} per minute. Retry after ${decision.resetSeconds} s.`, {
+          'Retry-After': String(decision.resetSeconds),
+        });
+      }
+    } else {
+      c.set('rateLimit', null);
+    }
+    if (resolved instanceof ApiError) throw resolved;
+    c.set('principal', resolved);
+    await next();
+  };
+}

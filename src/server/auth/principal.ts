@@ -1,0 +1,19 @@
+import type { UserRecord } from '../storage/types.ts';
+
+/**
+ * Who is calling, resolved from the request's credential.
+ * - `anonymous`: no credential (rate-limited by client address).
+ * - `inboxToken`: `X-Inbox-Token`, grants exactly one inbox.
+ * - `apiKey`: `Authorization: Bearer tm_…`, grants the user's own inboxes.
+ * - `session`: `Authorization: Bearer <session token>` from the PKCE exchange; same grants as the user's key.
+ */
+export type Principal =
+  | { kind: 'anonymous'; clientAddress: string }
+  | { kind: 'inboxToken'; inboxId: string; tokenHash: string }
+  | { kind: 'apiKey'; user: UserRecord; keyHash: string }
+  | { kind: 'session'; user: UserRecord; tokenHash: string };
+
+/** The user behind a principal, or null for anonymous and inbox-token callers. */
+export function userOf(principal: Principal): UserRecord | null {
+  return principal.kind === 'apiKey' || principal.kind === 'session' ? principal.user : null;
+}

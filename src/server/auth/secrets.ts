@@ -1,0 +1,60 @@
+/**
+ * Secrets: generation, and the PKCE (RFC 7636, S256) check. Secrets are random
+ * base64url strings with a prefix that tells their kind; only their hashes are stored.
+ *
+ * @packageDocumentation
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Prefix of API keys. */
+export const API_KEY_PREFIX = 'tm_';
+/** Prefix of session tokens. */
+export const SESSION_PREFIX = 'tms_';
+/** Prefix of inbox tokens. */
+export const INBOX_TOKEN_PREFIX = 'tmi_';
+/** Prefix of connect codes. */
+export const CONNECT_CODE_PREFIX = 'tmc_';
+
+/** A new secret: the prefix and 32 random bytes in base64url. */
+export function newSecret(prefix: string): string {
+  return prefix + randomBytes(32).toString('base64url');
+}
+
+/** A new API key, `tm_` + 32 random bytes in base64url. */
+export function newApiKey(): string {
+  return newSecret(API_KEY_PREFIX);
+}
+
+/** A new opaque id with a readable prefix, e.g. `ibx_3f9a…`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+/** Compares two strings in time independent of where they differ. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  // Compare digests so lengths never leak and timingSafeEqual gets equal sizes.
+  const da = createHash('sha256').update(a, 'utf8').digest();
+  const db = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(da, db) && a.length === b.length;
+}
+
+/** The S256 challenge of a PKCE code verifier: base64url(SHA-256(verifier)). */
+export function s256Challenge(verifier: string): string {
+  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
+}
+
+/** RFC 7636 §4.1: 43 to 128 characters of `[A-Za-z0-9-._~]`. */
+const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+/**
+ * Whether a code verifier matches an S256 challenge (RFC 7636 §4.6), compared in constant time.
+ *
+ * @example
+ * ```ts
+ * verifyPkce('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuQ6WHJ5Q6U'); // true
+ * ```
+ */
+export function verifyPkce(verifier: string, challenge: string): boolean {
+  if (!VERIFIER.test(verifier)) return false;
+  return constantTimeEqual(s256Challenge(verifier), challenge);
+}

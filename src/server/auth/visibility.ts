@@ -1,0 +1,50 @@
+import type { ServerContext } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import type { InboxRecord } from '../storage/types.ts';
+import type { Principal } from './principal.ts';
+
+/** Whether an inbox is active (not expired) at `now`. */
+export function isActive(inbox: InboxRecord, now: number): boolean {
+  return inbox.expiresAt === null || inbox.expiresAt > now;
+}
+
+/** Whether a principal may see an inbox: its own inbox token, or the owning user. */
+export function canSee(principal: Principal, inbox: InboxRecord): boolean {
+  switch (principal.kind) {
+    case 'inboxToken':
+      return principal.inboxId === inbox.id;
+    case 'apiKey':
+    case 'session':
+      return inbox.ownerUserId !== null && inbox.ownerUserId === principal.user.id;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Loads an inbox the caller may see, for every endpoint under `/inboxes/{id}`
+ * and for messages (load the message, then its inbox through this).
+ *
+ * @throws ApiError `unauthorized` for an anonymous caller (these endpoints need a credential);
+ *   `inbox_not_found` when the inbox does not exist, has expired, or is not the caller's
+ *   (indistinguishable, so ids cannot be probed).
+ */
+export async function loadVisibleInbox(ctx: ServerContext, principal: Principal, inboxId: string): Promise<InboxRecord> {
+  if (principal.kind === 'anonymous') {
+    throw new ApiError('unauthorized', 'This endpoint needs a credential: send X-Inbox-Token (from POST /inboxes) or Authorization: Bearer <API key>.');
+  }
+  const inbox = await ctx.store.findInboxById(inboxId);
+  if (!inbox || !isActive(inbox, ctx.now()) || !canSee(principal, inbox)) {
+    throw new ApiError('inbox_not_found', `No inbox ${JSON.stringify(inboxId)} is visible to this credential (it may not exist, have expired, or belong to someone else).`);
+  }
+  return inbox;
+}
+
+/**
+ * Throws 401 `unauthorized` unless the caller sent a credential.
+ */
+export function requireCredential(principal: Principal): asserts principal is Exclude<Principal, { kind: 'anonymous' }> {
+  if (principal.kind === 'anonymous') {
+    throw new ApiError('unauthorized', 'This endpoint needs a credential: send X-Inbox-Token (from POST /inboxes) or Authorization: Bearer <API key>.');
+  }
+}
