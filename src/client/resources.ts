@@ -1,0 +1,409 @@
+/**
+ * The client's resource groups, one per part of the API.
+ *
+ * @packageDocumentation
+ */
+import type { Readable } from 'node:stream';
+import { z } from 'zod';
+import type {
+  ConnectCode,
+  CreateInboxRequest,
+  DeletedInbox,
+  DeletedMessage,
+  Domain,
+  Inbox,
+  Me,
+  Message,
+  MessageSummary,
+  SignedOut,
+  Token,
+  UpdateInboxRequest,
+} from '../wire/schemas.ts';
+import { ApiPromise } from './api-promise.ts';
+import type { InboxkitClient } from './client.ts';
+import { InboxkitError, ResponseValidationError } from './errors.ts';
+import { InboxHandle } from './inbox-handle.ts';
+import { PagePromise } from './pagination.ts';
+import type { PageFetcher } from './pagination.ts';
+import { InboxStream } from './stream.ts';
+import type { StreamOptions } from './stream.ts';
+import type { RequestOptions, WithResponse } from './types.ts';
+import { path } from './internal/path.ts';
+import {
+  LooseConnectCode,
+  LooseDeletedInbox,
+  LooseDeletedMessage,
+  LooseDomain,
+  LooseInbox,
+  LooseMe,
+  LooseMessage,
+  LooseMessageSummary,
+  LooseSignedOut,
+  LooseToken,
+} from './internal/schemas.ts';
+import { excerpt, isRecord } from './internal/transport.ts';
+import type { BufferedAnswer, CallSpec, Transport } from './internal/transport.ts';
+
+/** Cursor parameters of a list call. */
+export interface ListParams {
+  /** Start after this cursor (a page's `nextCursor`); the first page when absent. */
+  cursor?: string;
+  /**
+   * Items per page, 1 to 100.
+   * @defaultValue the server's default (20)
+   */
+  limit?: number;
+}
+
+/** An attachment's bytes with its name and type. */
+export interface AttachmentDownload {
+  /** The bytes, exactly as attached. */
+  bytes: Uint8Array;
+  /** File name from `Content-Disposition`, `null` when the server gave none. */
+  filename: string | null;
+  /** `Content-Type` of the answer. */
+  contentType: string;
+  /** Number of bytes. */
+  size: number;
+}
+
+/** An attachment as a stream of bytes, with its name and type. */
+export interface AttachmentStream {
+  /** The bytes as they arrive (a Node.js Readable; `Readable.toWeb()` gives a web stream). */
+  stream: Readable;
+  /** File name from `Content-Disposition`, `null` when the server gave none. */
+  filename: string | null;
+  /** `Content-Type` of the answer. */
+  contentType: string;
+  /** `Content-Length`, `null` when the server did not send it. */
+  size: number | null;
+}
+
+/** A message's raw source (`GET /messages/{id}/raw`). */
+export interface RawMessage {
+  /** The source's bytes, as received over SMTP. */
+  bytes: Uint8Array;
+  /** The source decoded as UTF-8 (lossless for 7-bit and UTF-8 mail). */
+  text: string;
+  /** `Content-Type` of the answer (`message/rfc822`). */
+  contentType: string;
+}
+
+type Schema = z.ZodType;
+
+function split<P extends object>(options: (P & RequestOptions) | undefined, keys: (keyof P)[]): [Partial<P>, RequestOptions] {
+  const params: Partial<P> = {};
+  const rest: Record<string, unknown> = { ...(options ?? {}) };
+  for (const key of keys) {
+    if (key in rest) {
+      (params as Record<string, unknown>)[key as string] = rest[key as string];
+      delete rest[key as string];
+    }
+  }
+  return [params, rest as RequestOptions];
+}
+
+function call<S extends Schema>(transport: Transport, spec: CallSpec, options: RequestOptions | undefined, schema: S): ApiPromise<z.output<S>> {
+  return callMap(transport, spec, options, (answer) => transport.data(answer, schema));
+}
+
+function callMap<R>(transport: Transport, spec: CallSpec, options: RequestOptions | undefined, map: (answer: BufferedAnswer) => R): ApiPromise<R> {
+  return new ApiPromise(
+    (async (): Promise<WithResponse<R>> => {
+      const answer = await transport.buffered(spec, options);
+      return { data: map(answer), response: answer.info };
+    })(),
+  );
+}
+
+function rejected<T>(error: Error): ApiPromise<T> {
+  const promise = Promise.reject(error);
+  return new ApiPromise<T>(promise);
+}
+
+/** Reads `items` and `nextCursor` from `{ data: { items, nextCursor } }`, `{ data: [...], nextCursor }` and the like. */
+export function readPage(envelope: Record<string, unknown> & { data: unknown }): { items: unknown; nextCursor: unknown } | null {
+  const { data } = envelope;
+  const meta = isRecord(envelope.meta) ? envelope.meta : {};
+  const outer = envelope.nextCursor ?? envelope.next_cursor ?? meta.nextCursor ?? meta.next_cursor;
+  if (Array.isArray(data)) return { items: data, nextCursor: outer };
+  if (isRecord(data) && Array.isArray(data.items)) return { items: data.items, nextCursor: data.nextCursor ?? data.next_cursor ?? outer };
+  return null;
+}
+
+/** Normalises a next cursor: a non-empty string, or `null` for the last page. */
+export function normaliseCursor(value: unknown): string | null | undefined {
+  if (value === undefined || value === null || value === '') return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+function pageFetcher<T>(
+  transport: Transport,
+  listPath: string,
+  params: ListParams,
+  options: RequestOptions,
+  parseItems: (answer: BufferedAnswer, items: unknown) => T[],
+): PageFetcher<T> {
+  return async (cursor) => {
+    const answer = await transport.buffered({ method: 'GET', path: listPath, query: { cursor, limit: params.limit } }, options);
+    const fail = (problem: string) => {
+      const body = excerpt(answer.body.toString('utf8'));
+      return new ResponseValidationError(
+        `GET ${answer.url} answered ${answer.status} with ${problem}. Check that baseUrl is the Disposable Inbox API v1 root. Body: ${JSON.stringify(body)}`,
+        { body, status: answer.status, url: answer.url },
+      );
+    };
+    const page = readPage(transport.envelope(answer));
+    if (page === null) throw fail('a "data" that is neither a list nor { items, nextCursor }');
+    const nextCursor = normaliseCursor(page.nextCursor);
+    if (nextCursor === undefined) throw fail('a nextCursor that is not a string');
+    if (nextCursor !== null && nextCursor === cursor) throw fail(`the same nextCursor as the page it was asked for ("${nextCursor}"), which would loop forever`);
+    return { items: parseItems(answer, page.items), nextCursor, response: answer.info };
+  };
+}
+
+function list<T>(
+  transport: Transport,
+  listPath: string,
+  options: (ListParams & RequestOptions) | undefined,
+  parseItems: (answer: BufferedAnswer, items: unknown) => T[],
+): PagePromise<T> {
+  const [params, rest] = split<ListParams>(options, ['cursor', 'limit']);
+  return new PagePromise(pageFetcher(transport, listPath, params, rest, parseItems), params.cursor);
+}
+
+function filenameOf(disposition: string | undefined): string | null {
+  if (!disposition) return null;
+  const star = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(disposition);
+  if (star?.[2]) {
+    try {
+      const charset = (star[1] ?? '').toLowerCase();
+      const raw = star[2].trim();
+      return charset === 'iso-8859-1' ? raw.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : decodeURIComponent(raw);
+    } catch {}
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(disposition);
+  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2]?.trim();
+  return name ? name : null;
+}
+
+/** `GET /domains`. */
+export class DomainsResource {
+  readonly #transport: Transport;
+  /** Used by the client. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** The domains the service accepts mail for; one has `isDefault: true`. */
+  list(options?: RequestOptions): ApiPromise<Domain[]> {
+    const t = this.#transport;
+    return callMap(t, { method: 'GET', path: '/domains' }, options, (answer) => {
+      const page = readPage(t.envelope(answer));
+      return t.validate(answer, z.array(LooseDomain), page ? page.items : t.envelope(answer).data);
+    });
+  }
+}
+
+/** Inboxes: create, list, get, update, delete, and their live stream. */
+export class InboxesResource {
+  readonly #transport: Transport;
+  readonly #client: InboxkitClient;
+  /** Used by the client. */
+  constructor(transport: Transport, client: InboxkitClient) {
+    this.#transport = transport;
+    this.#client = client;
+  }
+
+  #handle(data: Inbox & { token?: string | undefined }, token: string | null): InboxHandle {
+    return new InboxHandle(this.#client, data, token);
+  }
+
+  /**
+   * Creates an inbox: a random address on the default domain, or `localPart` and/or `domainId`
+   * as given. The handle carries the inbox token, so a client without a key can use it.
+   */
+  create(params: CreateInboxRequest = {}, options?: RequestOptions): ApiPromise<InboxHandle> {
+    const t = this.#transport;
+    return callMap(t, { method: 'POST', path: '/inboxes', body: params }, options, (answer) => {
+      const inbox = t.data(answer, LooseInbox);
+      return this.#handle(inbox, inbox.token ?? null);
+    });
+  }
+
+  /** The caller's active inboxes, newest first (with an inbox token: that one inbox). */
+  list(options?: ListParams & RequestOptions): PagePromise<InboxHandle> {
+    const t = this.#transport;
+    return list(t, '/inboxes', options, (answer, items) => t.validate(answer, z.array(LooseInbox), items).map((inbox) => this.#handle(inbox, null)));
+  }
+
+  /** One inbox. */
+  get(inboxId: string, options?: RequestOptions): ApiPromise<InboxHandle> {
+    const t = this.#transport;
+    return callMap(t, { method: 'GET', path: path`/inboxes/${inboxId}` }, options, (answer) =>
+      this.#handle(t.data(answer, LooseInbox), options?.inboxToken ?? null),
+    );
+  }
+
+  /** Changes the label and/or forwarding address; `null` clears a field. */
+  update(inboxId: string, changes: UpdateInboxRequest, options?: RequestOptions): ApiPromise<InboxHandle> {
+    if (changes.label === undefined && changes.forwardTo === undefined) {
+      return rejected(new InboxkitError(`inboxes.update(${JSON.stringify(inboxId)}) needs at least one of label, forwardTo (null clears a field).`));
+    }
+    const t = this.#transport;
+    return callMap(t, { method: 'PATCH', path: path`/inboxes/${inboxId}`, body: changes }, options, (answer) =>
+      this.#handle(t.data(answer, LooseInbox), options?.inboxToken ?? null),
+    );
+  }
+
+  /** Deletes an inbox and all its messages. */
+  delete(inboxId: string, options?: RequestOptions): ApiPromise<DeletedInbox> {
+    return call(this.#transport, { method: 'DELETE', path: path`/inboxes/${inboxId}` }, options, LooseDeletedInbox);
+  }
+
+  /** The inbox's live events: see {@link InboxStream}. Connects on the first iteration. */
+  stream(inboxId: string, options?: StreamOptions): InboxStream {
+    return new InboxStream(this.#transport, inboxId, options);
+  }
+
+  /**
+   * A handle for an inbox known from elsewhere (e.g. saved from an earlier `create()`),
+   * with its inbox token when the client has no key.
+   */
+  fromData(inbox: Inbox, token: string | null = null): InboxHandle {
+    return this.#handle(inbox, token);
+  }
+}
+
+/** Messages: list an inbox's, get, delete, raw source. */
+export class MessagesResource {
+  readonly #transport: Transport;
+  /** Used by the client. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** An inbox's messages, newest first: await for a page, `for await` for all. */
+  list(inboxId: string, options?: ListParams & RequestOptions): PagePromise<MessageSummary> {
+    const t = this.#transport;
+    return list(t, path`/inboxes/${inboxId}/messages`, options, (answer, items) => t.validate(answer, z.array(LooseMessageSummary), items));
+  }
+
+  /** A whole message: summary, bodies (`html` sanitized), headers, attachments. */
+  get(messageId: string, options?: RequestOptions): ApiPromise<Message> {
+    return call(this.#transport, { method: 'GET', path: path`/messages/${messageId}` }, options, LooseMessage);
+  }
+
+  /** Deletes a message. */
+  delete(messageId: string, options?: RequestOptions): ApiPromise<DeletedMessage> {
+    return call(this.#transport, { method: 'DELETE', path: path`/messages/${messageId}` }, options, LooseDeletedMessage);
+  }
+
+  /** The message's raw source as received over SMTP. */
+  raw(messageId: string, options?: RequestOptions): ApiPromise<RawMessage> {
+    return callMap(
+      this.#transport,
+      { method: 'GET', path: path`/messages/${messageId}/raw`, accept: 'message/rfc822, */*' },
+      options,
+      (answer) => ({
+        bytes: new Uint8Array(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength),
+        text: answer.body.toString('utf8'),
+        contentType: answer.info.headers['content-type'] ?? 'message/rfc822',
+      }),
+    );
+  }
+}
+
+/** Attachment downloads. */
+export class AttachmentsResource {
+  readonly #transport: Transport;
+  /** Used by the client. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** Downloads an attachment's bytes whole, with its file name and content type. */
+  download(messageId: string, attachmentId: string, options?: RequestOptions): ApiPromise<AttachmentDownload> {
+    const spec: CallSpec = { method: 'GET', path: path`/messages/${messageId}/attachments/${attachmentId}`, accept: '*/*' };
+    return callMap(this.#transport, spec, options, (answer) => ({
+      bytes: new Uint8Array(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength),
+      filename: filenameOf(answer.info.headers['content-disposition']),
+      contentType: answer.info.headers['content-type'] ?? 'application/octet-stream',
+      size: answer.body.byteLength,
+    }));
+  }
+
+  /**
+   * Opens an attachment as a stream. The call resolves once the headers are in; the
+   * `timeout` covers only that part, the `signal` the whole download.
+   */
+  stream(messageId: string, attachmentId: string, options?: RequestOptions): ApiPromise<AttachmentStream> {
+    const spec: CallSpec = { method: 'GET', path: path`/messages/${messageId}/attachments/${attachmentId}`, accept: '*/*' };
+    const t = this.#transport;
+    return new ApiPromise(
+      (async (): Promise<WithResponse<AttachmentStream>> => {
+        const answer = await t.streaming(spec, options);
+        const length = answer.info.headers['content-length'];
+        const data: AttachmentStream = {
+          stream: answer.body,
+          filename: filenameOf(answer.info.headers['content-disposition']),
+          contentType: answer.info.headers['content-type'] ?? 'application/octet-stream',
+          size: length !== undefined && /^\d+$/.test(length) ? Number(length) : null,
+        };
+        return { data, response: answer.info };
+      })(),
+    );
+  }
+}
+
+/** The current credential's user and plan; signing out a session. */
+export class MeResource {
+  readonly #transport: Transport;
+  /** Used by the client. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /** Who the credential belongs to, which kind it is, and the plan's entitlements. */
+  get(options?: RequestOptions): ApiPromise<Me> {
+    return call(this.#transport, { method: 'GET', path: '/me' }, options, LooseMe);
+  }
+
+  /** Signs out the session token the client uses (`DELETE /me/session`). A 400 `not_a_session` for other credentials. */
+  signOut(options?: RequestOptions): ApiPromise<SignedOut> {
+    return call(this.#transport, { method: 'DELETE', path: '/me/session' }, options, LooseSignedOut);
+  }
+}
+
+/** The browser extension's connect flow (PKCE). */
+export class ExtensionResource {
+  readonly #transport: Transport;
+  /** Used by the client. */
+  constructor(transport: Transport) {
+    this.#transport = transport;
+  }
+
+  /**
+   * Exchanges a connect code and its PKCE verifier for a session token
+   * (`POST /extension/token`). Use the token as `sessionToken` of a client.
+   */
+  exchange(code: string, codeVerifier: string, redirectUri: string, options?: RequestOptions): ApiPromise<Token> {
+    return call(this.#transport, { method: 'POST', path: '/extension/token', body: { code, codeVerifier, redirectUri } }, options, LooseToken);
+  }
+
+  /**
+   * Issues a connect code for an S256 challenge (`POST /extension/codes`, inboxkit's local
+   * server; needs an API key or session). Hosted services may issue codes another way.
+   */
+  createCode(codeChallenge: string, redirectUri: string, options?: RequestOptions): ApiPromise<ConnectCode> {
+    return call(
+      this.#transport,
+      { method: 'POST', path: '/extension/codes', body: { codeChallenge, codeChallengeMethod: 'S256', redirectUri } },
+      options,
+      LooseConnectCode,
+    );
+  }
+}
+
