@@ -134,7 +134,7 @@ export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
   app.route(API_PREFIX, api);
 
   // Also outside the API prefix, for process supervisors and load balancers.
-  app.get('/healthz', (c) => c.json(HealthSchema.parse({ status: 'ok' })));
+  app.get('/healthz', (c) => c.json({ data: HealthSchema.parse({ status: 'ok' }) }));
 
   app.notFound((c) => errorResponse(c, 'not_found', `No route ${c.req.method} ${c.req.path}. The API lives under ${API_PREFIX}; see ${API_PREFIX}/openapi.json.`));
   app.onError((error, c) => {

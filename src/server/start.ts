@@ -1,0 +1,178 @@
+/**
+ * Starting the whole local service: storage, HTTP API, SMTP intake and the
+ * expiry sweeper, released together by `close()`.
+ *
+ * @packageDocumentation
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve } from '@hono/node-server';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import { API_PREFIX } from '../wire/schemas.ts';
+import { createApp } from './app.ts';
+import { hashSecret, resolveConfig } from './context.ts';
+import type { ConfigOptions, ResolvedConfig, ServerContext } from './context.ts';
+import { createEventBus } from './events/bus.ts';
+import type { EventBus } from './events/types.ts';
+import { startSweeper } from './expiry.ts';
+import { startSmtpIntake } from './smtp/intake.ts';
+import { createSqliteStore } from './storage/sqlite.ts';
+import type { Store } from './storage/types.ts';
+
+/** Options of {@link startServer}: the configuration, plus what to inject. */
+export interface StartServerOptions extends ConfigOptions {
+  /**
+   * Log level of the built-in pino logger (`'info'`, `'debug'` …).
+   * @defaultValue `'silent'`
+   */
+  logLevel?: string;
+  /** A pino logger to use instead of the built-in one. */
+  logger?: Logger;
+  /**
+   * The clock, in epoch milliseconds; inject one to test expiry.
+   * @defaultValue `Date.now`
+   */
+  now?: () => number;
+  /**
+   * The store; the server then does not close it.
+   * @defaultValue a SQLite store on `dbPath` (in memory without one)
+   */
+  store?: Store;
+  /**
+   * The event bus.
+   * @defaultValue an in-process bus
+   */
+  bus?: EventBus;
+}
+
+/** A running local service. */
+export interface RunningServer {
+  /** Origin of the HTTP server, e.g. `http://127.0.0.1:49152`. */
+  url: string;
+  /** Base URL of the API, e.g. `http://127.0.0.1:49152/api/v1`. */
+  apiUrl: string;
+  /** Host the SMTP intake listens on. */
+  smtpHost: string;
+  /** Port of the SMTP intake. */
+  smtpPort: number;
+  /** The effective configuration. */
+  config: ResolvedConfig;
+  /** Deletes expired inboxes now (the sweeper also runs on its own). Resolves with their ids. */
+  sweepExpired(): Promise<string[]>;
+  /** Stops everything and releases ports and the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A host as it appears in a URL: wildcards become loopback, IPv6 gets brackets. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listen(fetch: (req: Request, env: unknown) => unknown, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: fetch as never, hostname: host, port }) as Server;
+    const onError = (err: NodeJS.ErrnoException) => {
+      const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use (pass another port, or 0 for a free one)` : err.message;
+      reject(new Error(`inboxkit: cannot listen for HTTP on ${host}:${port}: ${why}.`, { cause: err }));
+    };
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      resolve(server);
+    });
+  });
+}
+
+function closeHttp(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Event streams stay open forever; end them so close() does not wait.
+    server.closeAllConnections();
+  });
+}
+
+/** Makes each configured API key exist as its own premium user. */
+async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    const keyHash = hashSecret(key);
+    if (await store.findUserByApiKeyHash(keyHash)) continue;
+    const email = `key-${keyHash.slice(0, 12)}@users.inboxkit.test`;
+    const user = (await store.findUserByEmail(email)) ?? (await store.createUser({ email, planId: 'premium' }));
+    await store.addApiKey(user.id, keyHash);
+  }
+}
+
+/**
+ * Starts the local Disposable Inbox service: the HTTP API under `/api/v1` and
+ * the SMTP intake, on 127.0.0.1 and free ports by default.
+ *
+ * @throws Error naming the option or the port when the configuration is invalid or a port is taken.
+ * @example
+ * ```ts
+ * import { startServer } from 'inboxkit/server';
+ *
+ * const server = await startServer({ domains: ['example.test'] });
+ * console.log(server.apiUrl, server.smtpPort);
+ * await server.close();
+ * ```
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const config = resolveConfig(options);
+  const logger = options.logger ?? pino({ level: options.logLevel ?? 'silent' });
+  const ownStore = options.store === undefined;
+  const store = options.store ?? createSqliteStore({ path: config.dbPath });
+  const cleanups: Array<() => Promise<void> | void> = [];
+  if (ownStore) cleanups.push(() => store.close());
+
+  const runCleanups = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (err) {
+        logger.error({ err }, 'closing failed');
+      }
+    }
+  };
+
+  try {
+    await store.syncDomains(config.domains);
+    await seedApiKeys(store, config.apiKeys);
+    const ctx: ServerContext = {
+      store,
+      bus: options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') }),
+      config,
+      logger,
+      now: options.now ?? Date.now,
+      hash: hashSecret,
+    };
+    const app = createApp(ctx);
+
+    const http = await listen(app.fetch, config.http.host, config.http.port);
+    cleanups.push(() => closeHttp(http));
+    const smtp = await startSmtpIntake(ctx, { host: config.smtp.host, port: config.smtp.port });
+    cleanups.push(() => smtp.close());
+    const sweeper = startSweeper(ctx);
+    cleanups.push(() => sweeper.stop());
+
+    const port = (http.address() as AddressInfo).port;
+    const url = `http://${urlHost(config.http.host)}:${port}`;
+    logger.info({ url, smtpHost: config.smtp.host, smtpPort: smtp.port, db: config.dbPath ?? ':memory:' }, 'inboxkit server started');
+
+    let closing: Promise<void> | null = null;
+    return {
+      url,
+      apiUrl: `${url}${API_PREFIX}`,
+      smtpHost: config.smtp.host,
+      smtpPort: smtp.port,
+      config,
+      sweepExpired: () => sweeper.sweep(),
+      close: () => (closing ??= runCleanups()),
+    };
+  } catch (error) {
+    await runCleanups();
+    throw error;
+  }
+}
