@@ -1,0 +1,141 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { loadVisibleInbox } from '../auth/visibility.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { AppEnv, ServerContext } from '../context.ts';
+import { ApiError } from '../http/errors.ts';
+import { createRouter } from '../http/router.ts';
+import { contentDisposition, toMessage, toMessageSummary } from '../mail/present.ts';
+import { createSanitizer } from '../mail/sanitize.ts';
+import type { Sanitizer } from '../mail/sanitize.ts';
+import { InvalidCursorError } from '../storage/cursor.ts';
+import type { MessageRecord } from '../storage/types.ts';
+import { deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute } from './messages.routes.ts';
+
+/** Options of {@link createMessageRoutes}. */
+export interface MessageRoutesOptions {
+  /**
+   * The HTML sanitizer; created (lazily loading DOMPurify and jsdom on first use) when omitted.
+   * @defaultValue `createSanitizer()`
+   */
+  sanitizer?: Sanitizer;
+}
+
+/** Raster image types a page may load as a `data:` URL (what the sanitizer keeps). */
+const INLINE_IMAGE = /^image\/(?:png|jpeg|jpg|gif|webp|bmp|avif|x-icon|vnd\.microsoft\.icon)$/;
+
+/** Headers that keep a download from being rendered or sniffed as a page of the API's origin. */
+const DOWNLOAD_HEADERS = {
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+  'Cache-Control': 'private, no-store',
+};
+
+/**
+ * The message endpoints: list an inbox's messages, read, delete, download an
+ * attachment, and the raw source (extension). Paths are relative to `/api/v1`.
+ *
+ * A message is visible exactly when its inbox is (`loadVisibleInbox`); any
+ * other message answers 404 `message_not_found`, like one that does not exist.
+ * The HTML body is sanitized on first read, with `cid:` images turned into
+ * `data:` URLs of their inline parts (so an offline page shows them), and the
+ * result is cached in the store.
+ */
+export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOptions = {}): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+  let sanitizer = options.sanitizer ?? null;
+
+  /** The message, if the caller may see it; otherwise 404 message_not_found. */
+  const loadVisibleMessage = async (principal: Principal, id: string): Promise<MessageRecord> => {
+    const message = await ctx.store.findMessage(id);
+    if (message) {
+      try {
+        await loadVisibleInbox(ctx, principal, message.inboxId);
+        return message;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'inbox_not_found') throw error;
+      }
+    } else if (principal.kind === 'anonymous') {
+      // Same answer as for an existing message: a credential is needed first.
+      await loadVisibleInbox(ctx, principal, '');
+    }
+    throw new ApiError('message_not_found', `No message ${JSON.stringify(id)} is visible to this credential (it may not exist, have been deleted, or belong to another inbox).`);
+  };
+
+  const sanitizedHtml = async (message: MessageRecord): Promise<string | null> => {
+    if (message.rawHtml === null) return null;
+    if (message.sanitizedHtml !== null) return message.sanitizedHtml;
+    const urls = new Map<string, string>();
+    for (const attachment of message.attachments) {
+      if (attachment.contentId === null || !INLINE_IMAGE.test(attachment.contentType)) continue;
+      if (!message.rawHtml.includes(attachment.contentId)) continue;
+      const found = await ctx.store.findAttachment(message.id, attachment.id);
+      if (!found) continue;
+      urls.set(attachment.contentId, `data:${attachment.contentType};base64,${Buffer.from(found.content).toString('base64')}`);
+    }
+    sanitizer ??= createSanitizer();
+    const html = await sanitizer.sanitize(message.rawHtml, { resolveCid: (cid) => urls.get(cid) ?? null });
+    await ctx.store.setSanitizedHtml(message.id, html);
+    return html;
+  };
+
+  app.openapi(listMessagesRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const { cursor, limit } = c.req.valid('query');
+    const inbox = await loadVisibleInbox(ctx, c.var.principal, id);
+    try {
+      const page = await ctx.store.listMessages(inbox.id, { cursor: cursor ?? null, limit });
+      return c.json({ data: { items: page.items.map(toMessageSummary), nextCursor: page.nextCursor } }, 200);
+    } catch (error) {
+      if (error instanceof InvalidCursorError) throw new ApiError('validation_error', error.message);
+      throw error;
+    }
+  });
+
+  app.openapi(getMessageRoute, async (c) => {
+    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+    return c.json({ data: toMessage(message, await sanitizedHtml(message)) }, 200);
+  });
+
+  app.openapi(deleteMessageRoute, async (c) => {
+    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+    if (!(await ctx.store.deleteMessage(message.id))) {
+      throw new ApiError('message_not_found', `No message ${JSON.stringify(message.id)}: it was deleted meanwhile.`);
+    }
+    return c.json({ data: { id: message.id, deleted: true as const } }, 200);
+  });
+
+  app.openapi(getAttachmentRoute, async (c) => {
+    const { id, attachmentId } = c.req.valid('param');
+    const message = await loadVisibleMessage(c.var.principal, id);
+    const found = await ctx.store.findAttachment(message.id, attachmentId);
+    if (!found) {
+      throw new ApiError('attachment_not_found', `Message ${JSON.stringify(message.id)} has no attachment ${JSON.stringify(attachmentId)}; see its attachments list (GET /messages/${message.id}).`);
+    }
+    return new Response(found.content as Uint8Array<ArrayBuffer>, {
+      status: 200,
+      headers: {
+        'Content-Type': found.record.contentType,
+        'Content-Length': String(found.content.byteLength),
+        'Content-Disposition': contentDisposition(found.record.filename),
+        ...DOWNLOAD_HEADERS,
+      },
+    });
+  });
+
+  app.openapi(getRawRoute, async (c) => {
+    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+    const raw = await ctx.store.findRaw(message.id);
+    if (!raw) throw new ApiError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
+    return new Response(raw as Uint8Array<ArrayBuffer>, {
+      status: 200,
+      headers: {
+        'Content-Type': 'message/rfc822',
+        'Content-Length': String(raw.byteLength),
+        'Content-Disposition': contentDisposition(`${message.id}.eml`, 'inline'),
+        ...DOWNLOAD_HEADERS,
+      },
+    });
+  });
+
+  return app;
+}
