@@ -3,23 +3,15 @@
  * app on port 0 and the SMTP intake on port 0, torn down by `close()`.
  */
 import net from 'node:net';
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
 import nodemailer from 'nodemailer';
 import type { SendMailOptions } from 'nodemailer';
 import pino from 'pino';
-import { createApp } from '../../../src/server/app.ts';
-import { resolveConfig } from '../../../src/server/context.ts';
-import type { ConfigOptions, ServerContext } from '../../../src/server/context.ts';
-import { createEventBus } from '../../../src/server/events/bus.ts';
-import { startSmtpIntake } from '../../../src/server/smtp/intake.ts';
-import type { StartSmtpIntakeOptions } from '../../../src/server/smtp/intake.ts';
-import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
-import { hashSecret } from '../../../src/server/context.ts';
+import { startServer } from '../../../src/server/start.ts';
+import type { RunningServer, StartServerOptions } from '../../../src/server/start.ts';
 import type { CreatedInbox, Message, MessageSummary } from '../../../src/wire/schemas.ts';
 
 export interface MailServer {
-  ctx: ServerContext;
+  server: RunningServer;
   apiUrl: string;
   smtpPort: number;
   /** Log lines written by the server (pino JSON objects). */
@@ -35,27 +27,12 @@ export interface MailServer {
   close(): Promise<void>;
 }
 
-export async function startMailServer(
-  config: ConfigOptions = {},
-  smtpOptions: Partial<StartSmtpIntakeOptions> = {},
-): Promise<MailServer> {
+export async function startMailServer(options: StartServerOptions = {}): Promise<MailServer> {
   const logs: Array<Record<string, unknown>> = [];
-  const logger = pino(
-    { level: 'info' },
-    { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) },
-  );
-  const resolved = resolveConfig({ rateLimit: false, ...config });
-  const store = createSqliteStore();
-  await store.syncDomains(resolved.domains);
-  const ctx: ServerContext = { store, bus: createEventBus(), config: resolved, logger, now: () => Date.now(), hash: hashSecret };
-  const app = createApp(ctx);
-  const http: ServerType = await new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(server));
-  });
-  const address = http.address();
-  const apiUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/api/v1`;
-  const smtp = await startSmtpIntake(ctx, { host: '127.0.0.1', port: 0, ...smtpOptions });
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, secure: false, ignoreTLS: true });
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
+  const server = await startServer({ rateLimit: false, logger, ...options });
+  const { apiUrl } = server;
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, secure: false, ignoreTLS: true });
 
   const api = (path: string, token: string, init: RequestInit = {}) =>
     fetch(`${apiUrl}${path}`, { ...init, headers: { 'X-Inbox-Token': token, ...(init.headers as Record<string, string> | undefined) } });
@@ -69,9 +46,9 @@ export async function startMailServer(
     (await json<{ items: MessageSummary[] }>(`/inboxes/${inbox.id}/messages?limit=100`, inbox.token)).items;
 
   return {
-    ctx,
+    server,
     apiUrl,
-    smtpPort: smtp.port,
+    smtpPort: server.smtpPort,
     logs,
     async createInbox(body = {}) {
       const res = await fetch(`${apiUrl}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -95,9 +72,7 @@ export async function startMailServer(
     send: (mail) => transport.sendMail(mail) as Promise<{ accepted: unknown[]; rejected: unknown[]; response: string }>,
     async close() {
       transport.close();
-      await smtp.close();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      await store.close();
+      await server.close();
     },
   };
 }

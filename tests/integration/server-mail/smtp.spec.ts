@@ -1,4 +1,8 @@
 import { test, expect } from '@playwright/test';
+import pino from 'pino';
+import { createEventBus } from '../../../src/server/events/bus.ts';
+import { createSmtpIntake } from '../../../src/server/smtp/intake.ts';
+import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
 import { rawSmtp, startMailServer } from './harness.ts';
 import type { MailServer } from './harness.ts';
 
@@ -36,16 +40,28 @@ test('the greeting comes without the early-talker wait: a client that speaks fir
 });
 
 test('with the library\'s 100 ms greeting delay switched back on, the same early talker is refused (the check above can fail)', async () => {
-  const slow = await startMailServer({}, { greetingDelayMs: 100 });
+  const store = createSqliteStore();
+  const intake = await createSmtpIntake(
+    {
+      store,
+      bus: createEventBus(),
+      logger: pino({ level: 'silent' }),
+      now: () => Date.now(),
+      limits: { maxMessageBytes: 1000, maxRecipients: 10, maxMessagesPerInbox: null },
+      forwarder: null,
+    },
+    { host: '127.0.0.1', port: 0, greetingDelayMs: 100 },
+  );
   try {
-    const smtp = await rawSmtp(slow.smtpPort);
+    const smtp = await rawSmtp(intake.port);
     smtp.write('EHLO eager.test\r\n');
     const first = await smtp.reply();
     expect(first.code).toBe(421);
     expect(first.text).toContain('talk too soon');
     smtp.close();
   } finally {
-    await slow.close();
+    await intake.close();
+    await store.close();
   }
 });
 
