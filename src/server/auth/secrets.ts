@@ -51,7 +51,7 @@ const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
  *
  * @example
  * ```ts
- * verifyPkce('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuQ6WHJ5Q6U'); // true
+ * verifyPkce('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'); // true (RFC 7636 Appendix B)
  * ```
  */
 export function verifyPkce(verifier: string, challenge: string): boolean {

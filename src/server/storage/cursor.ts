@@ -22,8 +22,8 @@ export function encodeCursor(kind: string, position: number): string {
  */
 export function decodeCursor(kind: string, cursor: string): number {
   const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const match = /^([a-z]+):(\d{1,15})$/.exec(text);
-  if (!match || match[1] !== kind) {
+  const match = /^([a-z]+):(\d{1,16})$/.exec(text);
+  if (!match || match[1] !== kind || !Number.isSafeInteger(Number(match[2]))) {
     throw new InvalidCursorError('cursor: not a cursor of this list; pass the nextCursor of a previous page, or omit it for the first page.');
   }
   return Number(match[2]);
