@@ -218,7 +218,8 @@ export class InboxesResource {
   }
 
   #handle(data: Inbox & { token?: string | undefined }, token: string | null): InboxHandle {
-    return new InboxHandle(this.#client, data, token);
+    const { token: _secret, ...inbox } = data;
+    return new InboxHandle(this.#client, inbox, token);
   }
 
   /**
