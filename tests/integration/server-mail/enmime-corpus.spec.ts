@@ -1,0 +1,55 @@
+import { test, expect } from '@playwright/test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Message } from '../../../src/wire/schemas.ts';
+import { startMailServer } from './harness.ts';
+
+const corpus = fileURLToPath(new URL('../../../../shared/corpora/mime-enmime/', import.meta.url));
+
+function rawFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return rawFiles(path);
+    return name.endsWith('.raw') ? [path] : [];
+  });
+}
+
+test('every message of the enmime corpus goes through SMTP intake and the API without crashing the server', async () => {
+  test.setTimeout(120_000);
+  const files = rawFiles(corpus).sort();
+  expect(files.length).toBeGreaterThan(50);
+  const server = await startMailServer();
+  try {
+    const inbox = await server.createInbox();
+    const refused: string[] = [];
+    let stored = 0;
+    for (const file of files) {
+      const name = relative(corpus, file);
+      try {
+        await server.send({ envelope: { from: 'corpus@example.com', to: [inbox.address] }, raw: readFileSync(file) });
+      } catch (error) {
+        refused.push(`${name}: ${(error as Error).message}`);
+        continue;
+      }
+      const [latest] = await server.listMessages(inbox);
+      expect(latest?.seq, `${name} was stored as the newest message`).toBe(stored + 1);
+      stored++;
+      const message = await server.getMessage(inbox, latest!.id);
+      expect(typeof message.subject, name).toBe('string');
+      expect((await server.api(`/messages/${message.id}/raw`, inbox.token)).status, `${name} raw`).toBe(200);
+      for (const attachment of (message as Message).attachments) {
+        const res = await server.api(`/messages/${message.id}/attachments/${attachment.id}`, inbox.token);
+        expect(res.status, `${name} attachment ${attachment.filename}`).toBe(200);
+        expect((await res.arrayBuffer()).byteLength).toBe(attachment.size);
+      }
+    }
+    const fallbacks = server.logs.filter((l) => String(l['msg']).includes('could not be fully parsed')).length;
+    console.log(`enmime corpus: ${stored} of ${files.length} messages stored, ${refused.length} refused, ${fallbacks} stored with the fallback reading`);
+    for (const line of refused) console.log(`  refused ${line}`);
+    expect((await fetch(new URL('/healthz', server.apiUrl))).status).toBe(200);
+    expect(refused).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
