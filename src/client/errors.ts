@@ -184,6 +184,9 @@ function adviceFor(status: number, code: string, retryAfter: number | null): str
     return 'Check the credential given to createClient (apiKey, sessionToken or inboxToken): it is missing, unknown, expired or revoked. An inbox token only grants its own inbox.';
   }
   if (status === 403) return 'The plan of this credential does not include this; use an API key of a plan that does, or leave the option out.';
+  if (status === 404 && code === 'not_found') {
+    return 'The server has no such endpoint: check that baseUrl is the API root (or the bare origin of a server that serves /api/v1) and that the server implements this call.';
+  }
   if (status === 404) {
     return 'Check the id. An inbox or message that is not visible to this credential answers as not found, and expired or deleted inboxes are gone.';
   }
