@@ -26,7 +26,7 @@ import { createInboxRoutes } from './routes/inboxes.ts';
 import { createMeRoutes } from './routes/me.ts';
 import { createMetaRoutes } from './routes/meta.ts';
 import { createMessageRoutes } from './routes/messages.ts';
-// TODO(stream): import { createStreamRoutes } from './routes/stream.ts'; once the mail helper adds it.
+import { createStreamRoutes } from './routes/stream.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
 
 /** The OpenAPI document's `info`. */
@@ -121,7 +121,7 @@ export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
   api.route('/', createMeRoutes(ctx));
   api.route('/', createExtensionRoutes(ctx));
   api.route('/', createMessageRoutes(ctx));
-  // TODO(stream): api.route('/', createStreamRoutes(ctx));
+  api.route('/', createStreamRoutes(ctx));
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
   const openApiDocument = () =>

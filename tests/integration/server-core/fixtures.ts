@@ -25,6 +25,8 @@ export interface CallOptions {
   /** Sent as `X-Inbox-Token`. */
   inboxToken?: string;
   headers?: Record<string, string>;
+  /** The path is from the server's root, not from the API prefix. */
+  root?: boolean;
 }
 
 /** Calls the API of a running server. */
@@ -39,7 +41,7 @@ export function apiOf(server: RunningServer): Api {
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
-    const res = await fetch(`${path.startsWith('/api/') || path === '/healthz' ? server.url : server.apiUrl}${path}`, { method, headers, body });
+    const res = await fetch(`${options.root || path.startsWith('/api/') ? server.url : server.apiUrl}${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = text;
     try {
