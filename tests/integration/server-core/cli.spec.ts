@@ -1,0 +1,183 @@
+import { spawn, execFile } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { test, expect } from '@playwright/test';
+
+const CLI = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
+const run = promisify(execFile);
+
+interface Ready {
+  url: string;
+  apiUrl: string;
+  smtpHost: string;
+  smtpPort: number;
+}
+
+/** Servers still running when a test ends (failed or timed out) are killed. */
+const running = new Set<ChildProcessWithoutNullStreams>();
+test.afterEach(() => {
+  for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');
+  running.clear();
+});
+
+/** Runs the CLI to completion. */
+async function cli(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Starts `inboxkit serve` and resolves with the machine-readable line once it listens. */
+async function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; ready: Ready; output: () => string }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--smtp-port', '0', ...args], { env: { ...process.env, ...env } });
+  running.add(child);
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('INBOXKIT_READY '));
+      if (line) resolve(JSON.parse(line.slice('INBOXKIT_READY '.length)) as Ready);
+    });
+    child.once('exit', (code) => reject(new Error(`inboxkit serve exited with ${code}: ${err}`)));
+  });
+  return { child, ready, output: () => out };
+}
+
+async function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
+  if (child.exitCode !== null) return child.exitCode;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  child.kill('SIGTERM');
+  return exited;
+}
+
+test('inboxkit serve on port 0 prints its URLs and answers GET /api/v1/domains, then stops cleanly on SIGTERM', async () => {
+  const { child, ready, output } = await serve(['--domain', 'one.test', '--domain', 'two.test']);
+  try {
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.apiUrl).toBe(`${ready.url}/api/v1`);
+    expect(ready.smtpHost).toBe('127.0.0.1');
+    expect(output()).toContain(`HTTP API  ${ready.apiUrl}`);
+    const res = await fetch(`${ready.apiUrl}/domains`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { data: Array<{ domain: string; isDefault: boolean }> };
+    expect(body.data.map((d) => [d.domain, d.isDefault])).toEqual([['one.test', true], ['two.test', false]]);
+  } finally {
+    expect(await stop(child)).toBe(0);
+  }
+});
+
+test('API keys from --api-key and INBOXKIT_API_KEYS are accepted, each as its own user', async () => {
+  const flagKey = 'tm_flagflagflagflagflagflagflag';
+  const envKeys = ['tm_envAenvAenvAenvAenvAenvA', 'tm_envBenvBenvBenvBenvBenvB'];
+  const { child, ready } = await serve(['--api-key', flagKey], { INBOXKIT_API_KEYS: envKeys.join(',') });
+  try {
+    const users = new Set<string>();
+    for (const key of [flagKey, ...envKeys]) {
+      const res = await fetch(`${ready.apiUrl}/me`, { headers: { authorization: `Bearer ${key}` } });
+      const me = (await res.json()) as { data: { credential: string; user: { id: string } } };
+      expect(me.data.credential).toBe('apiKey');
+      users.add(me.data.user.id);
+    }
+    expect(users.size).toBe(3);
+    expect((await fetch(`${ready.apiUrl}/me`, { headers: { authorization: 'Bearer tm_otherotherotherotherother' } })).status).toBe(401);
+  } finally {
+    await stop(child);
+  }
+});
+
+test('serve flags reach the server: TTL, rate limit and message size', async () => {
+  const { child, ready } = await serve(['--ttl', 'never', '--rate-limit', '7', '--max-message-size', '2m']);
+  try {
+    const res = await fetch(`${ready.apiUrl}/me`);
+    expect(res.headers.get('x-ratelimit-limit')).toBe('7');
+    const me = (await res.json()) as { data: { plan: { entitlements: { inboxTtlSeconds: number | null; maxMessageBytes: number } } } };
+    expect(me.data.plan.entitlements).toMatchObject({ inboxTtlSeconds: null, maxMessageBytes: 2 * 1024 * 1024 });
+  } finally {
+    await stop(child);
+  }
+});
+
+test('inboxkit keys create prints a key once, and serve --db on the same file accepts it; data survives a restart', async () => {
+  const testInfo = test.info();
+  const db = testInfo.outputPath('inboxkit.db');
+  const created = await cli(['keys', 'create', '--db', db, '--email', 'dev@example.com']);
+  expect(created.code).toBe(0);
+  const key = created.stdout.trim();
+  expect(key).toMatch(/^tm_[A-Za-z0-9_-]{43}$/);
+  expect(created.stderr).toContain('dev@example.com');
+
+  let inboxId: string;
+  {
+    const { child, ready } = await serve(['--db', db]);
+    try {
+      const me = (await (await fetch(`${ready.apiUrl}/me`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: { user: { email: string } } };
+      expect(me.data.user.email).toBe('dev@example.com');
+      const inbox = await fetch(`${ready.apiUrl}/inboxes`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+      inboxId = ((await inbox.json()) as { data: { id: string } }).data.id;
+    } finally {
+      await stop(child);
+    }
+  }
+  const { child, ready } = await serve(['--db', db]);
+  try {
+    const res = await fetch(`${ready.apiUrl}/inboxes/${inboxId}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+  } finally {
+    await stop(child);
+  }
+});
+
+test('inboxkit openapi prints a valid OpenAPI 3.1 document as JSON', async () => {
+  const { code, stdout } = await cli(['openapi']);
+  expect(code).toBe(0);
+  const doc = JSON.parse(stdout);
+  expect(doc.info.version).toBe('1.0.0');
+  expect((await new Validator().validate(doc)).valid).toBe(true);
+});
+
+test('serve --help documents every flag', async () => {
+  const { code, stdout } = await cli(['serve', '--help']);
+  expect(code).toBe(0);
+  for (const flag of ['--host', '--port', '--smtp-host', '--smtp-port', '--db', '--domain', '--api-key', 'INBOXKIT_API_KEYS', '--rate-limit', '--ttl', '--max-message-size', '--relay-url', '--log-level']) {
+    expect(stdout).toContain(flag);
+  }
+  expect(stdout).toContain('127.0.0.1');
+});
+
+test('bad flags and commands exit 2 with a message that says what to fix', async () => {
+  const cases: Array<[string[], RegExp]> = [
+    [['serve', '--bogus'], /Unknown option '--bogus'/],
+    [['serve', '--port', 'eighty'], /--port must be a port number/],
+    [['serve', '--ttl', 'soon'], /--ttl must be a number of seconds or "never"/],
+    [['serve', '--relay-url', 'http://x'], /--relay-url must use smtp:\/\//],
+    [['serve', '--api-key', 'sk_nope'], /must start with "tm_"/],
+    [['serve', '--domain', 'not a domain'], /not a valid mail domain/],
+    [['keys', 'create'], /needs --db PATH/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+  ];
+  for (const [args, message] of cases) {
+    const { code, stderr } = await cli(args);
+    expect({ args, code }).toEqual({ args, code: 2 });
+    expect(stderr).toMatch(message);
+  }
+});
+
+test('a taken port is reported with what to do, exit 1', async () => {
+  const { child, ready } = await serve([]);
+  try {
+    const port = new URL(ready.url).port;
+    const { code, stderr } = await cli(['serve', '--port', port, '--smtp-port', '0']);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`port ${port} is already in use`);
+  } finally {
+    await stop(child);
+  }
+});
