@@ -163,10 +163,13 @@ export function fallbackParse(raw: Uint8Array, envelopeFrom: string): NewMessage
   };
 }
 
-/** NUL and other C0 controls (but tab, line feed) never reach a stored header or name. */
+/**
+ * One line of text from a header: CR and LF (which a decoded encoded-word can
+ * carry) become spaces, NUL and the other C0 controls but tab are dropped.
+ */
 function stripControls(value: string): string {
   // eslint-disable-next-line no-control-regex
-  return value.replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
+  return value.replace(/\r\n|[\r\n]/g, ' ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, '');
 }
 
 function normaliseContentType(value: string | undefined): string {

@@ -89,6 +89,18 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       roomWaiter?.();
       roomWaiter = null;
     };
+    /**
+     * Cuts the connection and discards what is queued. Under @hono/node-server
+     * the socket is destroyed directly (quietly; the server then cancels the
+     * body); elsewhere the body stream is errored.
+     */
+    const drop = (reason: Error): void => {
+      if (closed) return;
+      cleanup();
+      const outgoing = (c.env as { outgoing?: { destroy?: () => void } } | undefined)?.outgoing;
+      if (typeof outgoing?.destroy === 'function') outgoing.destroy();
+      else controller.error(reason);
+    };
     const write = (text: string): void => {
       if (closed) return;
       controller.enqueue(encoder.encode(text));
@@ -97,8 +109,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
     const checkOverflow = (): void => {
       if (closed || (controller.desiredSize ?? 0) >= 0) return;
       logger.info({ inboxId, maxBufferedBytes }, 'stream: client too slow, disconnecting (it resumes with Last-Event-ID)');
-      cleanup();
-      controller.error(new Error('inboxkit stream: client too slow'));
+      drop(new Error('inboxkit stream: client too slow'));
     };
     const end = (event: InboxEvent): void => {
       write(formatEvent(event.type, { inboxId }));
@@ -141,10 +152,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       if (!live) {
         // The replay is still being read: keep it, bounded like the socket queue.
         pending.push(event);
-        if (pending.length > 10_000) {
-          cleanup();
-          controller.error(new Error('inboxkit stream: too many events during replay'));
-        }
+        if (pending.length > 10_000) drop(new Error('inboxkit stream: too many events during replay'));
         return;
       }
       deliver(event);
@@ -179,10 +187,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       checkOverflow();
     })().catch((error: unknown) => {
       logger.error({ err: error, inboxId }, 'stream: replay failed');
-      if (!closed) {
-        cleanup();
-        controller.error(error);
-      }
+      drop(error instanceof Error ? error : new Error(String(error)));
     });
 
     return new Response(body, {
