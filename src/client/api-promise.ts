@@ -35,6 +35,7 @@ export class ApiPromise<T> implements PromiseLike<T> {
     return this.#inner.then((r) => r.response);
   }
 
+  /** Like `Promise.prototype.then`, on the result alone. */
   then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

@@ -78,6 +78,7 @@ export class InboxkitClient {
   readonly #options: ClientOptions;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
+  readonly #transport: Transport;
   #closed = false;
 
   /** Prefer {@link createClient}. */
@@ -96,7 +97,7 @@ export class InboxkitClient {
     this.credential = apiKey !== null ? 'apiKey' : sessionToken !== null ? 'session' : inboxToken !== null ? 'inboxToken' : 'none';
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, connections: 16 });
-    const transport = new Transport({
+    const transport = (this.#transport = new Transport({
       apiRoot: this.apiUrl,
       dispatcher: this.#dispatcher,
       timeoutMs: checkTimeout(options.timeout, 'createClient'),
@@ -104,7 +105,7 @@ export class InboxkitClient {
       userAgent: options.userAgent ?? `inboxkit/${VERSION}`,
       bearer: apiKey ?? sessionToken,
       inboxToken,
-    });
+    }));
     this.domains = new DomainsResource(transport);
     this.inboxes = new InboxesResource(transport, this);
     this.messages = new MessagesResource(transport);
@@ -131,6 +132,7 @@ export class InboxkitClient {
   async close(): Promise<void> {
     if (!this.#ownsDispatcher || this.#closed) return;
     this.#closed = true;
+    this.#transport.closed = true;
     await this.#dispatcher.close();
   }
 

@@ -64,6 +64,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
     this.#first = fetch(cursor).then((p) => new Page(p.items, p.nextCursor, p.response, fetch));
   }
 
+  /** Like `Promise.prototype.then`, on the first page. */
   then<R1 = Page<T>, R2 = never>(
     onfulfilled?: ((value: Page<T>) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

@@ -116,6 +116,14 @@ function callMap<R>(transport: Transport, spec: CallSpec, options: RequestOption
   );
 }
 
+/**
+ * Like {@link call}, but an empty 2xx body (a hosted service answering a DELETE with 204)
+ * stands for `fallback`.
+ */
+function callOrEmpty<S extends Schema>(transport: Transport, spec: CallSpec, options: RequestOptions | undefined, schema: S, fallback: z.output<S>): ApiPromise<z.output<S>> {
+  return callMap(transport, spec, options, (answer) => (answer.body.byteLength === 0 ? fallback : transport.data(answer, schema)));
+}
+
 function rejected<T>(error: Error): ApiPromise<T> {
   const promise = Promise.reject(error);
   return new ApiPromise<T>(promise);
@@ -261,7 +269,8 @@ export class InboxesResource {
 
   /** Deletes an inbox and all its messages. */
   delete(inboxId: string, options?: RequestOptions): ApiPromise<DeletedInbox> {
-    return call(this.#transport, { method: 'DELETE', path: path`/inboxes/${inboxId}` }, options, LooseDeletedInbox);
+    const gone: DeletedInbox = { id: inboxId, deleted: true, messagesDeleted: 0 };
+    return callOrEmpty(this.#transport, { method: 'DELETE', path: path`/inboxes/${inboxId}` }, options, LooseDeletedInbox, gone);
   }
 
   /** The inbox's live events: see {@link InboxStream}. Connects on the first iteration. */
@@ -299,7 +308,8 @@ export class MessagesResource {
 
   /** Deletes a message. */
   delete(messageId: string, options?: RequestOptions): ApiPromise<DeletedMessage> {
-    return call(this.#transport, { method: 'DELETE', path: path`/messages/${messageId}` }, options, LooseDeletedMessage);
+    const gone: DeletedMessage = { id: messageId, deleted: true };
+    return callOrEmpty(this.#transport, { method: 'DELETE', path: path`/messages/${messageId}` }, options, LooseDeletedMessage, gone);
   }
 
   /** The message's raw source as received over SMTP. */
@@ -374,7 +384,7 @@ export class MeResource {
 
   /** Signs out the session token the client uses (`DELETE /me/session`). A 400 `not_a_session` for other credentials. */
   signOut(options?: RequestOptions): ApiPromise<SignedOut> {
-    return call(this.#transport, { method: 'DELETE', path: '/me/session' }, options, LooseSignedOut);
+    return callOrEmpty(this.#transport, { method: 'DELETE', path: '/me/session' }, options, LooseSignedOut, { signedOut: true });
   }
 }
 

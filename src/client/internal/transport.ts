@@ -121,6 +121,8 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /** Sends requests for one client. */
 export class Transport {
   readonly config: TransportConfig;
+  /** Set when the client that owns the dispatcher closed it. */
+  closed = false;
 
   constructor(config: TransportConfig) {
     this.config = config;
@@ -168,6 +170,9 @@ export class Transport {
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const what = `${spec.method} ${url}`;
     const userSignal = options.signal;
+    if (this.closed) {
+      throw new ConnectionError(`${what} was not sent: this client was closed with close(). Create a new client with createClient().`);
+    }
 
     for (let retries = 0; ; retries++) {
       if (userSignal?.aborted) throw abortErrorFor(userSignal, what);

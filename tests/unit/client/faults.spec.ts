@@ -1,5 +1,7 @@
 import { test, expect } from '@playwright/test';
 import type { ServerResponse } from 'node:http';
+import { Agent } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   createClient,
   AbortError,
@@ -300,4 +302,41 @@ test('an update without any field is refused before a request is sent', async ()
   const { server, client } = await setup((_req, res) => json(res, 200, { data: inbox('i1') }));
   await expect(client.inboxes.update('i1', {})).rejects.toThrow(/at least one of label, forwardTo/);
   expect(server.requests).toHaveLength(0);
+});
+
+test('a DELETE answered with 204 and no body, as some hosted services do, still resolves', async () => {
+  const { client } = await setup((_req, res) => {
+    res.writeHead(204);
+    res.end();
+  });
+  expect(await client.messages.delete('m1')).toEqual({ id: 'm1', deleted: true });
+  expect(await client.inboxes.delete('i1')).toEqual({ id: 'i1', deleted: true, messagesDeleted: 0 });
+  expect(await client.me.signOut()).toEqual({ signedOut: true });
+  await expect(client.me.get()).rejects.toThrow(/an empty body/);
+});
+
+test('a dispatcher given to the client carries its requests and is left open by close()', async () => {
+  class CountingAgent extends Agent {
+    count = 0;
+    override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      this.count++;
+      return super.dispatch(options, handler);
+    }
+  }
+  const agent = new CountingAgent();
+  cleanups.push(() => agent.close());
+  const { server } = await setup((_req, res) => json(res, 200, { data: [domain] }));
+  const client = createClient({ baseUrl: server.url, dispatcher: agent });
+  await client.domains.list();
+  await client.close();
+  await client.domains.list(); // still works: the agent is the caller's
+  expect(agent.count).toBe(2);
+});
+
+test('closing a client that owns its dispatcher makes further calls fail with a clear error', async () => {
+  const { client } = await setup((_req, res) => json(res, 200, { data: [domain] }));
+  await client.domains.list();
+  await client.close();
+  await client.close(); // idempotent
+  await expect(client.domains.list()).rejects.toThrow(/this client was closed with close\(\)/);
 });
