@@ -104,6 +104,14 @@ export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
     }),
   );
 
+  // An empty body sent as JSON reads as `{}`: clients often send the header on every request.
+  app.use('*', async (c, next) => {
+    if (c.req.header('content-length') === '0' && /\bjson\b/i.test(c.req.header('content-type') ?? '')) {
+      c.req.bodyCache.text = Promise.resolve('{}');
+    }
+    await next();
+  });
+
   const api = createRouter<AppEnv>();
   api.openAPIRegistry.registerComponent('securitySchemes', BEARER_SCHEME, {
     type: 'http',
@@ -143,6 +151,9 @@ export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
     if (error instanceof HTTPException) {
       if (error.status === 400 && /json/i.test(error.message)) {
         return errorResponse(c, 'invalid_json', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json.');
+      }
+      if (error.status === 415) {
+        return errorResponse(c, 'invalid_json', 'The request body must be JSON: send it with Content-Type: application/json.');
       }
       if (error.status === 413) return errorResponse(c, 'payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
       if (error.status < 500) return errorResponse(c, 'validation_error', error.message || 'The request is invalid.');

@@ -25,6 +25,16 @@ test('a wrong method is a JSON 405 naming the allowed ones', async ({ api }) => 
 test('a body that is not JSON is invalid_json', async ({ api }) => {
   expectError(await api('POST', '/inboxes', { rawBody: '{"localPart": "a",' }), 400, 'invalid_json');
   expectError(await api('POST', '/extension/token', { rawBody: 'code=x' }), 400, 'invalid_json');
+  const form = await api('POST', '/extension/token', { rawBody: 'code=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  expectError(form, 400, 'invalid_json');
+  expect(form.body.error.message).toContain('Content-Type: application/json');
+});
+
+test('an empty body sent as JSON reads as an empty object', async ({ api }) => {
+  expect((await api('POST', '/inboxes', { rawBody: '' })).status).toBe(200);
+  const token = await api('POST', '/extension/token', { rawBody: '' });
+  expectError(token, 400, 'validation_error');
+  expect(token.body.error.message).toContain('code');
 });
 
 test.describe('with a 256-byte request limit', () => {
