@@ -51,8 +51,10 @@ function or<S extends z.ZodType>(schema: S, fallback: z.output<S>) {
 const LooseAddress = AddressSchema.extend({ name: or(z.string(), '') }).loose();
 const addresses = or(z.array(LooseAddress), []);
 
+/** A domain; `isDefault` false when missing. */
 export const LooseDomain = DomainSchema.extend({ isDefault: or(z.boolean(), false) }).loose();
 
+/** An inbox; `localPart` and `domain` derived from `address` when missing; `token` kept when present. */
 export const LooseInbox = InboxSchema.extend({
   localPart: z.string().optional(),
   domainId: or(z.string(), ''),
@@ -85,8 +87,12 @@ const summaryFields = {
   hasAttachments: or(z.boolean(), false),
 };
 
+/** A message summary; needs `id`, `inboxId` and `seq`. */
+/** A whole message; `hasAttachments` also true when attachments are listed. */
+/** The current user; needs `authenticated`, a known `credential` and the plan. */
 export const LooseMessageSummary = MessageSummarySchema.extend(summaryFields).loose();
 
+/** An attachment's metadata; needs `id`. */
 export const LooseAttachment = AttachmentSchema.extend({
   filename: or(z.string(), 'attachment'),
   contentType: or(z.string(), 'application/octet-stream'),
@@ -116,14 +122,19 @@ export const LooseMe = MeSchema.extend({
   plan: LoosePlan,
 }).loose();
 
+/** Answer of deleting an inbox. */
 export const LooseDeletedInbox = DeletedInboxSchema.extend({
   deleted: or(z.literal(true), true),
   messagesDeleted: or(z.number().int().nonnegative(), 0),
 }).loose();
 
+/** Answer of deleting a message. */
 export const LooseDeletedMessage = DeletedMessageSchema.extend({ deleted: or(z.literal(true), true) }).loose();
+/** Answer of signing out. */
 export const LooseSignedOut = SignedOutSchema.extend({ signedOut: or(z.literal(true), true) }).loose();
+/** A connect code. */
 export const LooseConnectCode = ConnectCodeSchema.extend({ expiresAt: or(z.string(), '') }).loose();
+/** A session token; the token type is matched case-insensitively. */
 export const LooseToken = TokenSchema.extend({
   tokenType: z
     .string()
@@ -133,7 +144,9 @@ export const LooseToken = TokenSchema.extend({
   expiresIn: or(z.number().nonnegative(), 0),
   expiresAt: or(z.string(), ''),
 }).loose();
+/** Data of the stream's `ready` event. */
 export const LooseStreamReady = StreamReadySchema.extend({ lastSeq: or(z.number().int().nonnegative(), 0) }).loose();
+/** Data of the stream's `inbox.deleted` / `inbox.expired` events. */
 export const LooseStreamInboxGone = StreamInboxGoneSchema.loose();
 
 // Compile-time proof that the lenient outputs can stand for the wire types.
