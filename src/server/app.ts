@@ -107,7 +107,8 @@ export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
   // An empty body sent as JSON reads as `{}`: clients often send the header on every request.
   app.use('*', async (c, next) => {
     if (c.req.header('content-length') === '0' && /\bjson\b/i.test(c.req.header('content-type') ?? '')) {
-      c.req.bodyCache.text = Promise.resolve('{}');
+      // Hono caches bodies as promises (its type says string); its JSON reader parses the cached text.
+      (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve('{}');
     }
     await next();
   });
