@@ -94,14 +94,19 @@ function closeHttp(server: Server): Promise<void> {
   });
 }
 
-/** Makes each configured API key exist as its own premium user. */
+/**
+ * Makes each configured API key exist as its own premium user (the same user on
+ * every start, so their inboxes in a database file stay theirs), and removes keys
+ * an earlier start configured but this one does not.
+ */
 async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
-  for (const key of keys) {
-    const keyHash = hashSecret(key);
+  const hashes = keys.map(hashSecret);
+  await store.removeConfiguredApiKeysExcept(hashes);
+  for (const keyHash of hashes) {
     if (await store.findUserByApiKeyHash(keyHash)) continue;
     const email = `key-${keyHash.slice(0, 12)}@users.inboxkit.test`;
     const user = (await store.findUserByEmail(email)) ?? (await store.createUser({ email, planId: 'premium' }));
-    await store.addApiKey(user.id, keyHash);
+    await store.addApiKey(user.id, keyHash, { configured: true });
   }
 }
 

@@ -238,8 +238,18 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
       const row = get('SELECT * FROM users WHERE email = ? COLLATE NOCASE', email);
       return row ? toUser(row) : null;
     },
-    async addApiKey(userId, keyHash) {
-      run('INSERT INTO api_keys (key_hash, user_id, created_at) VALUES (?, ?, ?)', keyHash, userId, Date.now());
+    async addApiKey(userId, keyHash, options = {}) {
+      run('INSERT INTO api_keys (key_hash, user_id, created_at, configured) VALUES (?, ?, ?, ?)', keyHash, userId, Date.now(), options.configured ? 1 : 0);
+    },
+    async removeConfiguredApiKeysExcept(keyHashes) {
+      return transaction(() => {
+        const keep = new Set(keyHashes);
+        let removed = 0;
+        for (const row of all('SELECT key_hash FROM api_keys WHERE configured = 1')) {
+          if (!keep.has(String(row.key_hash))) removed += Number(run('DELETE FROM api_keys WHERE key_hash = ?', String(row.key_hash)).changes);
+        }
+        return removed;
+      });
     },
     async findUserByApiKeyHash(keyHash) {
       const row = get('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?', keyHash);

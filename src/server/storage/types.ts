@@ -125,8 +125,13 @@ export interface Store {
   createUser(user: { email: string; planId: string }): Promise<UserRecord>;
   findUserById(id: string): Promise<UserRecord | null>;
   findUserByEmail(email: string): Promise<UserRecord | null>;
-  /** Stores a hashed API key for a user. */
-  addApiKey(userId: string, keyHash: string): Promise<void>;
+  /**
+   * Stores a hashed API key for a user. `configured` marks a key that comes from the
+   * server's configuration (flag or environment) rather than `inboxkit keys create`.
+   */
+  addApiKey(userId: string, keyHash: string, options?: { configured?: boolean }): Promise<void>;
+  /** Deletes the configured API keys whose hash is not in the list; returns how many went. */
+  removeConfiguredApiKeysExcept(keyHashes: string[]): Promise<number>;
   /** The user owning an API key hash, or null. */
   findUserByApiKeyHash(keyHash: string): Promise<UserRecord | null>;
   /** Stores a session for a user; `codeHash` links it to the connect code that issued it. */
