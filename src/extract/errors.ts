@@ -1,0 +1,73 @@
+import type { ExtractedLink, OtpCandidate, RejectedOtp } from './types.ts';
+
+/** Root of the errors thrown by link and one-time-code extraction. */
+export class ExtractionError extends Error {
+  override name = 'ExtractionError';
+}
+
+/** Formats links as `  1. "text" → href` lines for error messages. */
+export function formatLinkList(links: readonly ExtractedLink[], max = 20): string {
+  if (links.length === 0) return '  (none)';
+  const lines = links.slice(0, max).map((l, i) => `  ${i + 1}. ${l.text ? JSON.stringify(truncate(l.text, 60)) : '(no text)'} → ${truncate(l.href, 120)}${l.href !== l.originalHref && l.unwrapped.length > 0 ? ` (unwrapped from ${l.unwrapped.join(' → ')})` : ''}`);
+  if (links.length > max) lines.push(`  … and ${links.length - max} more`);
+  return lines.join('\n');
+}
+
+function truncate(s: string, n: number): string {
+  return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
+}
+
+/** Thrown by `findLink` when no link matches the filter. `links` holds every link the message has. */
+export class LinkNotFoundError extends ExtractionError {
+  override name = 'LinkNotFoundError';
+  /** Every link of the message (before filtering). */
+  readonly links: ExtractedLink[];
+  /** A readable description of the filter that matched nothing. */
+  readonly filter: string;
+  constructor(filter: string, links: ExtractedLink[], bodies: string) {
+    super(
+      links.length === 0
+        ? `No link matched ${filter}: the message has no links at all (${bodies}). Check that you waited for the right message, or read its text instead.`
+        : `No link matched ${filter}. The message has ${links.length} link${links.length === 1 ? '' : 's'}:\n${formatLinkList(links)}\nAdjust the filter (text, href, host or where) to match one of them.`,
+    );
+    this.links = links;
+    this.filter = filter;
+  }
+}
+
+/** Thrown by `findLink` when more than one distinct link matches the filter. */
+export class AmbiguousLinkError extends ExtractionError {
+  override name = 'AmbiguousLinkError';
+  /** The links that matched. */
+  readonly matches: ExtractedLink[];
+  /** A readable description of the filter. */
+  readonly filter: string;
+  constructor(filter: string, matches: ExtractedLink[]) {
+    super(`${matches.length} different links matched ${filter}; expected exactly one:\n${formatLinkList(matches)}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all.`);
+    this.matches = matches;
+    this.filter = filter;
+  }
+}
+
+/** Thrown by `extractOtp` when no candidate is convincing enough. */
+export class OtpNotFoundError extends ExtractionError {
+  override name = 'OtpNotFoundError';
+  /** Candidates that were considered but scored too low, best first. */
+  readonly candidates: OtpCandidate[];
+  /** Numbers that were ruled out, with the reason. */
+  readonly rejected: RejectedOtp[];
+  constructor(detail: string, candidates: OtpCandidate[], rejected: RejectedOtp[]) {
+    const parts = [`No one-time code found ${detail}.`];
+    if (candidates.length > 0) {
+      parts.push(`Too weak (no code word nearby and no emphasis):\n${candidates.slice(0, 10).map((c) => `  - ${c.raw} (score ${c.score}${c.reasons.length ? `: ${c.reasons.join(', ')}` : ''})`).join('\n')}`);
+    }
+    if (rejected.length > 0) {
+      parts.push(`Ruled out:\n${rejected.slice(0, 15).map((r) => `  - ${r.raw}: ${r.reason}`).join('\n')}${rejected.length > 15 ? `\n  … and ${rejected.length - 15} more` : ''}`);
+    }
+    if (candidates.length === 0 && rejected.length === 0) parts.push('Nothing in the message looked like a code (4–8 digits, or letters and digits).');
+    parts.push('If the code has another shape, pass { pattern } or { length }; to see the ranking, call otps() / extractOtps().');
+    super(parts.join('\n'));
+    this.candidates = candidates;
+    this.rejected = rejected;
+  }
+}

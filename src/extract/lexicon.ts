@@ -1,0 +1,97 @@
+/**
+ * Word lists that steer one-time-code ranking. Entries are regular-expression
+ * sources, matched case-insensitively with Unicode semantics. Latin and
+ * Cyrillic entries match whole words; CJK entries match anywhere.
+ */
+
+/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr). */
+export const CODE_WORDS: readonly string[] = [
+  // en
+  'verification code', 'security code', 'confirmation code', 'login code', 'log-in code', 'sign-in code', 'signin code', 'access code', 'authentication code', 'auth code',
+  'one[- ]time (?:pass(?:code|word)|code|pin|password)', 'single[- ]use code', 'temporary code', 'otp', 'passcode', 'pin(?: code)?', '2fa', 'mfa',
+  // generic "...code": en code, de Bestätigungscode, nl verificatiecode, fr code, passcode
+  '\\p{L}*codes?',
+  // de / fr / es / pt / it / nl
+  'einmal\\p{L}*', 'tan', 'usage unique', 'mot de passe temporaire', 'c[óo]digo\\p{L}*', 'clave', 'un solo uso', 'senha', 'uso único', 'codice', 'monouso', 'eenmalig\\p{L}*', 'inlogcode',
+  // pl / sv / tr / da / no
+  '\\p{L}*kod\\p{L}{0,3}', 'jednorazow\\p{L}*', 'engångs\\p{L}*', '\\p{L}*kode\\p{L}{0,2}',
+  // ru
+  'код\\p{L}*', 'одноразов\\p{L}*',
+];
+
+/** CJK and Korean words that name a one-time code, matched anywhere (no word boundaries in those scripts). */
+export const CODE_WORDS_CJK: readonly string[] = [
+  '認証コード', '確認コード', 'ワンタイムパスワード', 'ワンタイム', 'パスコード', 'セキュリティコード', '認証番号', '確認番号', '暗証番号', 'コード',
+  '验证码', '驗證碼', '校验码', '动态码', '动态密码', '确认码', '安全码', '一次性',
+  '인증번호', '인증 코드', '코드',
+];
+
+/** Words about verifying in general: a weaker hint than a word naming the code. */
+export const VERIFY_WORDS: readonly string[] = [
+  'verification', 'verify', 'two[- ]factor', 'vérification', 'vérifier', 'verificación', 'verificar', 'verificação', 'verifica', 'verificatie',
+  'bestätigung\\p{L}*', 'verifizierung\\p{L}*', 'sicherheits\\p{L}*', 'weryfikac\\p{L}*', 'verifiering\\p{L}*', 'doğrulama', 'bekræft\\p{L}*', 'подтвержд\\p{L}*', 'проверочн\\p{L}*',
+];
+
+/** CJK and Korean words about verifying in general. */
+export const VERIFY_WORDS_CJK: readonly string[] = ['認証', '確認', '验证', '驗證', '인증'];
+
+/**
+ * Labels after which a number is NOT a one-time code (order, invoice,
+ * reference, promo codes, postal codes, company registration …). A label
+ * claims the first number that follows it.
+ */
+export const LABEL_WORDS: readonly string[] = [
+  // en
+  'order(?: number| no\\.?| id)?', 'invoice(?: number| no\\.?)?', 'receipt(?: number| no\\.?)?', 'ref(?:erence)?(?: number| no\\.?)?', 'ticket(?: number| no\\.?)?', 'case(?: number| no\\.?)?',
+  'booking(?: reference| number)?', 'reservation(?: number)?', 'confirmation (?:number|no\\.?)', 'tracking(?: number| code| id)?', 'transaction(?: id| number)?', 'account (?:number|no\\.?|id)', 'customer (?:number|id|no\\.?)',
+  'member(?:ship)? (?:number|id|no\\.?)', 'client (?:number|id)', 'user id', 'request id', 'id', 'no\\.', 'nr\\.?', 'serial(?: number)?', 'sku', 'policy(?: number)?', 'claim(?: number)?', 'case (?:number|no\\.?|id)',
+  '(?<!(?:verification|security|confirmation|access|pin|code|otp|phone|telephone|mobile) )(?:number|nummer|numéro|número|numero|numer|номер)', 'patient(?: id)?', 'application(?: (?:number|no\\.?|id|reference))?', 'abn', 'acn', 'frn',
+  '\\p{L}+nummer', 'no(?=\\s*[:#])', 'sipariş\\p{L}*', 'shipment', 'parcel', 'flight', 'build', 'version', 'ver\\.', 'card ending in', 'ending in', 'last (?:4|four) digits',
+  'promo(?:tional)? code', 'discount code', 'coupon(?: code)?', 'voucher(?: code)?', 'gift card(?: code)?', 'referral code', 'area code', 'country code', 'sort code', 'swift(?: code)?', 'zip(?: code)?', 'postal code', 'post ?code',
+  'vat(?: no\\.?| number| id)?', 'company (?:no\\.?|number|registration(?: number)?)', 'registered (?:in|number)', 'hrb', 'ust-idnr\\.?', 'kvk', 'siret', 'siren', 'nip', 'krs', 'regon', 'org\\.? ?nr\\.?',
+  // de
+  'bestell\\p{L}*', 'rechnung\\p{L}*', 'auftrag\\p{L}*', 'kunden\\p{L}*', 'sendung\\p{L}*', 'vorgang\\p{L}*', 'referenz\\p{L}*', 'rabatt\\p{L}*', 'gutschein\\p{L}*', 'plz', 'postleitzahl', 'konto\\p{L}*', 'buchung\\p{L}*', 'endet auf',
+  // fr
+  'commande', 'facture', 'référence', 'réf\\.?', 'dossier', 'réservation', 'code postal', 'code promo', 'numéro de (?:commande|client|suivi|facture)',
+  // es / pt / it
+  'pedido', 'factura', 'referencia', 'reserva', 'código postal', 'código promocional', 'cupón', 'encomenda', 'fatura', 'referência', 'cep',
+  'ordine', 'fattura', 'riferimento', 'prenotazione', 'codice postale', 'cap', 'codice sconto',
+  // nl
+  'bestelling\\p{L}*', 'bestelnummer', 'factuur\\p{L}*', 'referentie', 'kortingscode', 'klantnummer', 'ordernummer',
+  // pl / sv
+  'zamówieni\\p{L}*', 'faktur\\p{L}*', 'kod pocztowy', 'kod rabatowy', 'numer klienta', 'beställning\\p{L}*', 'kundnummer', 'postnummer', 'rabattkod',
+  // ru
+  'заказ\\p{L}*', 'сч[её]т\\p{L}*', 'индекс',
+];
+
+/** CJK labels that claim the following number. */
+export const LABEL_WORDS_CJK: readonly string[] = ['ご注文番号', '注文番号', '注文', '請求', '郵便番号', '〒', '予約番号', 'お問い合わせ番号', '订单号', '订单', '訂單', '发票', '邮编', '邮政编码', '单号', '주문'];
+
+/** Words of a telephone number's label: a number right after them is a phone number. */
+export const PHONE_WORDS: readonly string[] = [
+  'phone', 'tel\\.?', 'telephone', 'call(?: us)?(?: at| on)?', 'fax', 'mobile', 'hotline', 'whatsapp', 'telefon\\p{L}*', 'téléphone', 'teléfono', 'telefone', 'telefoon', 'telefono', 'ring oss(?: på)?', 'appelez', 'llámanos', 'ligue', 'bel ons', 'zadzwoń', 'телефон\\p{L}*', 'звоните',
+];
+
+/** CJK phone labels. */
+export const PHONE_WORDS_CJK: readonly string[] = ['電話', '电话', 'お電話', '전화', '고객센터', '客服', 'お問い合わせ'];
+
+/** Words of a postal address: 4–5 digit numbers near them are street numbers or postal codes. */
+export const ADDRESS_WORDS: readonly string[] = [
+  'street', 'st\\.?', 'avenue', 'ave\\.?', 'road', 'rd\\.', 'boulevard', 'blvd\\.?', 'suite', 'ste\\.', 'p\\.? ?o\\.? box', 'postfach', 'postboks', 'postbus', 'box',
+  '\\p{L}*(?:straße|strasse|str\\.|allee|platz|gasse|weg)', 'rue', 'cedex', 'calle', 'avenida', 'plaza', 'viale', 'piazza', 'rua', 'travessa',
+  '\\p{L}*(?:straat|laan|plein|gracht)', 'ulica', 'ul\\.', 'aleja', '\\p{L}*(?:gatan|vägen|torget)', 'улица', 'ул\\.', 'проспект',
+  'inc\\.?', 'gmbh', 'ltd\\.?', 'llc', 'b\\.v\\.', 's\\.a\\.s?\\.?', 's\\.r\\.l\\.', 'sp\\. z o\\.o\\.',
+  'usa', 'united states', 'united kingdom', 'uk', 'germany', 'deutschland', 'france', 'españa', 'spain', 'italia', 'italy', 'nederland', 'netherlands', 'polska', 'poland', 'sverige', 'sweden', 'schweiz', 'österreich', 'россия',
+];
+
+/** CJK address words. */
+export const ADDRESS_WORDS_CJK: readonly string[] = ['丁目', '番地', '〒', '都', '県', '省', '市', '区'];
+
+/** Compiles word lists into one global regex: whole words for the first list, anywhere for the second. */
+export function compileWords(words: readonly string[], anywhere: readonly string[] = []): RegExp {
+  const byLength = (a: string, b: string): number => b.length - a.length;
+  const parts: string[] = [];
+  if (words.length > 0) parts.push(`(?<![\\p{L}\\p{N}])(?:${[...words].sort(byLength).join('|')})(?![\\p{L}\\p{N}])`);
+  if (anywhere.length > 0) parts.push(`(?:${[...anywhere].sort(byLength).join('|')})`);
+  return new RegExp(parts.join('|'), 'giu');
+}

@@ -1,0 +1,258 @@
+import * as cheerio from 'cheerio';
+import { AmbiguousLinkError, LinkNotFoundError } from './errors.ts';
+import { normalizeInput, type ExtractSource } from './input.ts';
+import { findTextUrls } from './text-urls.ts';
+import type { ExtractedLink } from './types.ts';
+import { unwrapTrackingUrl } from './unwrap.ts';
+
+/**
+ * Which links to keep. Every given criterion must hold. Strings match
+ * case-insensitively as "contains"; RegExps are tested as given.
+ */
+export interface LinkFilter {
+  /** Anchor text (any of the merged texts, or an image's alt text). */
+  text?: string | RegExp;
+  /** The final href (after unwrapping tracking redirects). */
+  href?: string | RegExp;
+  /** Host of the final href: a string matches that host and its subdomains (`example.com` matches `app.example.com`). */
+  host?: string | RegExp;
+  /** Any other condition on the link. */
+  where?: (link: ExtractedLink) => boolean;
+}
+
+/** How links are read. */
+export interface LinkOptions {
+  /**
+   * Keep `mailto:` links (with the address as `href`).
+   * @defaultValue false
+   */
+  includeMailto?: boolean;
+  /**
+   * Unwrap click-tracking and SafeLinks redirects whose target is in the URL
+   * (see `unwrapTrackingUrl`). With `false`, `href` is the URL as written.
+   * @defaultValue true
+   */
+  unwrapTracking?: boolean;
+}
+
+/** A filter and reading options together. */
+export type LinkQuery = LinkFilter & LinkOptions;
+
+/**
+ * What `extractLinks` and `findLink` accept as a filter: a {@link LinkQuery};
+ * a string or RegExp, matched against the anchor text OR the href; or a
+ * predicate.
+ */
+export type LinkFilterArg = LinkQuery | string | RegExp | ((link: ExtractedLink) => boolean);
+
+const SKIPPED_SCHEME = /^(?:tel|sms|cid|javascript|vbscript|data|about|file|callto|skype):/i;
+const BLOCKS = 'p,li,td,th,div,h1,h2,h3,h4,h5,h6,blockquote,section,article,dd,dt,pre,center,table,body';
+const URL_LIKE = /^(?:https?:\/\/|www\.)/i;
+
+/**
+ * Undoes HTML escaping that survived into a URL (a body escaped twice, or a
+ * text body made from HTML without decoding): `&amp;name=` → `&name=`. Only
+ * `&amp;` before a query parameter is touched, which no real URL contains.
+ */
+export function fixEscapedAmpersands(url: string): string {
+  return url.replace(/&(?:amp|#0*38|#x0*26);(?=[\w.%~-]+=)/gi, '&');
+}
+
+function collapse(s: string): string {
+  return s.replace(/(?:\s|\u00a0|\u200b|\u200c|\u200d|\ufeff)+/g, ' ').trim();
+}
+
+/** Shortens a block's text to the sentence(s) around `needle`, at most ~160 characters. */
+export function shortContext(block: string, needle: string, max = 160): string {
+  if (block.length <= max) return block;
+  const at = needle ? block.indexOf(needle) : -1;
+  const sentences = block.split(/(?<=[.!?。！？])\s+/);
+  let offset = 0;
+  for (const s of sentences) {
+    const end = offset + s.length;
+    if (at >= offset && at < end + 1 && s.length <= max) return s;
+    offset = end + 1;
+  }
+  const center = at >= 0 ? at + needle.length / 2 : 0;
+  let start = Math.max(0, Math.round(center - max / 2));
+  let stop = Math.min(block.length, start + max);
+  start = Math.max(0, stop - max);
+  if (start > 0) start = block.indexOf(' ', start) + 1 || start;
+  const space = block.lastIndexOf(' ', stop);
+  if (stop < block.length && space > start) stop = space;
+  return `${start > 0 ? '…' : ''}${block.slice(start, stop).trim()}${stop < block.length ? '…' : ''}`;
+}
+
+interface RawLink {
+  raw: string;
+  text: string;
+  context: string;
+  source: 'html' | 'text';
+}
+
+function linksFromHtml(html: string): RawLink[] {
+  const $ = cheerio.load(html);
+  $('script,style,head,template').remove();
+  const out: RawLink[] = [];
+  $('a[href], area[href]').each((_, el) => {
+    const $el = $(el);
+    const raw = fixEscapedAmpersands(($el.attr('href') ?? '').replace(/[\t\n\r]/g, '').trim());
+    let text = collapse($el.text());
+    if (text === '') {
+      text = collapse($el.find('img[alt]').first().attr('alt') ?? $el.attr('aria-label') ?? $el.attr('title') ?? $el.attr('alt') ?? '');
+    }
+    let block = $el.parent().closest(BLOCKS);
+    let blockText = collapse(block.text());
+    for (let climb = 0; climb < 3 && block.length > 0 && (blockText === text || blockText === '') && !block.is('body'); climb++) {
+      const up = block.parent().closest(BLOCKS);
+      if (up.length === 0) break;
+      const upText = collapse(up.text());
+      if (upText.length > 600) break;
+      block = up;
+      blockText = upText;
+    }
+    out.push({ raw, text, context: shortContext(blockText, text), source: 'html' });
+  });
+  return out;
+}
+
+function linksFromText(text: string): RawLink[] {
+  return findTextUrls(text).map((u) => ({ raw: fixEscapedAmpersands(u.url), text: u.label, context: shortContext(u.context, u.url.slice(0, 20)), source: 'text' as const }));
+}
+
+function buildLinks(raws: RawLink[], baseUrl: string | undefined, options: LinkOptions): ExtractedLink[] {
+  const byHref = new Map<string, ExtractedLink>();
+  const out: ExtractedLink[] = [];
+  for (const r of raws) {
+    if (r.raw === '' || r.raw.startsWith('#') || SKIPPED_SCHEME.test(r.raw)) continue;
+    const isMailto = /^mailto:/i.test(r.raw);
+    if (isMailto && !options.includeMailto) continue;
+    let href = r.raw;
+    try { href = new URL(r.raw, baseUrl).href; } catch { /* relative without a base: keep as written */ }
+    let unwrapped: string[] = [];
+    if (options.unwrapTracking !== false) {
+      const result = unwrapTrackingUrl(href);
+      href = fixEscapedAmpersands(result.url);
+      unwrapped = result.wrappers;
+    }
+    const existing = byHref.get(href);
+    if (existing) {
+      if (r.text && !existing.texts.includes(r.text)) existing.texts.push(r.text);
+      if ((!existing.text || URL_LIKE.test(existing.text)) && r.text && !URL_LIKE.test(r.text)) existing.text = r.text;
+      if (!existing.context) existing.context = r.context;
+      continue;
+    }
+    const link: ExtractedLink = { href, originalHref: r.raw, unwrapped, text: r.text, texts: r.text ? [r.text] : [], context: r.context, source: r.source };
+    byHref.set(href, link);
+    out.push(link);
+  }
+  return out;
+}
+
+function toQuery(filter: LinkFilterArg | undefined): LinkQuery {
+  if (filter === undefined) return {};
+  if (typeof filter === 'function') return { where: filter };
+  if (typeof filter === 'string' || filter instanceof RegExp) {
+    const f = filter;
+    return { where: (l: ExtractedLink) => textMatches(l, f) || test(f, l.href) };
+  }
+  return filter;
+}
+
+function test(pattern: string | RegExp, value: string): boolean {
+  if (typeof pattern === 'string') return collapse(value).toLowerCase().includes(collapse(pattern).toLowerCase());
+  pattern.lastIndex = 0;
+  return pattern.test(value);
+}
+
+function textMatches(link: ExtractedLink, pattern: string | RegExp): boolean {
+  return link.texts.some((t) => test(pattern, t)) || (link.texts.length === 0 && test(pattern, link.text));
+}
+
+function hostMatches(href: string, host: string | RegExp): boolean {
+  let hostname: string;
+  try { hostname = new URL(href).hostname.toLowerCase(); } catch { return false; }
+  if (host instanceof RegExp) { host.lastIndex = 0; return host.test(hostname); }
+  const h = host.toLowerCase().replace(/^\.+|\.+$/g, '');
+  return hostname === h || hostname.endsWith(`.${h}`);
+}
+
+function matchesQuery(link: ExtractedLink, q: LinkQuery): boolean {
+  if (q.text !== undefined && !textMatches(link, q.text)) return false;
+  if (q.href !== undefined && !test(q.href, link.href)) return false;
+  if (q.host !== undefined && !hostMatches(link.href, q.host)) return false;
+  if (q.where !== undefined && !q.where(link)) return false;
+  return true;
+}
+
+function describeValue(v: string | RegExp): string {
+  return typeof v === 'string' ? JSON.stringify(v) : String(v);
+}
+
+/** A readable description of a filter for error messages. */
+export function describeLinkFilter(filter: LinkFilterArg | undefined): string {
+  if (filter === undefined) return 'any link';
+  if (typeof filter === 'string' || filter instanceof RegExp) return `text or href ${describeValue(filter)}`;
+  if (typeof filter === 'function') return 'the given predicate';
+  const parts: string[] = [];
+  if (filter.text !== undefined) parts.push(`text: ${describeValue(filter.text)}`);
+  if (filter.href !== undefined) parts.push(`href: ${describeValue(filter.href)}`);
+  if (filter.host !== undefined) parts.push(`host: ${describeValue(filter.host)}`);
+  if (filter.where !== undefined) parts.push('where: (predicate)');
+  return parts.length === 0 ? 'any link' : `{ ${parts.join(', ')} }`;
+}
+
+function readAll(source: ExtractSource, options: LinkOptions): { links: ExtractedLink[]; bodies: string } {
+  const input = normalizeInput(source);
+  let links: ExtractedLink[] = [];
+  if (input.html !== null) links = buildLinks(linksFromHtml(input.html), input.baseUrl, options);
+  if (links.length === 0 && input.text !== null) links = buildLinks(linksFromText(input.text), input.baseUrl, options);
+  const bodies = [input.html !== null ? 'an HTML body' : 'no HTML body', input.text !== null ? 'a text body' : 'no text body'].join(', ');
+  return { links, bodies };
+}
+
+/**
+ * Lists a message's links in document order, read with cheerio from the HTML
+ * body, or from the plain-text body when there is no HTML or it has no links.
+ *
+ * HTML entities are decoded, relative hrefs resolved against `baseUrl`,
+ * tracking redirects unwrapped offline (`originalHref` keeps the URL as
+ * written), and links with the same final href merged into one entry at the
+ * position of the first (its `text` is the first real text, `texts` all of
+ * them). `mailto:` (unless `includeMailto`), `tel:`, `cid:`, `javascript:`
+ * and `#anchor` links are left out.
+ *
+ * @example
+ * ```ts
+ * const links = extractLinks({ html, text }, { host: 'example.com' });
+ * for (const { href, text } of links) console.log(text, href);
+ * ```
+ */
+export function extractLinks(source: ExtractSource, filter?: LinkFilterArg): ExtractedLink[] {
+  const query = toQuery(filter);
+  const { links } = readAll(source, query);
+  return links.filter((l) => matchesQuery(l, query));
+}
+
+/**
+ * Returns the one link that matches `filter`, or throws: a
+ * {@link LinkNotFoundError} that lists every link of the message when none
+ * matches, an {@link AmbiguousLinkError} that lists the matches when several
+ * different links match.
+ *
+ * @example
+ * ```ts
+ * const { href } = findLink({ html, text }, { text: /confirm/i, host: 'example.com' });
+ * await page.goto(href);
+ * ```
+ */
+export function findLink(source: ExtractSource, filter?: LinkFilterArg): ExtractedLink {
+  const query = toQuery(filter);
+  const { links, bodies } = readAll(source, query);
+  const matches = links.filter((l) => matchesQuery(l, query));
+  const only = matches[0];
+  if (matches.length === 1 && only) return only;
+  const description = describeLinkFilter(filter);
+  if (matches.length === 0) throw new LinkNotFoundError(description, links, bodies);
+  throw new AmbiguousLinkError(description, matches);
+}

@@ -1,0 +1,122 @@
+/** A URL found in a plain-text body, with the words that label it. */
+export interface TextUrl {
+  url: string;
+  label: string;
+  context: string;
+  index: number;
+}
+
+const ANGLE = /<\s*((?:https?|mailto):[^<>]*?)\s*>/gi;
+const MARKDOWN = /\[([^\]\n]{1,200})\]\(\s*((?:https?|mailto):[^\s)]+)\s*\)/gi;
+const BARE = /\b(?:https?:\/\/|mailto:)[^\s<>"'`\u00a0]+/gi;
+const URL_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
+
+/** Trailing punctuation that ends a sentence rather than the URL. */
+function trimTrailing(url: string): string {
+  let u = url;
+  for (;;) {
+    const last = u.at(-1);
+    if (last === undefined) return u;
+    if ('.,;:!?\'"»”’'.includes(last)) { u = u.slice(0, -1); continue; }
+    if (last === ')' || last === ']' || last === '}') {
+      const open = last === ')' ? '(' : last === ']' ? '[' : '{';
+      if (count(u, open) < count(u, last)) { u = u.slice(0, -1); continue; }
+    }
+    return u;
+  }
+}
+
+function count(s: string, ch: string): number {
+  let n = 0;
+  for (const c of s) if (c === ch) n++;
+  return n;
+}
+
+/**
+ * Joins a URL that a sender hard-wrapped at 70–80 columns onto the next line.
+ * Only done when it is unambiguous: the URL ends the line, the line is as long
+ * as a wrapped line would be, and the next line starts (no indent) with a run
+ * of URL characters that contains URL syntax (`/ ? = & % #`) — an ordinary
+ * word such as "Thanks," never qualifies.
+ */
+function joinWrapped(text: string, start: number, url: string): { url: string; end: number } {
+  let end = start + url.length;
+  let joined = url;
+  for (let guard = 0; guard < 10; guard++) {
+    if (text[end] !== '\n' && text.slice(end, end + 2) !== '\r\n') break;
+    const lineStart = text.lastIndexOf('\n', end - 1) + 1;
+    const lineLength = end - lineStart;
+    if (lineLength < 70 || lineLength > 80) break;
+    const nextStart = end + (text[end] === '\r' ? 2 : 1);
+    const m = /^[^\s<>"]+/.exec(text.slice(nextStart));
+    if (!m) break;
+    const piece = trimTrailing(m[0]);
+    if (!URL_CHARS.test(piece) || !/[/?=&%#]/.test(piece) || /^https?:/i.test(piece)) break;
+    joined += piece;
+    end = nextStart + piece.length;
+    if (piece.length !== m[0].length) break;
+  }
+  return { url: joined, end };
+}
+
+function lineAround(text: string, index: number, end: number): { before: string; line: string; previous: string } {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  let lineEnd = text.indexOf('\n', end);
+  if (lineEnd === -1) lineEnd = text.length;
+  const prevEnd = lineStart - 1;
+  let previous = '';
+  if (prevEnd > 0) {
+    let p = prevEnd;
+    // skip blank lines, at most one
+    const prevStart = text.lastIndexOf('\n', p - 1) + 1;
+    previous = text.slice(prevStart, p).trim();
+    if (previous === '' && prevStart > 0) {
+      p = prevStart - 1;
+      previous = text.slice(text.lastIndexOf('\n', p - 1) + 1, p).trim();
+    }
+  }
+  return { before: text.slice(lineStart, index), line: text.slice(lineStart, lineEnd), previous };
+}
+
+function labelFrom(before: string, previous: string): string {
+  const cleaned = before.replace(/[\s:>\-–—([<]+$/u, '').replace(/^[\s*•>-]+/, '').trim();
+  if (cleaned !== '') {
+    // The label is the last clause before the URL ("… here: https://…").
+    const parts = cleaned.split(/(?<=[.!?])\s+/);
+    return parts.at(-1)?.trim() ?? cleaned;
+  }
+  if (/[:：]\s*$/.test(previous)) return previous.replace(/[:：]\s*$/, '').trim();
+  return '';
+}
+
+/**
+ * Finds URLs in a plain-text body: `<https://…>` (whitespace inside the angle
+ * brackets is removed, as RFC 3986 appendix C recommends), Markdown
+ * `[text](https://…)`, and bare http(s) URLs, trailing punctuation excluded.
+ */
+export function findTextUrls(text: string): TextUrl[] {
+  const found: TextUrl[] = [];
+  const taken: Array<[number, number]> = [];
+  const overlaps = (a: number, b: number): boolean => taken.some(([s, e]) => a < e && b > s);
+  const add = (url: string, label: string, index: number, end: number): void => {
+    if (overlaps(index, end)) return;
+    taken.push([index, end]);
+    const around = lineAround(text, index, end);
+    const line = around.line.replace(/\s+/g, ' ').trim();
+    const context = line.length > 0 && line.length < 40 && around.previous ? `${around.previous} ${line}` : line;
+    found.push({ url, label: label || labelFrom(around.before, around.previous), context, index });
+  };
+  for (const m of text.matchAll(MARKDOWN)) {
+    add((m[2] ?? '').trim(), (m[1] ?? '').trim(), m.index, m.index + m[0].length);
+  }
+  for (const m of text.matchAll(ANGLE)) {
+    add((m[1] ?? '').replace(/\s+/g, ''), '', m.index, m.index + m[0].length);
+  }
+  for (const m of text.matchAll(BARE)) {
+    const trimmed = trimTrailing(m[0]);
+    if (trimmed.length < 9) continue;
+    const { url, end } = joinWrapped(text, m.index, trimmed);
+    add(url, '', m.index, end);
+  }
+  return found.sort((a, b) => a.index - b.index);
+}

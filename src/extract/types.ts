@@ -1,0 +1,47 @@
+/** Where a link or a code was found. */
+export type ExtractedFrom = 'html' | 'text' | 'subject';
+
+/** One link of a message, as returned by `extractLinks`. */
+export interface ExtractedLink {
+  /**
+   * The URL to follow: entities decoded, resolved against `baseUrl`, and with
+   * offline-recoverable tracking redirects unwrapped.
+   */
+  href: string;
+  /** The href exactly as the mail wrote it (entities decoded, whitespace removed). */
+  originalHref: string;
+  /** Names of the tracking wrappers removed, outermost first (e.g. `['safelinks', 'google']`); empty when none. */
+  unwrapped: string[];
+  /** The link's text: the first non-URL anchor text, or the image's alt text, or `''`. */
+  text: string;
+  /** Every distinct text of the anchors merged into this entry, in document order. */
+  texts: string[];
+  /** The surrounding sentence or cell, whitespace collapsed, at most about 160 characters. */
+  context: string;
+  /** Whether the link came from the HTML body or the plain-text fallback. */
+  source: 'html' | 'text';
+}
+
+/** A one-time-code candidate, as returned by `extractOtps`. */
+export interface OtpCandidate {
+  /** What the user types: the code with spaces, hyphens and dots removed. */
+  code: string;
+  /** The code as it appears in the message (first occurrence). */
+  raw: string;
+  /** Higher is more likely. Only meaningful relative to the other candidates. */
+  score: number;
+  /** Why the candidate scored what it did, e.g. `'near "verification code"'`, `'large font'`. */
+  reasons: string[];
+  /** Where the candidate's best occurrence was found. */
+  source: ExtractedFrom;
+}
+
+/** A number that looked like a code but was ruled out, with the rule that ruled it out. */
+export interface RejectedOtp {
+  /** The text as it appears in the message. */
+  raw: string;
+  /** Why it is not a code, e.g. `'a colour (#336699)'`, `'follows "order"'`. */
+  reason: string;
+  /** Where it was found. */
+  source: ExtractedFrom;
+}
