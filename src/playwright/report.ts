@@ -1,0 +1,81 @@
+/**
+ * What the fixtures put in the Playwright report: a received email as four
+ * attachments (the sanitized HTML rendered as a page, the text, the headers,
+ * the raw `.eml`). Nothing here ever sees a credential: the attachments are made
+ * from the message alone.
+ *
+ * @packageDocumentation
+ */
+import type { TestInfo } from '@playwright/test';
+import type { Address, Message } from '../client/index.ts';
+
+/** The parts of a message an attachment is made from. */
+export type ReportableMessage = Pick<Message, 'subject' | 'from' | 'to' | 'cc' | 'receivedAt' | 'html' | 'text' | 'headers'>;
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** `Name <address>`, or the address alone. */
+export function formatAddress(address: Address | null | undefined): string {
+  if (!address) return '(none)';
+  return address.name ? `${address.name} <${address.address}>` : address.address;
+}
+
+/**
+ * A self-contained HTML page showing a message: a header block (from, to,
+ * subject, date; left out with `header: false`) above the sanitized HTML body
+ * (or the text body). Its
+ * Content-Security-Policy lets the page load nothing but inline styles and
+ * `data:` images, so opening the attachment from a report sends no request
+ * (no tracking pixel fires, no remote image loads).
+ */
+export function renderEmailDocument(message: ReportableMessage, options: { header?: boolean } = {}): string {
+  const rows: Array<[string, string]> = [
+    ['From', formatAddress(message.from)],
+    ['To', message.to.map(formatAddress).join(', ') || '(none)'],
+    ...(message.cc.length > 0 ? ([['Cc', message.cc.map(formatAddress).join(', ')]] as Array<[string, string]>) : []),
+    ['Subject', message.subject || '(no subject)'],
+    ['Date', message.receivedAt],
+  ];
+  const header = rows
+    .map(([name, value]) => `<tr><th style="text-align:left;padding:2px 12px 2px 0;color:#555">${name}</th><td>${escapeHtml(value)}</td></tr>`)
+    .join('');
+  const body =
+    message.html !== null && message.html !== undefined
+      ? message.html
+      : `<pre style="white-space:pre-wrap;font:14px/1.4 ui-monospace,monospace">${escapeHtml(message.text ?? '(this message has no body)')}</pre>`;
+  return [
+    '<!doctype html>',
+    '<html><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; font-src data:">`,
+    `<title>${escapeHtml(message.subject || '(no subject)')}</title></head><body style="margin:0">`,
+    ...(options.header === false
+      ? []
+      : [`<table style="font:13px system-ui,sans-serif;margin:12px;border-collapse:collapse">${header}</table>`, '<hr style="border:0;border-top:1px solid #ddd;margin:0">']),
+    `<div>${body}</div>`,
+    '</body></html>',
+  ].join('\n');
+}
+
+/** A short, single-line title of a message for attachment names: its subject, at most 60 characters. */
+export function messageTitle(message: Pick<Message, 'subject'>): string {
+  const subject = (message.subject ?? '').replace(/\s+/g, ' ').trim() || '(no subject)';
+  return subject.length > 60 ? `${subject.slice(0, 59)}…` : subject;
+}
+
+/**
+ * Attaches a message to the running test as `<label>.html` (the rendered
+ * page), `<label>.txt`, `<label>.headers.json` and, when `raw` is given,
+ * `<label>.eml` (`message/rfc822`).
+ */
+export async function attachMessage(testInfo: TestInfo, label: string, message: ReportableMessage, raw: Uint8Array | null): Promise<void> {
+  await testInfo.attach(`${label}.html`, { body: renderEmailDocument(message), contentType: 'text/html' });
+  if (message.text !== null && message.text !== undefined) {
+    await testInfo.attach(`${label}.txt`, { body: message.text, contentType: 'text/plain' });
+  }
+  await testInfo.attach(`${label}.headers.json`, { body: JSON.stringify(message.headers, null, 2), contentType: 'application/json' });
+  if (raw !== null) await testInfo.attach(`${label}.eml`, { body: Buffer.from(raw), contentType: 'message/rfc822' });
+}
