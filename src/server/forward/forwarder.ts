@@ -39,11 +39,16 @@ export interface ForwarderOptions {
   send?: RelaySend;
   /** Random number in [0, 1) for jitter. @defaultValue Math.random */
   random?: () => number;
+  /**
+   * How long `close()` waits for relay attempts under way before it lets them go.
+   * @defaultValue 2000
+   */
+  closeTimeoutMs?: number;
 }
 
 /** A running forwarder: a queue that never blocks the caller. */
 export interface Forwarder extends ForwardQueue {
-  /** Cancels pending retries, waits for sends under way, closes the transport. */
+  /** Cancels pending retries, waits (bounded) for sends under way, closes the transport. */
   close(): Promise<void>;
 }
 
@@ -81,11 +86,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const send: RelaySend =
     options.send ??
     (async ({ from, to, raw }) => {
-      transport ??= nodemailer.createTransport(options.relayUrl, {
+      transport ??= nodemailer.createTransport({
+        url: options.relayUrl,
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 60_000,
-      } as object);
+      } as Parameters<typeof nodemailer.createTransport>[0]);
       await transport.sendMail({ envelope: { from, to: [to] }, raw: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) });
     });
 
@@ -134,7 +140,15 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       closed = true;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      await Promise.allSettled([...sending]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        Promise.allSettled([...sending]),
+        new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, options.closeTimeoutMs ?? 2000);
+          timer.unref();
+        }),
+      ]);
+      clearTimeout(timer);
       transport?.close();
     },
   };
