@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { startServer, createSqliteStore, hashSecret, newApiKey } from '../../../src/server/index.ts';
 import { test, expect, apiOf, KEY_A, KEY_B } from './fixtures.ts';
 
-test('a configured API key keeps its user and inboxes across restarts on a database file, and stops working once no longer configured', async () => {
-  const dbPath = test.info().outputPath('keys.db');
+test('a configured API key keeps its user and inboxes across restarts on a database file, and stops working once no longer configured', async ({ tempDir }) => {
+  const dbPath = join(tempDir, 'keys.db');
   // A key made like `inboxkit keys create` does, which configuration never removes.
   const store = createSqliteStore({ path: dbPath });
   const user = await store.createUser({ email: 'made@example.com', planId: 'premium' });

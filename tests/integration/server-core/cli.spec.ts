@@ -1,9 +1,10 @@
+import { join } from 'node:path';
 import { spawn, execFile } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
 
 const CLI = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 const run = promisify(execFile);
@@ -105,9 +106,8 @@ test('serve flags reach the server: TTL, rate limit and message size', async () 
   }
 });
 
-test('inboxkit keys create prints a key once, and serve --db on the same file accepts it; data survives a restart', async () => {
-  const testInfo = test.info();
-  const db = testInfo.outputPath('inboxkit.db');
+test('inboxkit keys create prints a key once, and serve --db on the same file accepts it; data survives a restart', async ({ tempDir }) => {
+  const db = join(tempDir, 'inboxkit.db');
   const created = await cli(['keys', 'create', '--db', db, '--email', 'dev@example.com']);
   expect(created.code).toBe(0);
   const key = created.stdout.trim();

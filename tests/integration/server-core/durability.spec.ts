@@ -1,13 +1,13 @@
+import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { test, expect } from '@playwright/test';
+import { test, expect } from './fixtures.ts';
 import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
 
 const CHILD = fileURLToPath(new URL('./durability-child.ts', import.meta.url));
 
-test('a message whose insert resolved survives a SIGKILL of the process that stored it', async () => {
-  const testInfo = test.info();
-  const db = testInfo.outputPath('durable.db');
+test('a message whose insert resolved survives a SIGKILL of the process that stored it', async ({ tempDir }) => {
+  const db = join(tempDir, 'durable.db');
   const child = spawn(process.execPath, [CHILD, db]);
   try {
     const { messageId } = await new Promise<{ messageId: string }>((resolve, reject) => {
@@ -38,9 +38,8 @@ test('a message whose insert resolved survives a SIGKILL of the process that sto
   }
 });
 
-test('a database file is migrated once and reopened without loss', async () => {
-  const testInfo = test.info();
-  const db = testInfo.outputPath('reopen.db');
+test('a database file is migrated once and reopened without loss', async ({ tempDir }) => {
+  const db = join(tempDir, 'reopen.db');
   const first = createSqliteStore({ path: db });
   const user = await first.createUser({ email: 'a@example.com', planId: 'premium' });
   await first.close();

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { startServer } from '../../../src/server/index.ts';
 import type { RunningServer, StartServerOptions } from '../../../src/server/index.ts';
@@ -60,6 +63,7 @@ export const test = base.extend<{
   clock: TestClock;
   server: RunningServer;
   api: Api;
+  tempDir: string;
 }>({
   serverOptions: [{}, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
@@ -80,6 +84,14 @@ export const test = base.extend<{
   api: async ({ server }, use) => {
     await use(apiOf(server));
   },
+  // A fresh private folder for database files, removed after the test. (Not the
+  // test's output folder: another Playwright run in the same checkout clears that.)
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
+  tempDir: async ({}, use) => {
+    const dir = await mkdtemp(join(tmpdir(), 'inboxkit-core-'));
+    await use(dir);
+    await rm(dir, { recursive: true, force: true });
+  },
 });
 
 export { expect };
@@ -90,3 +102,4 @@ export function expectError(answer: Answer, status: number, code: string): void 
   expect(typeof answer.body.error.message).toBe('string');
   expect(answer.body.error.message.length).toBeGreaterThan(10);
 }
+
