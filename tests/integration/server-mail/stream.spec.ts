@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import type { MessageSummaryRecord, Store } from '../../../src/server/storage/types.ts';
 import type { MessageSummary } from '../../../src/wire/schemas.ts';
+import { startMailServer } from './harness.ts';
 import { startStreamServer } from './stream-harness.ts';
 import type { StreamReader, StreamServer } from './stream-harness.ts';
 
@@ -211,5 +212,37 @@ test('a client that does not read is disconnected once its queue is full, while 
     again.abort();
   } finally {
     await bounded.close();
+  }
+});
+
+test('startServer serves the stream under /api/v1 with replay and live mail', async () => {
+  const real = await startMailServer();
+  const controller = new AbortController();
+  try {
+    const inbox = await real.createInbox();
+    await real.send({ from: 'app@example.com', to: inbox.address, subject: 'stored', text: 'x' });
+    const res = await fetch(`${real.apiUrl}/inboxes/${inbox.id}/stream`, {
+      headers: { 'X-Inbox-Token': inbox.token, 'Last-Event-ID': '0' },
+      signal: controller.signal,
+    });
+    expect(res.status).toBe(200);
+    const decoder = new TextDecoder();
+    let text = '';
+    let sent = false;
+    for await (const chunk of res.body!) {
+      text += decoder.decode(chunk as Uint8Array, { stream: true });
+      if (!sent && text.includes('event: ready')) {
+        sent = true;
+        await real.send({ from: 'app@example.com', to: inbox.address, subject: 'live', text: 'x' });
+      }
+      if (text.includes('id: 2\n')) break;
+    }
+    expect(text.startsWith('retry: 2000\n')).toBe(true);
+    expect(text.match(/^event: .*$/gm)).toEqual(['event: message', 'event: ready', 'event: message']);
+    expect(text).toContain('"subject":"stored"');
+    expect(text).toContain('"subject":"live"');
+  } finally {
+    controller.abort();
+    await real.close();
   }
 });
