@@ -321,9 +321,10 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     async findActiveInboxByAddress(localPart, domain, now) {
       const row = get(
         `SELECT ${INBOX_COLUMNS} FROM inboxes i JOIN domains d ON d.id = i.domain_id
-         WHERE d.domain = ? COLLATE NOCASE AND d.active = 1 AND i.local_part = ? COLLATE NOCASE
+         WHERE d.domain = ? COLLATE NOCASE AND d.active = 1
+           AND i.local_part = ? COLLATE NOCASE AND i.local_part = ? COLLATE BINARY
            AND (i.expires_at IS NULL OR i.expires_at > ?)`,
-        domain, localPart, now,
+        domain, localPart, localPart, now,
       );
       return row ? toInbox(row) : null;
     },

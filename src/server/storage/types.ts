@@ -153,7 +153,10 @@ export interface Store {
   findInboxById(id: string): Promise<InboxRecord | null>;
   /** The inbox whose token has this hash (expired or not), or null. */
   findInboxByTokenHash(tokenHash: string): Promise<InboxRecord | null>;
-  /** The active inbox for an address (domain and local part compared case-insensitively). */
+  /**
+   * The active inbox for an address: the domain compared case-insensitively, the
+   * local part exactly (RFC 5321), so mail to `Alice@` never lands in `alice@`.
+   */
   findActiveInboxByAddress(localPart: string, domain: string, now: number): Promise<InboxRecord | null>;
   /** A user's active inboxes, newest first. */
   listInboxesByOwner(userId: string, page: { cursor: string | null; limit: number; now: number }): Promise<RecordPage<InboxRecord>>;

@@ -146,10 +146,19 @@ test('an address is taken case-insensitively while its inbox is active, and free
   const { store, domainId } = await setup();
   await inbox(store, domainId, 'Alice', T0 + 1000);
   expect(await store.createInbox({ localPart: 'alice', domainId, ownerUserId: null, label: null, tokenHash: 'h2', createdAt: T0 + 999, expiresAt: null })).toBe('address_taken');
-  expect((await store.findActiveInboxByAddress('ALICE', 'InboxKit.TEST', T0))?.localPart).toBe('Alice');
-  expect(await store.findActiveInboxByAddress('alice', 'inboxkit.test', T0 + 1000)).toBeNull();
+  expect((await store.findActiveInboxByAddress('Alice', 'InboxKit.TEST', T0))?.localPart).toBe('Alice');
+  expect(await store.findActiveInboxByAddress('Alice', 'inboxkit.test', T0 + 1000)).toBeNull();
   const again = await store.createInbox({ localPart: 'alice', domainId, ownerUserId: null, label: null, tokenHash: 'h3', createdAt: T0 + 1000, expiresAt: null });
   expect(again).not.toBe('address_taken');
+  await store.close();
+});
+
+test('mail is routed by the exact local part and a case-insensitive domain', async () => {
+  const { store, domainId } = await setup();
+  await inbox(store, domainId, 'Alice');
+  expect((await store.findActiveInboxByAddress('Alice', 'INBOXKIT.test', T0))?.localPart).toBe('Alice');
+  expect(await store.findActiveInboxByAddress('alice', 'inboxkit.test', T0)).toBeNull();
+  expect(await store.findActiveInboxByAddress('ALICE', 'inboxkit.test', T0)).toBeNull();
   await store.close();
 });
 
