@@ -2,20 +2,9 @@
  * The inbox handle: an inbox's data plus the calls that act on it, authorised
  * with the inbox's own token when the client has no API key or session token.
  *
- * Extending the handle: other modules of src/client add methods by declaration
- * merging plus a prototype assignment, using only the handle's public members
- * (`client`, `requestOptions()`, `messages()`, `message()`, `stream()`):
- *
- * ```ts
- * // src/client/wait.ts
- * import { InboxHandle } from './inbox-handle.ts';
- * declare module './inbox-handle.ts' {
- *   interface InboxHandle { waitForMessage(options?: WaitOptions): Promise<Message>; }
- * }
- * InboxHandle.prototype.waitForMessage = function (this: InboxHandle, options) { … };
- * ```
- * and src/client/index.ts imports that module (so the methods exist wherever the
- * client is used) and exports its types.
+ * The waits (`waitForMessage`, `waitForMessages`, `expectNoMessage`) live in
+ * wait.ts; the handle holds their state (which messages it already returned),
+ * so successive waits on one handle return successive messages.
  *
  * @packageDocumentation
  */
@@ -24,8 +13,12 @@ import { ApiPromise } from './api-promise.ts';
 import type { InboxkitClient } from './client.ts';
 import type { PagePromise } from './pagination.ts';
 import type { AttachmentDownload, AttachmentStream, ListParams, RawMessage } from './resources.ts';
+import type { MessageMatch } from './criteria.ts';
+import { ReceivedMessage } from './received.ts';
 import type { InboxStream, StreamOptions } from './stream.ts';
 import type { RequestOptions } from './types.ts';
+import { WaitState, absenceSpec, runWait, waitSpec } from './wait.ts';
+import type { ExpectNoMessageOptions, WaitOptions } from './wait.ts';
 
 /**
  * An inbox and what can be done with it. `inboxes.create()` returns one carrying
@@ -44,6 +37,7 @@ import type { RequestOptions } from './types.ts';
  */
 export class InboxHandle {
   readonly #client: InboxkitClient;
+  readonly #waits = new WaitState();
   #data: Inbox;
   /** The inbox token (`X-Inbox-Token`); `null` when the handle was not made by `inboxes.create()`. */
   readonly token: string | null;
@@ -183,6 +177,78 @@ export class InboxHandle {
   /** The inbox's live events (see `InboxStream`). */
   stream(options?: StreamOptions): InboxStream {
     return this.#client.inboxes.stream(this.id, this.requestOptions(options));
+  }
+
+  /**
+   * Waits for a message that matches and returns it whole, with `links()`,
+   * `link()`, `otp()` …
+   *
+   * Race-free: messages already in the inbox that no earlier wait of this handle
+   * returned are considered first, oldest first, then new ones, so the wait may
+   * start before or after the action that sends the mail. Each message is
+   * returned once per handle: two waits in a row return two successive messages.
+   * `since: 'now'` ignores what is already there.
+   *
+   * New mail is pushed by the inbox's event stream; when the stream is
+   * unavailable (no such endpoint, a buffering proxy, repeated drops) the
+   * message list is polled with backoff (`pollIntervals`), honouring
+   * `X-RateLimit-Remaining` and `Retry-After`, and the stream is tried again
+   * every few seconds.
+   *
+   * @throws WaitTimeoutError after `timeout` ms, listing what arrived and which criterion each failed.
+   * @throws AbortError when `signal` aborts (its reason is the `cause`).
+   * @example
+   * ```ts
+   * const message = await inbox.waitForMessage({ subject: /confirm/i, from: 'no-reply@acme.example' }, { timeout: 10_000 });
+   * await page.goto(message.link('Confirm email').href);
+   * ```
+   */
+  async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage> {
+    const [message] = await runWait(this, this.#waits, waitSpec('waitForMessage', 1, match, options));
+    return message as ReceivedMessage;
+  }
+
+  /**
+   * Waits for `count` distinct messages that match and returns them in arrival
+   * order (see {@link InboxHandle.waitForMessage} for how messages are found).
+   * A `WaitTimeoutError` says how many were found.
+   *
+   * @example
+   * ```ts
+   * const [first, second] = await inbox.waitForMessages(2, { subject: 'Invoice' });
+   * ```
+   */
+  async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage[]> {
+    return runWait(this, this.#waits, waitSpec('waitForMessages', count, match, options));
+  }
+
+  /**
+   * Resolves when no message that matches arrives within `options.within` ms;
+   * rejects with an `UnexpectedMessageError` naming the message otherwise. With
+   * `since: 'backlog'` (the default) a matching message already in the inbox
+   * (not returned by an earlier wait of this handle) fails it too.
+   *
+   * @example
+   * ```ts
+   * await inbox.expectNoMessage({ subject: /welcome/i }, { within: 2_000 });
+   * ```
+   */
+  async expectNoMessage(match: MessageMatch | undefined, options: ExpectNoMessageOptions): Promise<void> {
+    await runWait(this, this.#waits, absenceSpec(match, options));
+  }
+
+  /**
+   * Every message this handle has read whole (the ones its waits returned, and
+   * the ones they had to read to check body criteria or a predicate), in
+   * arrival order. Synchronous, so a failing test can attach them to its report.
+   */
+  receivedMessages(): readonly ReceivedMessage[] {
+    return this.#waits.all();
+  }
+
+  /** Wraps a whole message of this inbox (from `message(id)`) as a {@link ReceivedMessage}. */
+  received(message: Message): ReceivedMessage {
+    return new ReceivedMessage(this, message);
   }
 
   /** The inbox's data, without the token (so logging a handle does not leak it). */

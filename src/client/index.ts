@@ -6,6 +6,38 @@
 export { createClient, InboxkitClient, VERSION } from './client.ts';
 export type { ClientCredential } from './client.ts';
 export { InboxHandle } from './inbox-handle.ts';
+export { ReceivedMessage } from './received.ts';
+export type { ReceivedAttachment } from './received.ts';
+export { describeCriteria, matchesPattern } from './criteria.ts';
+export type { MessageCriteria, MessagePredicate, MessageMatch } from './criteria.ts';
+export { DEFAULT_POLL_INTERVALS, DEFAULT_WAIT_TIMEOUT } from './wait.ts';
+export type { WaitOptions, ExpectNoMessageOptions } from './wait.ts';
+export { WaitTimeoutError, UnexpectedMessageError } from './wait-errors.ts';
+export type { WaitMismatch, WaitTimeoutInit } from './wait-errors.ts';
+export {
+  extractLinks,
+  findLink,
+  extractOtp,
+  extractOtps,
+  unwrapTrackingUrl,
+  ExtractionError,
+  LinkNotFoundError,
+  AmbiguousLinkError,
+  OtpNotFoundError,
+} from '../extract/index.ts';
+export type {
+  ExtractedLink,
+  ExtractInput,
+  ExtractSource,
+  LinkFilter,
+  LinkFilterArg,
+  LinkOptions,
+  LinkQuery,
+  OtpCandidate,
+  OtpOptions,
+  RejectedOtp,
+  UnwrapResult,
+} from '../extract/index.ts';
 export { ApiPromise } from './api-promise.ts';
 export { Page, PagePromise } from './pagination.ts';
 export { InboxStream } from './stream.ts';

@@ -1,0 +1,196 @@
+/**
+ * {@link ReceivedMessage}: a whole message as the waits return it, with link
+ * and one-time-code extraction and the calls that act on it.
+ *
+ * @packageDocumentation
+ */
+import { inspect } from 'node:util';
+import type { Address, Attachment, DeletedMessage, Message } from '../wire/schemas.ts';
+import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
+import type { ExtractedLink, LinkFilterArg, OtpCandidate, OtpOptions } from '../extract/index.ts';
+import { InboxkitError } from './errors.ts';
+import type { InboxHandle } from './inbox-handle.ts';
+import type { RequestOptions } from './types.ts';
+
+/** An attachment's bytes, as `message.attachment()` returns them. */
+export interface ReceivedAttachment {
+  /** The attachment's id. */
+  id: string;
+  /** File name as the mail gave it. */
+  filename: string;
+  /** MIME type, e.g. `application/pdf`. */
+  contentType: string;
+  /** The bytes, exactly as attached. */
+  body: Uint8Array;
+  /** The same bytes as `body` (the name `attachments.download()` uses). */
+  bytes: Uint8Array;
+  /** Number of bytes. */
+  size: number;
+}
+
+/**
+ * A received message: every field of the wire `Message` (the original is in
+ * `data`), plus `links()`, `link()`, `otp()`, `otps()` (read from the sanitized
+ * HTML, with the text body as fallback), `raw()`, `attachment()` and `delete()`.
+ *
+ * @example
+ * ```ts
+ * const message = await inbox.waitForMessage({ subject: /confirm/i });
+ * await page.goto(message.link({ text: /confirm/i }).href);
+ * const code = message.otp();
+ * ```
+ */
+export class ReceivedMessage {
+  /** The message as the server sent it (including fields this client version does not know). */
+  readonly data: Message;
+  /** Message id. */
+  readonly id: string;
+  /** Id of the inbox it arrived in. */
+  readonly inboxId: string;
+  /** Position in the inbox: 1, 2, 3 … in arrival order. */
+  readonly seq: number;
+  /** The sender, or `null` when the mail had none. */
+  readonly from: Address | null;
+  /** `To` recipients. */
+  readonly to: Address[];
+  /** `Cc` recipients. */
+  readonly cc: Address[];
+  /** `Reply-To` addresses. */
+  readonly replyTo: Address[];
+  /** Subject line (empty string when there was none). */
+  readonly subject: string;
+  /** First 200 characters of the text body. */
+  readonly preview: string;
+  /** The plain-text body, or `null`. */
+  readonly text: string | null;
+  /** The sanitized HTML body, or `null`. */
+  readonly html: string | null;
+  /** Original header names (lower-cased) to values. */
+  readonly headers: Record<string, string>;
+  /** Attachments' metadata; `attachment()` downloads one. */
+  readonly attachments: Attachment[];
+  /** Arrival time, ISO 8601. */
+  readonly receivedAt: string;
+  /** Size of the raw message in bytes. */
+  readonly size: number;
+  /** Whether the message has attachments. */
+  readonly hasAttachments: boolean;
+  readonly #inbox: InboxHandle;
+
+  /** Made by the waits; see `inbox.waitForMessage()`. `inbox.received(message)` wraps a message fetched otherwise. */
+  constructor(inbox: InboxHandle, data: Message) {
+    this.#inbox = inbox;
+    this.data = data;
+    this.id = data.id;
+    this.inboxId = data.inboxId;
+    this.seq = data.seq;
+    this.from = data.from;
+    this.to = data.to;
+    this.cc = data.cc;
+    this.replyTo = data.replyTo;
+    this.subject = data.subject;
+    this.preview = data.preview;
+    this.text = data.text;
+    this.html = data.html;
+    this.headers = data.headers;
+    this.attachments = data.attachments;
+    this.receivedAt = data.receivedAt;
+    this.size = data.size;
+    this.hasAttachments = data.hasAttachments;
+  }
+
+  #source(): { html: string | null; text: string | null; subject: string } {
+    return { html: this.html, text: this.text, subject: this.subject };
+  }
+
+  /**
+   * The message's links in document order (`{ href, text, context, … }`): HTML
+   * entities decoded, tracking redirects unwrapped, duplicates merged. A string
+   * or RegExp filter matches the anchor text or the href; an object filters by
+   * `text`, `href`, `host`, `where`.
+   *
+   * @example
+   * ```ts
+   * const resets = message.links({ host: 'acme.example', text: /reset/i });
+   * ```
+   */
+  links(filter?: LinkFilterArg): ExtractedLink[] {
+    return extractLinks(this.#source(), filter);
+  }
+
+  /**
+   * The one link that matches `filter`; throws (listing the message's links)
+   * when none or several different ones match.
+   *
+   * @example
+   * ```ts
+   * await page.goto(message.link('Confirm email').href);
+   * ```
+   */
+  link(filter?: LinkFilterArg): ExtractedLink {
+    return findLink(this.#source(), filter);
+  }
+
+  /**
+   * The one-time code (separators removed), from the HTML, the text or the
+   * subject; throws an `OtpNotFoundError` listing what was considered.
+   *
+   * @example
+   * ```ts
+   * await page.getByLabel('Code').fill(message.otp({ length: 6 }));
+   * ```
+   */
+  otp(options?: OtpOptions): string {
+    return extractOtp(this.#source(), options);
+  }
+
+  /** The one-time-code candidates, best first, with their scores and reasons. */
+  otps(options?: OtpOptions): OtpCandidate[] {
+    return extractOtps(this.#source(), options);
+  }
+
+  /** The raw source (`.eml` bytes) as received over SMTP. */
+  async raw(options?: RequestOptions): Promise<Uint8Array> {
+    const raw = await this.#inbox.raw(this.id, options);
+    return raw.bytes;
+  }
+
+  /**
+   * Downloads an attachment, by id or by file name (exact, then ignoring case).
+   * Throws, listing the attachments, when there is no such one or the name is ambiguous.
+   */
+  async attachment(idOrFilename: string, options?: RequestOptions): Promise<ReceivedAttachment> {
+    const found = this.#findAttachment(idOrFilename);
+    const download = await this.#inbox.downloadAttachment(this.id, found.id, options);
+    return { id: found.id, filename: found.filename, contentType: download.contentType || found.contentType, body: download.bytes, bytes: download.bytes, size: download.bytes.byteLength };
+  }
+
+  #findAttachment(idOrFilename: string): Attachment {
+    const byId = this.attachments.find((a) => a.id === idOrFilename);
+    if (byId) return byId;
+    let named = this.attachments.filter((a) => a.filename === idOrFilename);
+    if (named.length === 0) named = this.attachments.filter((a) => a.filename.toLowerCase() === idOrFilename.toLowerCase());
+    const only = named[0];
+    if (named.length === 1 && only) return only;
+    const list = this.attachments.length === 0 ? 'it has no attachments' : `its attachments are ${this.attachments.map((a) => `${JSON.stringify(a.filename)} (id ${a.id}, ${a.contentType})`).join(', ')}`;
+    if (named.length > 1) {
+      throw new InboxkitError(`Message ${JSON.stringify(this.subject)} has ${named.length} attachments named ${JSON.stringify(idOrFilename)}; ${list}. Pass the attachment's id instead.`);
+    }
+    throw new InboxkitError(`Message ${JSON.stringify(this.subject)} has no attachment with id or file name ${JSON.stringify(idOrFilename)}: ${list}.`);
+  }
+
+  /** Deletes the message from the inbox. */
+  async delete(options?: RequestOptions): Promise<DeletedMessage> {
+    return this.#inbox.deleteMessage(this.id, options);
+  }
+
+  /** The wire message (what `JSON.stringify` shows). */
+  toJSON(): Message {
+    return this.data;
+  }
+
+  /** `console.log(message)` shows a one-line summary. */
+  [inspect.custom](): string {
+    return `ReceivedMessage { seq: ${this.seq}, subject: ${JSON.stringify(this.subject)}, from: ${JSON.stringify(this.from?.address ?? null)}, receivedAt: ${JSON.stringify(this.receivedAt)} }`;
+  }
+}
