@@ -175,10 +175,12 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
           for (const message of page) {
             write(formatEvent('message', toMessageSummary(message), message.seq));
             after = message.seq;
+            // Only what was really sent counts: a Last-Event-ID beyond the inbox's
+            // last seq must not hide the next messages as duplicates.
+            lastSeq = Math.max(lastSeq, message.seq);
           }
           if (page.length < replayPageSize) break;
         }
-        lastSeq = Math.max(lastSeq, after);
       }
       if (closed) return;
       write(formatEvent('ready', { inboxId, lastSeq }, lastSeq));

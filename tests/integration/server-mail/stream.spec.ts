@@ -62,6 +62,18 @@ test('with Last-Event-ID the messages after it are replayed oldest first, then r
   for (const s of [byHeader, byQuery, fromZero]) s.abort();
 });
 
+test('a Last-Event-ID beyond the inbox\'s last seq replays nothing and hides no later message', async () => {
+  const inbox = await server.createInbox();
+  await sendMany(inbox, 1);
+  const stream = await server.open(inbox, { lastEventId: 10 });
+  await stream.until(hasEvent('ready'));
+  expect(JSON.parse(stream.events.at(-1)!.data)).toEqual({ inboxId: inbox.id, lastSeq: 1 });
+  await sendMany(inbox, 1, 'next');
+  await stream.until((r) => messageSeqs(r).length === 1);
+  expect(messageSeqs(stream)).toEqual([2]);
+  stream.abort();
+});
+
 test('an invalid Last-Event-ID is a 400 validation_error; another inbox\'s stream is a 404', async () => {
   const inbox = await server.createInbox();
   const other = await server.createInbox();
