@@ -83,6 +83,19 @@ export function shortContext(block: string, needle: string, max = 160): string {
   return `${start > 0 ? '…' : ''}${block.slice(start, stop).trim()}${stop < block.length ? '…' : ''}`;
 }
 
+interface TextNode { type: string; name?: string; data?: string; children?: TextNode[] }
+const BLOCK_NAMES = new Set([...BLOCKS.split(','), 'br', 'tr', 'ul', 'ol', 'hr']);
+
+/** The visible text of an element with a space at every block or line boundary. */
+function spacedText(node: TextNode): string {
+  if (node.type === 'text') return node.data ?? '';
+  if (node.type !== 'tag' && node.type !== 'root') return '';
+  const name = node.name ?? '';
+  if (name === 'script' || name === 'style' || name === 'head') return '';
+  const inner = (node.children ?? []).map(spacedText).join('');
+  return BLOCK_NAMES.has(name) ? ` ${inner} ` : inner;
+}
+
 interface RawLink {
   raw: string;
   text: string;
@@ -102,11 +115,12 @@ function linksFromHtml(html: string): RawLink[] {
       text = collapse($el.find('img[alt]').first().attr('alt') ?? $el.attr('aria-label') ?? $el.attr('title') ?? $el.attr('alt') ?? '');
     }
     let block = $el.parent().closest(BLOCKS);
-    let blockText = collapse(block.text());
+    const textOfBlock = (b: typeof block): string => collapse(b.toArray().map((n) => spacedText(n as unknown as TextNode)).join(' '));
+    let blockText = textOfBlock(block);
     for (let climb = 0; climb < 3 && block.length > 0 && (blockText === text || blockText === '') && !block.is('body'); climb++) {
       const up = block.parent().closest(BLOCKS);
       if (up.length === 0) break;
-      const upText = collapse(up.text());
+      const upText = textOfBlock(up);
       if (upText.length > 600) break;
       block = up;
       blockText = upText;

@@ -221,8 +221,8 @@ const CURRENCY_AFTER = '(?:€|EUR|USD|\\$|£|zł|PLN|kr\\.?|SEK|NOK|DKK|руб\
 
 const MASK_RULES: ReadonlyArray<{ re: RegExp; reason: (m: string) => string | null }> = [
   { re: /\b(?:https?:\/\/|www\.)[^\s<>"]+/giu, reason: () => 'part of a URL' },
-  { re: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu, reason: () => 'part of an email address' },
-  { re: /\b(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"]*/gu, reason: () => 'part of a URL' },
+  { re: /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu, reason: () => 'part of an email address' },
+  { re: /(?<![a-z0-9.-])(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"]*/gu, reason: () => 'part of a URL' },
   { re: /(?:^|(?<=[^\w&]))#[0-9A-Fa-f]{3,8}\b/gu, reason: (m) => (/[A-Fa-f]/.test(m) || [4, 7, 9].includes(m.length) ? 'a colour' : `a number marked with "#" (a reference, not a code)`) },
   { re: /#\d{2,}\b/gu, reason: () => 'a number marked with "#" (a reference, not a code)' },
   { re: /\b(?:rgba?|hsla?)\s*\([^)]*\)/giu, reason: () => 'a colour' },
@@ -232,7 +232,7 @@ const MASK_RULES: ReadonlyArray<{ re: RegExp; reason: (m: string) => string | nu
   { re: /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:UTC|GMT|[A-Z]{2,4}T))?/gu, reason: () => 'a time' },
   { re: /\b\d{1,2}\s?[AaPp]\.?[Mm]\.?(?![\p{L}])|\b\d{1,2}h\d{2}\b|\b\d{1,2}[.:]\d{2}\s?Uhr\b/gu, reason: () => 'a time' },
   { re: new RegExp(`${CURRENCY_BEFORE}\\s?${MONEY_NUMBER}`, 'gu'), reason: () => 'a price' },
-  { re: new RegExp(`${MONEY_NUMBER}\\s?${CURRENCY_AFTER}(?![\\p{L}])`, 'gu'), reason: () => 'a price' },
+  { re: new RegExp(`(?<![\\d.,'])${MONEY_NUMBER}\\s?${CURRENCY_AFTER}(?![\\p{L}])`, 'gu'), reason: () => 'a price' },
   { re: /\b\d+(?:[.,]\d+)?\s?%/gu, reason: () => 'a percentage' },
   { re: /(?:\+|\b00)[1-9]\d{0,2}(?:[\s.\-/]?\(?\d{1,5}\)?){2,6}/gu, reason: (m) => (digitCount(m) >= 8 ? 'a phone number' : null) },
   { re: /\(\d{2,5}\)\s?\d{2,5}(?:[\s.-]\d{2,5}){0,3}/gu, reason: (m) => (digitCount(m) >= 7 ? 'a phone number' : null) },
@@ -243,25 +243,28 @@ const MASK_RULES: ReadonlyArray<{ re: RegExp; reason: (m: string) => string | nu
   { re: /\b(?:0800|0808|0900|1300|1800|1-800|800|888|877|866)[\s-]?\d{3}[\s-]?\d{3,4}\b/gu, reason: () => 'a phone number' },
   { re: /\b0\d{1,4}(?:[\s/-]\d{2,8}){1,4}\b/gu, reason: (m) => (digitCount(m) >= 9 ? 'a phone number' : null) },
   { re: /,\s?[A-Z]{2}\s\d{5}(?:-\d{4})?\b/gu, reason: () => 'a US ZIP code' },
-  { re: /\b[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}\b/gu, reason: () => 'a UK postcode' },
-  { re: /\b[AC-FHKNPRTV-Y]\d{2}[ ]?[AC-FHKNPRTV-Y\d]{4}\b/gu, reason: (m) => (/[A-Z]/.test(m.slice(3)) ? 'an Irish Eircode' : null) },
+  { re: /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b/gu, reason: () => 'a UK postcode' },
+  { re: /\b[AC-FHKNPRTV-Y]\d{2} [AC-FHKNPRTV-Y\d]{4}\b/gu, reason: (m) => (/[A-Z]/.test(m.slice(3)) ? 'an Irish Eircode' : null) },
   { re: /\b\d+(?:[.,]\d+)+\b/gu, reason: () => 'a decimal number, version or IP address' },
   { re: /©\s?\d{4}(?:\s?[-–]\s?\d{4})?/gu, reason: () => 'a copyright year' },
 ];
 
 function masksOf(text: string): Mask[] {
   const masks: Mask[] = [];
+  const covered = new Uint8Array(text.length);
   for (const rule of MASK_RULES) {
     rule.re.lastIndex = 0;
     for (const m of text.matchAll(rule.re)) {
       const start = m.index;
       const end = start + m[0].length;
-      if (masks.some((k) => start < k.end && end > k.start)) continue;
+      if (covered.subarray(start, end).includes(1)) continue;
       const reason = rule.reason(m[0]);
-      if (reason) masks.push({ start, end, reason });
+      if (!reason) continue;
+      masks.push({ start, end, reason });
+      covered.fill(1, start, end);
     }
   }
-  return masks;
+  return masks.sort((a, b) => a.start - b.start);
 }
 
 // ---------------------------------------------------------------------------
@@ -319,7 +322,7 @@ function tokensOf(masked: string, options: OtpOptions, rejectedParts: Array<{ ra
     let i = 0;
     while (i < groups.length) {
       let taken = false;
-      for (let j = groups.length; j >= i + 2; j--) {
+      for (let j = Math.min(groups.length, i + 10); j >= i + 2; j--) {
         const win = groups.slice(i, j);
         const seps = new Set(win.slice(1).map((g) => g.sep));
         if (seps.size !== 1) continue;
@@ -395,13 +398,14 @@ interface Occurrence { token: Token; doc: Doc; blockIndex: number; score: number
 
 interface WordHit { start: number; end: number; text: string }
 
-function wordHits(doc: Doc, re: RegExp, masks: Mask[]): WordHit[] {
+/** Matches of a word list outside masked text (a "code" inside a URL is not a code word). */
+function wordHits(doc: Doc, re: RegExp, masked: Uint8Array): WordHit[] {
   re.lastIndex = 0;
   const hits: WordHit[] = [];
   for (const m of doc.text.matchAll(re)) {
     const start = m.index;
     const end = start + m[0].length;
-    if (masks.some((k) => start < k.end && end > k.start)) continue;
+    if (masked.subarray(start, end).includes(1)) continue;
     hits.push({ start, end, text: m[0] });
   }
   return hits;
@@ -417,11 +421,23 @@ function blockIndexAt(doc: Doc, pos: number): number {
   return lo;
 }
 
-/** Distance in characters, where crossing into another block or cell counts as 25. */
+/** Hits further than this many characters away never count. */
+const WINDOW = 300;
+
+/** Distance in characters, where crossing into another block or cell counts as 25. `hits` are in document order. */
 function nearest(doc: Doc, hits: WordHit[], start: number, end: number): { distance: number; hit: WordHit } | null {
   let best: { distance: number; hit: WordHit } | null = null;
   const block = blockIndexAt(doc, start);
-  for (const h of hits) {
+  // First hit that ends after start - WINDOW.
+  let lo = 0;
+  let hi = hits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((hits[mid]?.end ?? 0) < start - WINDOW) lo = mid + 1; else hi = mid;
+  }
+  for (let i = lo; i < hits.length; i++) {
+    const h = hits[i];
+    if (!h || h.start > end + WINDOW) break;
     const gap = h.end <= start ? start - h.end : h.start >= end ? h.start - end : 0;
     const crossed = Math.abs(blockIndexAt(doc, h.start) - block);
     // A keyword after the code is a weaker hint than one before it ("123456 is your code" is rarer).
@@ -482,9 +498,11 @@ function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[];
       tokens.push({ token: { raw: split.raw, code, start: 0, end: block.text.length, kind, spacedOut: true, split: split.style }, blockIndex: split.blockIndex, masks: [] });
     }
   }
-  const codeHits = wordHits(doc, CODE_RE, docMasks);
-  const verifyHits = wordHits(doc, VERIFY_RE, docMasks);
-  const addressHits = wordHits(doc, ADDRESS_RE, docMasks);
+  const masked = new Uint8Array(doc.text.length);
+  for (const k of docMasks) masked.fill(1, k.start, k.end);
+  const codeHits = wordHits(doc, CODE_RE, masked);
+  const verifyHits = wordHits(doc, VERIFY_RE, masked);
+  const addressHits = wordHits(doc, ADDRESS_RE, masked);
 
   for (const { token, blockIndex } of tokens) {
     const block = doc.blocks[blockIndex];

@@ -59,23 +59,19 @@ function joinWrapped(text: string, start: number, url: string): { url: string; e
   return { url: joined, end };
 }
 
+/** The line around a match and the non-blank line before it, looking at most 400 characters either way. */
 function lineAround(text: string, index: number, end: number): { before: string; line: string; previous: string } {
-  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  const from = Math.max(0, index - 400);
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1 || from;
+  const start = Math.max(lineStart, from);
   let lineEnd = text.indexOf('\n', end);
-  if (lineEnd === -1) lineEnd = text.length;
-  const prevEnd = lineStart - 1;
+  if (lineEnd === -1 || lineEnd - end > 400) lineEnd = Math.min(text.length, end + 400);
   let previous = '';
-  if (prevEnd > 0) {
-    let p = prevEnd;
-    // skip blank lines, at most one
-    const prevStart = text.lastIndexOf('\n', p - 1) + 1;
-    previous = text.slice(prevStart, p).trim();
-    if (previous === '' && prevStart > 0) {
-      p = prevStart - 1;
-      previous = text.slice(text.lastIndexOf('\n', p - 1) + 1, p).trim();
-    }
+  if (lineStart > 0 && lineStart > from) {
+    const lines = text.slice(Math.max(0, lineStart - 400), lineStart - 1).split('\n');
+    for (let i = lines.length - 1; i >= Math.max(0, lines.length - 2) && previous === ''; i--) previous = (lines[i] ?? '').trim();
   }
-  return { before: text.slice(lineStart, index), line: text.slice(lineStart, lineEnd), previous };
+  return { before: text.slice(start, index), line: text.slice(start, lineEnd), previous };
 }
 
 function labelFrom(before: string, previous: string): string {
@@ -96,11 +92,10 @@ function labelFrom(before: string, previous: string): string {
  */
 export function findTextUrls(text: string): TextUrl[] {
   const found: TextUrl[] = [];
-  const taken: Array<[number, number]> = [];
-  const overlaps = (a: number, b: number): boolean => taken.some(([s, e]) => a < e && b > s);
+  const taken = new Uint8Array(text.length);
   const add = (url: string, label: string, index: number, end: number): void => {
-    if (overlaps(index, end)) return;
-    taken.push([index, end]);
+    if (taken.subarray(index, end).includes(1)) return;
+    taken.fill(1, index, end);
     const around = lineAround(text, index, end);
     const line = around.line.replace(/\s+/g, ' ').trim();
     const context = line.length > 0 && line.length < 40 && around.previous ? `${around.previous} ${line}` : line;
