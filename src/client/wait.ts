@@ -94,6 +94,11 @@ export class WaitState {
     return this.#watermark;
   }
 
+  /** How many messages the waits of this handle returned. */
+  get returnedCount(): number {
+    return this.#returned.size;
+  }
+
   /** Whether a wait of this handle already returned the message. */
   returned(id: string): boolean {
     return this.#returned.has(id);
@@ -278,8 +283,6 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
     let maxPushed = spec.since === 'backlog' ? state.watermark : 0;
     /** Messages with a seq up to this are not considered; `null` until known for `since: 'now'`. */
     let floor: number | null = spec.since === 'backlog' ? state.watermark : null;
-    let skippedOld = 0;
-    let skippedReturned = 0;
     let polls = 0;
     let fallbackReason: string | null = null;
     let lastPollError: unknown = null;
@@ -310,14 +313,8 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
 
     // ---- considering messages, one at a time, in arrival order ----
     const consider = async (summary: MessageSummary): Promise<void> => {
-      if (floor !== null && summary.seq <= floor) {
-        if (spec.since === 'now') skippedOld++;
-        return;
-      }
-      if (state.returned(summary.id)) {
-        skippedReturned++;
-        return;
-      }
+      if (floor !== null && summary.seq <= floor) return;
+      if (state.returned(summary.id)) return;
       const early = summaryMismatches(criteria, summary);
       if (early.length > 0) {
         rejected.push({ message: summary, failed: early });
@@ -358,10 +355,7 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
         );
         return;
       }
-      if (!state.claim(message)) {
-        skippedReturned++;
-        return;
-      }
+      if (!state.claim(message)) return; // another wait of this handle got it first
       matched.push(message);
       if (matched.length >= spec.count) succeed(matched);
     };
@@ -390,6 +384,8 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
     };
 
     // ---- the event stream ----
+    // A short wait cannot spend 2 s finding out that the stream is buffered: give it a third of its time.
+    const readyTimeout = spec.timeout > 0 ? Math.min(READY_TIMEOUT_MS, Math.max(250, spec.timeout / 3)) : READY_TIMEOUT_MS;
     const openStream = (): StreamAttempt => {
       const lastEventId = spec.since === 'now' && floor === null ? undefined : Math.max(maxPushed, floor ?? 0);
       let stream: InboxStream;
@@ -418,8 +414,8 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
             if (stream.connections - 1 > MAX_STREAM_DROPS) {
               reason = `the stream dropped ${stream.connections - 1} times`;
               close();
-            } else if ((observed === 0 || readies < observed) && Date.now() - changedAt > READY_TIMEOUT_MS) {
-              reason = `the stream sent no "ready" event within ${READY_TIMEOUT_MS} ms (a proxy that buffers text/event-stream?)`;
+            } else if ((observed === 0 || readies < observed) && Date.now() - changedAt > readyTimeout) {
+              reason = `the stream sent no "ready" event within ${Math.round(readyTimeout)} ms (a proxy that buffers text/event-stream?)`;
               close();
             }
           }, 100);
@@ -576,8 +572,12 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
           lines.push(`  - ${clock(r.message.receivedAt)} from ${who(r.message)} ${JSON.stringify(r.message.subject)}${because}`);
         }
       }
-      if (skippedOld > 0) lines.push(`${plural(skippedOld, 'older message was', 'older messages were')} ignored (since: 'now').`);
-      if (skippedReturned > 0) lines.push(`${plural(skippedReturned, 'message was', 'messages were')} skipped: an earlier wait on this inbox handle already returned ${skippedReturned === 1 ? 'it' : 'them'}.`);
+      if (spec.since === 'now' && floor !== null && floor > 0) {
+        lines.push(`Messages already in the inbox when the wait started (seq ≤ ${floor}) were ignored (since: 'now').`);
+      }
+      if (state.returnedCount > 0) {
+        lines.push(`${plural(state.returnedCount, 'message')} already returned by earlier waits on this inbox handle ${state.returnedCount === 1 ? 'was' : 'were'} not considered again (each message is returned once per handle).`);
+      }
       if (fallbackReason !== null) lines.push(`The event stream was unavailable (${fallbackReason}); the message list was polled ${plural(polls, 'time')}.`);
       if (lastPollError instanceof Error) lines.push(`The last poll failed: ${lastPollError.message}`);
       return new WaitTimeoutError(lines.join('\n'), {
