@@ -4,13 +4,12 @@
  * client wires them into the received message (`message.links()`,
  * `message.link()`, `message.otp()`, `message.otps()`).
  */
-export { extractLinks, findLink, describeLinkFilter } from './links.ts';
+export { extractLinks, findLink } from './links.ts';
 export type { LinkFilter, LinkOptions, LinkQuery, LinkFilterArg } from './links.ts';
 export { extractOtps, extractOtp, normalizeCode, OTP_MIN_SCORE } from './otp.ts';
 export type { OtpOptions } from './otp.ts';
 export { unwrapTrackingUrl } from './unwrap.ts';
 export type { UnwrapResult } from './unwrap.ts';
-export { looksLikeHtml, decodeRawQuotedPrintable } from './input.ts';
 export type { ExtractInput, ExtractSource } from './input.ts';
 export { ExtractionError, LinkNotFoundError, AmbiguousLinkError, OtpNotFoundError } from './errors.ts';
 export type { ExtractedLink, OtpCandidate, RejectedOtp, ExtractedFrom } from './types.ts';

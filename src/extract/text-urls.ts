@@ -8,7 +8,10 @@ export interface TextUrl {
 
 const ANGLE = /<\s*((?:https?|mailto):[^<>]*?)\s*>/gi;
 const MARKDOWN = /\[([^\]\n]{1,200})\]\(\s*((?:https?|mailto):[^\s)]+)\s*\)/gi;
-const BARE = /\b(?:https?:\/\/|mailto:)[^\s<>"'`\u00a0]+/gi;
+const BRACKETED = /\[\s*((?:https?|mailto):[^\s[\]]+)\s*\]/gi;
+// Square brackets end a bare URL: text made from HTML writes links as "text [url]", and
+// unencoded brackets in real URLs are rare (they are reserved characters).
+const BARE = /\b(?:https?:\/\/|mailto:)[^\s<>"'`\u00a0[\]]+/gi;
 const URL_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 /** Trailing punctuation that ends a sentence rather than the URL. */
@@ -60,35 +63,50 @@ function joinWrapped(text: string, start: number, url: string): { url: string; e
 }
 
 /** The line around a match and the non-blank line before it, looking at most 400 characters either way. */
-function lineAround(text: string, index: number, end: number): { before: string; line: string; previous: string } {
+function lineAround(text: string, index: number, end: number): { before: string; line: string; previous: string; adjacent: boolean } {
   const from = Math.max(0, index - 400);
   const lineStart = text.lastIndexOf('\n', index - 1) + 1 || from;
   const start = Math.max(lineStart, from);
   let lineEnd = text.indexOf('\n', end);
   if (lineEnd === -1 || lineEnd - end > 400) lineEnd = Math.min(text.length, end + 400);
   let previous = '';
+  let adjacent = false;
   if (lineStart > 0 && lineStart > from) {
     const lines = text.slice(Math.max(0, lineStart - 400), lineStart - 1).split('\n');
-    for (let i = lines.length - 1; i >= Math.max(0, lines.length - 2) && previous === ''; i--) previous = (lines[i] ?? '').trim();
+    for (let i = lines.length - 1; i >= Math.max(0, lines.length - 2) && previous === ''; i--) {
+      previous = (lines[i] ?? '').trim();
+      adjacent = previous !== '' && i === lines.length - 1;
+    }
   }
-  return { before: text.slice(start, index), line: text.slice(start, lineEnd), previous };
+  return { before: text.slice(start, index), line: text.slice(start, lineEnd), previous, adjacent };
 }
 
-function labelFrom(before: string, previous: string): string {
-  const cleaned = before.replace(/[\s:>\-–—([<]+$/u, '').replace(/^[\s*•>-]+/, '').trim();
-  if (cleaned !== '') {
-    // The label is the last clause before the URL ("… here: https://…").
-    const parts = cleaned.split(/(?<=[.!?])\s+/);
-    return parts.at(-1)?.trim() ?? cleaned;
-  }
-  if (/[:：]\s*$/.test(previous)) return previous.replace(/[:：]\s*$/, '').trim();
+/** The last clause of a line: after the last sentence end or "·" / "|" separator. */
+function lastClause(line: string): string {
+  const withoutUrls = line.replace(/[[<(]?\b(?:https?:\/\/|mailto:)\S*/gi, ' ');
+  const cleaned = withoutUrls.replace(/[\s:>\-–—([<]+$/u, '').replace(/^[\s*•>-]+/, '').trim();
+  const parts = cleaned.split(/(?<=[.!?])\s+|\s+[·|•]\s+/);
+  return (parts.at(-1) ?? '').replace(/^[\s·|•\])>]+/, '').trim();
+}
+
+/**
+ * The words that label a URL in plain text: what precedes it on its line
+ * ("Reset your password: https://…"), or, for a URL that starts its line, the
+ * line right above it ("Join board" / "[https://…]", as text made from HTML
+ * writes links) or a line above ending with a colon.
+ */
+function labelFrom(before: string, previous: string, adjacent: boolean): string {
+  const own = lastClause(before);
+  if (own !== '') return own;
+  if (previous !== '' && (adjacent || /[:：]\s*$/.test(previous))) return lastClause(previous);
   return '';
 }
 
 /**
  * Finds URLs in a plain-text body: `<https://…>` (whitespace inside the angle
- * brackets is removed, as RFC 3986 appendix C recommends), Markdown
- * `[text](https://…)`, and bare http(s) URLs, trailing punctuation excluded.
+ * brackets is removed, as RFC 3986 appendix C recommends), `[https://…]`,
+ * Markdown `[text](https://…)`, and bare http(s) URLs, trailing punctuation
+ * excluded.
  */
 export function findTextUrls(text: string): TextUrl[] {
   const found: TextUrl[] = [];
@@ -98,11 +116,15 @@ export function findTextUrls(text: string): TextUrl[] {
     taken.fill(1, index, end);
     const around = lineAround(text, index, end);
     const line = around.line.replace(/\s+/g, ' ').trim();
-    const context = line.length > 0 && line.length < 40 && around.previous ? `${around.previous} ${line}` : line;
-    found.push({ url, label: label || labelFrom(around.before, around.previous), context, index });
+    const words = line.replace(/\S*(?:https?:\/\/|mailto:)\S*/gi, '').trim();
+    const context = words.length < 20 && around.previous ? `${around.previous} ${line}` : line;
+    found.push({ url, label: label || labelFrom(around.before, around.previous, around.adjacent), context, index });
   };
   for (const m of text.matchAll(MARKDOWN)) {
     add((m[2] ?? '').trim(), (m[1] ?? '').trim(), m.index, m.index + m[0].length);
+  }
+  for (const m of text.matchAll(BRACKETED)) {
+    add((m[1] ?? '').trim(), '', m.index, m.index + m[0].length);
   }
   for (const m of text.matchAll(ANGLE)) {
     add((m[1] ?? '').replace(/\s+/g, ''), '', m.index, m.index + m[0].length);

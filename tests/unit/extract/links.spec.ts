@@ -69,6 +69,17 @@ test.describe('reading links from plain text', () => {
     expect(link?.text).toBe('Reset your password');
   });
 
+  test('text made from HTML ("text [url]") keeps the anchor text, even on the line above', () => {
+    const text = 'Acme\n[https://x.example/logo.png]https://x.example/?utm_source=mail\n\nJoin board\n[https://x.example/join?t=1]\n\nHelp [https://x.example/help] · Privacy\n[https://x.example/privacy]';
+    expect(extractLinks(text).map((l) => [l.text, l.href])).toEqual([
+      ['Acme', 'https://x.example/logo.png'],
+      ['Acme', 'https://x.example/?utm_source=mail'],
+      ['Join board', 'https://x.example/join?t=1'],
+      ['Help', 'https://x.example/help'],
+      ['Privacy', 'https://x.example/privacy'],
+    ]);
+  });
+
   test('Markdown links keep their text', () => {
     expect(extractLinks('Please [verify your email](https://x.example/v?a=1) today.')[0]).toMatchObject({ href: 'https://x.example/v?a=1', text: 'verify your email' });
   });
