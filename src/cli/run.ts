@@ -53,6 +53,31 @@ Options:
   --max-message-size SIZE  Largest message over SMTP, in bytes or with k/m suffix (default 10m)
   --relay-url URL          SMTP relay for forwarding, e.g. smtp://127.0.0.1:1025;
                            without one, setting forwardTo answers 400 forwarding_unavailable
+  --forward-attempts N     Relay attempts per forwarded message, the first included (default 5)
+  --forward-retry-delay D  Delay before the first relay retry, doubled after each failure
+                           (default 1s)
+  --forward-max-retry-delay D
+                           Upper bound of a relay retry delay (default 60s)
+
+SMTP intake:
+  --smtp-tls-key PATH      Offer STARTTLS with this private key (PEM); needs --smtp-tls-cert
+  --smtp-tls-cert PATH     Certificate (chain, PEM) for STARTTLS; needs --smtp-tls-key
+  --smtp-greeting-delay D  Wait before the 220 greeting; a client that talks first gets 421
+                           (default 0)
+  --smtp-timeout D         Close an SMTP connection idle this long while the server waits
+                           for it, with 421 (default 60s)
+  --smtp-max-connections N|unlimited
+                           Most simultaneous SMTP connections; the next gets 421
+                           (default unlimited)
+
+Event stream:
+  --stream-ping-interval D Interval of the ": ping" keep-alive comment (default 15s)
+  --stream-max-buffer SIZE Bytes a stream client may leave unread before it is dropped as
+                           too slow (it resumes with Last-Event-ID), k/m suffix (default 1m)
+
+Durations (D) are milliseconds, or a number with ms, s or m (e.g. 500ms, 30s, 2m).
+
+Logging and help:
   --log-level LEVEL        fatal, error, warn, info, debug, trace or silent (default warn);
                            logs are JSON lines on stderr
   -h, --help               Show this help
@@ -91,14 +116,51 @@ function port(flag: string, value: string | undefined, fallback: number): number
   return n;
 }
 
-function size(value: string | undefined): number | undefined {
+function size(value: string | undefined, flag = '--max-message-size'): number | undefined {
   if (value === undefined) return undefined;
   const match = /^(\d+)\s*([kKmM]?)[bB]?$/.exec(value.trim());
-  if (!match) throw new UsageError(`--max-message-size must be a number of bytes, optionally with a k or m suffix (e.g. 10m), got "${value}".`);
+  if (!match) throw new UsageError(`${flag} must be a number of bytes, optionally with a k or m suffix (e.g. 10m), got "${value}".`);
   const unit = match[2]?.toLowerCase();
   const n = Number(match[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 * 1024 : 1);
-  if (n < 1) throw new UsageError('--max-message-size must be at least 1 byte.');
+  if (n < 1) throw new UsageError(`${flag} must be at least 1 byte.`);
   return n;
+}
+
+/** A duration in milliseconds: bare milliseconds, or with an ms, s or m unit. */
+function duration(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+)\s*(ms|s|m)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`${flag} must be a duration: milliseconds, or a number with ms, s or m (e.g. 500ms, 30s, 2m), got "${value}".`);
+  const unit = match[2] ?? 'ms';
+  return Number(match[1]) * (unit === 'm' ? 60_000 : unit === 's' ? 1000 : 1);
+}
+
+function count(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${value}".`);
+  return Number(value);
+}
+
+function maxConnections(value: string | undefined): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'unlimited') return null;
+  return count('--smtp-max-connections', value);
+}
+
+async function tlsPair(keyPath: string | undefined, certPath: string | undefined): Promise<{ key: Buffer; cert: Buffer } | undefined> {
+  if (keyPath === undefined && certPath === undefined) return undefined;
+  if (keyPath === undefined || certPath === undefined) {
+    throw new UsageError('STARTTLS needs both --smtp-tls-key and --smtp-tls-cert (PEM files); give both, or neither to not offer STARTTLS.');
+  }
+  const { readFile } = await import('node:fs/promises');
+  const read = async (flag: string, path: string) => {
+    try {
+      return await readFile(path);
+    } catch (error) {
+      throw new UsageError(`${flag}: cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give the path of a PEM file.`);
+    }
+  };
+  return { key: await read('--smtp-tls-key', keyPath), cert: await read('--smtp-tls-cert', certPath) };
 }
 
 function rateLimit(value: string | undefined): number | false | undefined {
@@ -159,6 +221,16 @@ async function serve(args: string[], env: Record<string, string | undefined>, io
       ttl: { type: 'string' },
       'max-message-size': { type: 'string' },
       'relay-url': { type: 'string' },
+      'forward-attempts': { type: 'string' },
+      'forward-retry-delay': { type: 'string' },
+      'forward-max-retry-delay': { type: 'string' },
+      'smtp-tls-key': { type: 'string' },
+      'smtp-tls-cert': { type: 'string' },
+      'smtp-greeting-delay': { type: 'string' },
+      'smtp-timeout': { type: 'string' },
+      'smtp-max-connections': { type: 'string' },
+      'stream-ping-interval': { type: 'string' },
+      'stream-max-buffer': { type: 'string' },
       'log-level': { type: 'string' },
     },
     SERVE_HELP,
@@ -170,6 +242,12 @@ async function serve(args: string[], env: Record<string, string | undefined>, io
   const logLevel = values['log-level'] ?? 'warn';
   if (!LOG_LEVELS.has(logLevel)) throw new UsageError(`--log-level must be one of ${[...LOG_LEVELS].join(', ')}, got "${logLevel}".`);
   const envKeys = (env.INBOXKIT_API_KEYS ?? '').split(/[\s,]+/).filter(Boolean);
+  const forwarding = {
+    attempts: count('--forward-attempts', values['forward-attempts']),
+    baseDelayMs: duration('--forward-retry-delay', values['forward-retry-delay']),
+    maxDelayMs: duration('--forward-max-retry-delay', values['forward-max-retry-delay']),
+  };
+  const smtpTls = await tlsPair(values['smtp-tls-key'], values['smtp-tls-cert']);
 
   const { startServer } = await import('../server/start.ts');
   let server;
@@ -186,6 +264,13 @@ async function serve(args: string[], env: Record<string, string | undefined>, io
       inboxTtlSeconds: ttl(values.ttl),
       maxMessageBytes: size(values['max-message-size']),
       relayUrl: relayUrl(values['relay-url']),
+      forwarding: Object.fromEntries(Object.entries(forwarding).filter(([, v]) => v !== undefined)),
+      smtpTls,
+      smtpGreetingDelayMs: duration('--smtp-greeting-delay', values['smtp-greeting-delay']),
+      smtpSocketTimeoutMs: duration('--smtp-timeout', values['smtp-timeout']),
+      smtpMaxConnections: maxConnections(values['smtp-max-connections']),
+      streamPingIntervalMs: duration('--stream-ping-interval', values['stream-ping-interval']),
+      streamMaxBufferedBytes: size(values['stream-max-buffer'], '--stream-max-buffer'),
       logger: pino({ level: logLevel }, pino.destination(2)),
     });
   } catch (error) {

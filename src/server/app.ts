@@ -63,7 +63,8 @@ function withHeaders(c: Context<AppEnv>, headers: Record<string, string>): void 
 
 /**
  * Builds the service's HTTP app on a context. Serve it with `@hono/node-server`
- * (see `startServer`), or call `app.request()` in-process.
+ * (see `startServer`), or call `app.request()` in-process. The event stream's
+ * ping interval and slow-client bound come from `ctx.config.stream`.
  *
  * @example
  * ```ts
@@ -71,7 +72,7 @@ function withHeaders(c: Context<AppEnv>, headers: Record<string, string>): void 
  * const res = await app.request('/api/v1/domains');
  * ```
  */
-export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
+export function createApp(ctx: ServerContext, ): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   const limiter = createRateLimiter(ctx.config.rateLimitWindowSeconds);
 
@@ -130,7 +131,7 @@ export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
   api.route('/', createMeRoutes(ctx));
   api.route('/', createExtensionRoutes(ctx));
   api.route('/', createMessageRoutes(ctx));
-  api.route('/', createStreamRoutes(ctx));
+  api.route('/', createStreamRoutes(ctx, ctx.config.stream));
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
   const openApiDocument = () =>

@@ -21,8 +21,12 @@ export interface ResolvedConfig {
   domains: string[];
   /** Where the HTTP API listens. */
   http: { host: string; port: number };
-  /** Where the SMTP intake listens. */
-  smtp: { host: string; port: number };
+  /** The SMTP intake: where it listens, and how it treats connections. */
+  smtp: ResolvedSmtpConfig;
+  /** The event stream's keep-alive and slow-client bound. */
+  stream: ResolvedStreamConfig;
+  /** Retry schedule of forwarding (used only with a `relayUrl`). */
+  forwarding: ResolvedForwardingConfig;
   /** SQLite file, or null for an in-memory database. */
   dbPath: string | null;
   /** The plans and what they allow. Anonymous and inbox-token callers get `guest`; users get their own plan. */
@@ -47,6 +51,48 @@ export interface ResolvedConfig {
   rateLimitWindowSeconds: number;
   /** API keys (`tm_…`) to accept; each becomes a premium user at start. */
   apiKeys: string[];
+}
+
+/** A key and certificate (PEM) for STARTTLS. */
+export interface TlsKeyPair {
+  /** The private key, PEM. */
+  key: string | Buffer;
+  /** The certificate (chain), PEM. */
+  cert: string | Buffer;
+}
+
+/** The SMTP part of {@link ResolvedConfig}. */
+export interface ResolvedSmtpConfig {
+  /** Host the intake binds to. */
+  host: string;
+  /** Port, 0 for a free one. */
+  port: number;
+  /** STARTTLS key and certificate, or null when STARTTLS is not offered. */
+  tls: TlsKeyPair | null;
+  /** Wait before the 220 greeting, in milliseconds (a client that talks first gets 421). */
+  greetingDelayMs: number;
+  /** Idle time after which a connection that owes the server input is closed with 421, in milliseconds. */
+  socketTimeoutMs: number;
+  /** Most simultaneous SMTP connections; the next one gets 421 and is closed. Null: no cap. */
+  maxConnections: number | null;
+}
+
+/** The event-stream part of {@link ResolvedConfig}. */
+export interface ResolvedStreamConfig {
+  /** Interval of the `: ping` comment, in milliseconds. */
+  pingIntervalMs: number;
+  /** Bytes a stream connection may have queued before it is dropped as too slow. */
+  maxBufferedBytes: number;
+}
+
+/** The forwarding part of {@link ResolvedConfig}. */
+export interface ResolvedForwardingConfig {
+  /** Attempts per message, the first included. */
+  attempts: number;
+  /** Delay before the first retry, in milliseconds; doubled after each failure, with jitter. */
+  baseDelayMs: number;
+  /** Upper bound of a retry delay, in milliseconds. */
+  maxDelayMs: number;
 }
 
 /** Hono variables set by the app's middleware, readable in every route as `c.var.*`. */
@@ -122,6 +168,46 @@ export interface ConfigOptions {
    * @defaultValue `0`
    */
   smtpPort?: number;
+  /**
+   * Offer STARTTLS on the SMTP intake with this key and certificate (PEM).
+   * @defaultValue `null` (STARTTLS not offered)
+   */
+  smtpTls?: TlsKeyPair | null;
+  /**
+   * Wait before the SMTP 220 greeting, in milliseconds; a client that talks
+   * before it gets 421 (smtp-server's early-talker check).
+   * @defaultValue `0`
+   */
+  smtpGreetingDelayMs?: number;
+  /**
+   * Idle time after which an SMTP connection that owes the server input (a
+   * silent or stalled client, slowloris) is answered 421 and closed, in milliseconds.
+   * The wait for the server's own reply does not count.
+   * @defaultValue `60000`
+   */
+  smtpSocketTimeoutMs?: number;
+  /**
+   * Most simultaneous SMTP connections; the next one is answered 421 and closed.
+   * `null`: no cap.
+   * @defaultValue `null`
+   */
+  smtpMaxConnections?: number | null;
+  /**
+   * Interval of the event stream's `: ping` comment, in milliseconds.
+   * @defaultValue `15000`
+   */
+  streamPingIntervalMs?: number;
+  /**
+   * Bytes an event-stream connection may have queued (not yet read by the
+   * client) before it is dropped as too slow; the client resumes with Last-Event-ID.
+   * @defaultValue 1 MiB
+   */
+  streamMaxBufferedBytes?: number;
+  /**
+   * Retry schedule of forwarding through `relayUrl`; each field replaces its default.
+   * @defaultValue `{ attempts: 5, baseDelayMs: 1000, maxDelayMs: 60000 }`
+   */
+  forwarding?: Partial<ResolvedForwardingConfig>;
   /**
    * SQLite database file (WAL). Omit for an in-memory database that vanishes with the server.
    * @defaultValue `null` (in memory)
@@ -228,6 +314,15 @@ function positiveInt(name: string, value: number, min = 1): number {
   return value;
 }
 
+function smtpTls(tls: TlsKeyPair | null | undefined): TlsKeyPair | null {
+  if (tls == null) return null;
+  const empty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' || Buffer.isBuffer(v) ? v.length === 0 : true);
+  if (empty(tls.key) || empty(tls.cert)) {
+    throw new TypeError('inboxkit server: option smtpTls needs both a key and a cert (PEM strings or Buffers), or null to not offer STARTTLS.');
+  }
+  return { key: tls.key, cert: tls.cert };
+}
+
 /**
  * Applies the defaults to the given options and checks them.
  *
@@ -270,7 +365,23 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
   return {
     domains: [...new Set(domains)],
     http: { host, port: positiveInt('port', options.port ?? 0, 0) },
-    smtp: { host: options.smtpHost ?? host, port: positiveInt('smtpPort', options.smtpPort ?? 0, 0) },
+    smtp: {
+      host: options.smtpHost ?? host,
+      port: positiveInt('smtpPort', options.smtpPort ?? 0, 0),
+      tls: smtpTls(options.smtpTls),
+      greetingDelayMs: positiveInt('smtpGreetingDelayMs', options.smtpGreetingDelayMs ?? 0, 0),
+      socketTimeoutMs: positiveInt('smtpSocketTimeoutMs', options.smtpSocketTimeoutMs ?? 60_000),
+      maxConnections: options.smtpMaxConnections == null ? null : positiveInt('smtpMaxConnections', options.smtpMaxConnections),
+    },
+    stream: {
+      pingIntervalMs: positiveInt('streamPingIntervalMs', options.streamPingIntervalMs ?? 15_000),
+      maxBufferedBytes: positiveInt('streamMaxBufferedBytes', options.streamMaxBufferedBytes ?? 1024 * 1024),
+    },
+    forwarding: {
+      attempts: positiveInt('forwarding.attempts', options.forwarding?.attempts ?? 5),
+      baseDelayMs: positiveInt('forwarding.baseDelayMs', options.forwarding?.baseDelayMs ?? 1000, 0),
+      maxDelayMs: positiveInt('forwarding.maxDelayMs', options.forwarding?.maxDelayMs ?? 60_000, 0),
+    },
     dbPath: options.dbPath ?? null,
     plans,
     maxMessageBytes,

@@ -19,7 +19,18 @@ export { createApp } from './app.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
 export { resolveConfig, hashSecret, DEFAULT_DOMAIN } from './context.ts';
-export type { ServerContext, ResolvedConfig, ConfigOptions, PlanOptions, PlanId, AppEnv } from './context.ts';
+export type {
+  ServerContext,
+  ResolvedConfig,
+  ResolvedSmtpConfig,
+  ResolvedStreamConfig,
+  ResolvedForwardingConfig,
+  TlsKeyPair,
+  ConfigOptions,
+  PlanOptions,
+  PlanId,
+  AppEnv,
+} from './context.ts';
 export { createEventBus } from './events/bus.ts';
 export type { EventBus, InboxEvent } from './events/types.ts';
 export type { Store } from './storage/types.ts';

@@ -157,7 +157,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
     const http = await listen(app.fetch, config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
-    const smtp = await startSmtpIntake(ctx, { host: config.smtp.host, port: config.smtp.port });
+    const smtp = await startSmtpIntake(ctx, {
+      host: config.smtp.host,
+      port: config.smtp.port,
+      tls: config.smtp.tls,
+      greetingDelayMs: config.smtp.greetingDelayMs,
+      socketTimeoutMs: config.smtp.socketTimeoutMs,
+      maxConnections: config.smtp.maxConnections,
+    });
     cleanups.push(() => smtp.close());
     const sweeper = startSweeper(ctx);
     cleanups.push(() => sweeper.stop());

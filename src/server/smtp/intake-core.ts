@@ -79,6 +79,19 @@ export interface IntakeOptions {
    */
   tls?: { key: string | Buffer; cert: string | Buffer } | null;
   /**
+   * Idle time after which a connection that owes the server input (a silent or
+   * stalled client) is answered 421 and closed, in milliseconds. Time spent
+   * waiting for the server's own reply does not count.
+   * @defaultValue 60_000
+   */
+  socketTimeoutMs?: number;
+  /**
+   * Most simultaneous connections; the next one is answered 421 and closed.
+   * `null`: no cap.
+   * @defaultValue null
+   */
+  maxConnections?: number | null;
+  /**
    * How long `close()` lets open sessions finish before it cuts them.
    * @defaultValue 1000
    */
@@ -193,6 +206,8 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     disableReverseLookup: true,
     logger: false,
     closeTimeout: options.closeTimeoutMs ?? 1000,
+    socketTimeout: options.socketTimeoutMs ?? 60_000,
+    ...(options.maxConnections ? { maxClients: options.maxConnections } : {}),
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     onConnect(_session, callback) {
       // Synchronous on purpose: with no greeting delay the session is ready in

@@ -9,14 +9,18 @@ export { createSmtpIntake } from './intake-core.ts';
 
 /** Options of {@link startSmtpIntake}: where to listen, plus tuning with defaults. */
 export interface StartSmtpIntakeOptions extends IntakeOptions {
-  /** Retry schedule of forwarding (used only when the config has a relay URL). */
+  /**
+   * Retry schedule of forwarding (used only when the config has a relay URL); each field replaces the config's.
+   * @defaultValue `ctx.config.forwarding`
+   */
   forwarding?: Omit<ForwarderOptions, 'relayUrl' | 'logger'>;
 }
 
 /**
  * Starts the SMTP intake of a server context: limits from `ctx.config`
  * (`maxMessageBytes`, `maxRecipients`, `maxMessagesPerInbox`), and forwarding
- * through `ctx.config.relayUrl` when one is configured. `close()` stops the
+ * through `ctx.config.relayUrl` when one is configured, on `ctx.config.forwarding`'s
+ * retry schedule. Listener options (TLS, timeouts, connection cap) come from `opts`. `close()` stops the
  * listener, waits for in-flight deliveries, then stops the forwarder.
  *
  * @example
@@ -29,7 +33,7 @@ export interface StartSmtpIntakeOptions extends IntakeOptions {
 export async function startSmtpIntake(ctx: ServerContext, opts: StartSmtpIntakeOptions): Promise<SmtpIntake> {
   const logger = ctx.logger.child({ component: 'smtp' });
   const forwarder = ctx.config.relayUrl
-    ? createForwarder({ ...opts.forwarding, relayUrl: ctx.config.relayUrl, logger: ctx.logger.child({ component: 'forward' }) })
+    ? createForwarder({ ...ctx.config.forwarding, ...opts.forwarding, relayUrl: ctx.config.relayUrl, logger: ctx.logger.child({ component: 'forward' }) })
     : null;
   let intake: SmtpIntake;
   try {
