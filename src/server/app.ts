@@ -28,6 +28,7 @@ import { createMetaRoutes } from './routes/meta.ts';
 import { createMessageRoutes } from './routes/messages.ts';
 import { createStreamRoutes } from './routes/stream.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
+import type { Sanitizer } from './mail/sanitize.ts';
 
 /** The OpenAPI document's `info`. */
 const INFO = {
@@ -61,6 +62,17 @@ function withHeaders(c: Context<AppEnv>, headers: Record<string, string>): void 
   }
 }
 
+/** Options of {@link createApp}. */
+export interface AppOptions {
+  /**
+   * The HTML sanitizer of message bodies. The caller owns it: close it when the
+   * app is done (`startServer` does). Without one, the message routes create
+   * their own on first use, which lives as long as the process.
+   * @defaultValue a sanitizer created by the message routes
+   */
+  sanitizer?: Sanitizer;
+}
+
 /**
  * Builds the service's HTTP app on a context. Serve it with `@hono/node-server`
  * (see `startServer`), or call `app.request()` in-process. The event stream's
@@ -72,7 +84,7 @@ function withHeaders(c: Context<AppEnv>, headers: Record<string, string>): void 
  * const res = await app.request('/api/v1/domains');
  * ```
  */
-export function createApp(ctx: ServerContext, ): OpenAPIHono<AppEnv> {
+export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   const limiter = createRateLimiter(ctx.config.rateLimitWindowSeconds);
 
@@ -130,7 +142,7 @@ export function createApp(ctx: ServerContext, ): OpenAPIHono<AppEnv> {
   api.route('/', createInboxRoutes(ctx));
   api.route('/', createMeRoutes(ctx));
   api.route('/', createExtensionRoutes(ctx));
-  api.route('/', createMessageRoutes(ctx));
+  api.route('/', createMessageRoutes(ctx, options.sanitizer ? { sanitizer: options.sanitizer } : {}));
   api.route('/', createStreamRoutes(ctx, ctx.config.stream));
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;

@@ -16,6 +16,7 @@ import type { ConfigOptions, ResolvedConfig, ServerContext } from './context.ts'
 import { createEventBus } from './events/bus.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
+import { createSanitizer } from './mail/sanitize.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/types.ts';
@@ -153,7 +154,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       now: options.now ?? Date.now,
       hash: hashSecret,
     };
-    const app = createApp(ctx);
+    // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
+    const sanitizer = createSanitizer();
+    cleanups.push(() => sanitizer.close());
+    const app = createApp(ctx, { sanitizer });
 
     const http = await listen(app.fetch, config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));

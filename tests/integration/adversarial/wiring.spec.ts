@@ -7,7 +7,11 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { resolveConfig } from '../../../src/server/index.ts';
+import { pino } from 'pino';
+import { createApp } from '../../../src/server/app.ts';
+import { createEventBus, createSqliteStore, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
+import { parseMessage } from '../../../src/server/mail/parse.ts';
+import type { Sanitizer } from '../../../src/server/mail/sanitize.ts';
 import { RawSmtp, expect, openStream, rawMessage, sendRaw, startHarness, test } from './helpers.ts';
 
 const TLS_DIR = new URL('../server-mail/tls/', import.meta.url);
@@ -129,6 +133,54 @@ test('forwarding retry settings reach the forwarder: attempts are counted and th
   } finally {
     await h.close();
   }
+});
+
+test('createApp uses the sanitizer it is given for message HTML', async () => {
+  const store = createSqliteStore();
+  const calls: string[] = [];
+  const sanitizer: Sanitizer = {
+    sanitize: async (html) => {
+      calls.push(html);
+      return '<p>from the injected sanitizer</p>';
+    },
+    close: () => {},
+  };
+  try {
+    const config = resolveConfig({ rateLimit: false });
+    await store.syncDomains(config.domains);
+    const ctx = { store, bus: createEventBus(), config, logger: pino({ level: 'silent' }), now: Date.now, hash: hashSecret };
+    const app = createApp(ctx, { sanitizer });
+    const created = (await (await app.request('/api/v1/inboxes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {
+      data: { id: string; token: string };
+    };
+    const raw = new TextEncoder().encode('Subject: html\r\nContent-Type: text/html\r\n\r\n<p onclick="x()">hi</p>\r\n');
+    const { message } = await parseMessage(raw, { envelopeFrom: '' });
+    const [summary] = await store.insertMessage([created.data.id], message, Date.now());
+    const res = await app.request(`/api/v1/messages/${summary!.id}`, { headers: { 'x-inbox-token': created.data.token } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { data: { html: string } }).data.html).toBe('<p>from the injected sanitizer</p>');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toContain('onclick');
+  } finally {
+    await store.close();
+  }
+});
+
+test('a server that sanitized HTML closes cleanly and releases its sanitizer with close()', async () => {
+  const server = await startServer({ rateLimit: false });
+  const h = { url: server.apiUrl };
+  const inbox = (await (await fetch(`${h.url}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {
+    data: { id: string; token: string; address: string };
+  };
+  const raw = rawMessage({ to: inbox.data.address, subject: 'html', headers: [], body: 'x' }).replace('text/plain', 'text/html');
+  expect((await sendRaw(server.smtpPort, 'a@adversary.test', [inbox.data.address], raw)).code).toBe(250);
+  const list = (await (await fetch(`${h.url}/inboxes/${inbox.data.id}/messages`, { headers: { 'x-inbox-token': inbox.data.token } })).json()) as {
+    data: { items: Array<{ id: string }> };
+  };
+  const res = await fetch(`${h.url}/messages/${list.data.items[0]!.id}`, { headers: { 'x-inbox-token': inbox.data.token } });
+  expect(((await res.json()) as { data: { html: string } }).data.html).toContain('x');
+  await server.close();
+  await server.close();
 });
 
 const run = promisify(execFile);
