@@ -1,0 +1,330 @@
+/**
+ * The fixtures: `inbox`, `createInbox`, the `inboxkit` options and the
+ * worker-scoped client behind them.
+ *
+ * @packageDocumentation
+ */
+import { performance } from 'node:perf_hooks';
+import type { Fixtures, TestInfo } from '@playwright/test';
+import { ConflictError, ConnectionError, NotFoundError, PermissionDeniedError, createClient } from '../client/index.ts';
+import type { InboxHandle, InboxkitClient } from '../client/index.ts';
+import { defaultWaitTimeout } from './budget.ts';
+import { localPartFor } from './local-part.ts';
+import { attachMessage, messageTitle } from './report.ts';
+import { TestInbox } from './test-inbox.ts';
+
+/** Where the fixtures look for the service when no `baseUrl` is configured: `inboxkit serve`'s default. */
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8025';
+
+/**
+ * The fixtures' options, set under one key in the config's (or a project's)
+ * `use`: `use: { inboxkit: { baseUrl, apiKey } }`. The object is replaced as a
+ * whole, not merged: to change one field, spread the rest.
+ */
+export interface InboxkitOptions {
+  /**
+   * The service: its origin (`http://127.0.0.1:8025`, the API under `/api/v1`)
+   * or its API root (a URL with a path, e.g. `https://api.example.com/v1`).
+   * @defaultValue 'http://127.0.0.1:8025' (the local service `inboxkitServer()` and `inboxkit serve` start)
+   */
+  baseUrl?: string;
+  /**
+   * API key (`tm_…`) for a hosted service or a local one started with `--api-key`.
+   * Without one, inboxes are made as a guest and read through their own inbox tokens.
+   *
+   * Prefer a function, `apiKey: () => process.env.INBOXKIT_API_KEY`: reporters
+   * serialize each project's `use` (the JSON reporter writes it into its
+   * report), and a function is left out of that, so the key never lands in a
+   * report file. It is called once per worker.
+   */
+  apiKey?: string | (() => string | undefined);
+  /**
+   * Mail domain of the inboxes (one of the service's domains).
+   * @defaultValue the service's default domain
+   */
+  domain?: string;
+  /**
+   * Longest wait, in milliseconds, when a wait gives no timeout; 0 for no limit of its own.
+   * The test's remaining time (minus a reserve for teardown) bounds it either way.
+   * @defaultValue the test's remaining time minus a teardown reserve
+   */
+  waitTimeout?: number;
+  /**
+   * Keep the inboxes of a failed test instead of deleting them, and print how to look at them.
+   * @defaultValue false
+   */
+  keepOnFailure?: boolean;
+  /**
+   * Attach each message a wait returns (and, when a test fails, every message
+   * its inboxes received) to the report: rendered HTML, text, headers, raw `.eml`.
+   * @defaultValue true
+   */
+  attachToReport?: boolean;
+}
+
+/** Options of `createInbox()`. */
+export interface CreateTestInboxOptions {
+  /**
+   * The local part (before `@`), exactly. When the plan does not allow custom
+   * addresses the service refuses it (403 `plan_required`).
+   * @defaultValue one made from the test's title, the worker and a random suffix when the plan allows it; random otherwise
+   */
+  localPart?: string;
+  /**
+   * Mail domain of this inbox.
+   * @defaultValue the `domain` option, else the service's default domain
+   */
+  domain?: string;
+  /**
+   * Label stored with the inbox.
+   * @defaultValue the test's title path
+   */
+  label?: string;
+}
+
+/** Makes another inbox for the running test; every one is deleted when the test ends. */
+export type CreateInbox = (options?: CreateTestInboxOptions) => Promise<TestInbox>;
+
+/** The test-scoped fixtures. */
+export interface InboxkitTestFixtures {
+  /** A fresh inbox for this test, made when the test first uses it, deleted when it ends. */
+  inbox: TestInbox;
+  /** Makes more inboxes for this test (e.g. two users); all are deleted when it ends. */
+  createInbox: CreateInbox;
+}
+
+/** What the service allows the configured credential, read once per worker. */
+export interface InboxkitAccount {
+  /** Whether inboxes may be given a chosen local part. */
+  customAddresses: boolean;
+  /** Id of the configured `domain`, `undefined` for the service's default. */
+  domainId: string | undefined;
+  /** Ids of the service's domains by name (lower-case). */
+  domainIds: ReadonlyMap<string, string>;
+}
+
+/** The worker-scoped fixtures (`_inboxkit…` ones are plumbing, boxed out of reports). */
+export interface InboxkitWorkerFixtures {
+  /** The options; see {@link InboxkitOptions}. */
+  inboxkit: InboxkitOptions;
+  /** The worker's client of the service. */
+  _inboxkitClient: InboxkitClient;
+  /** What the service allows this worker's credential. */
+  _inboxkitAccount: InboxkitAccount;
+}
+
+/** Internal test-scoped fixtures. */
+export interface InboxkitInternalTestFixtures {
+  /** `performance.now()` when the test started (for the wait budget). */
+  _inboxkitTestStart: number;
+}
+
+/** Own budget of inbox creation and deletion, outside the test's timeout. */
+const INBOX_FIXTURE_TIMEOUT = 30_000;
+/** Timeout of each request made in teardown. */
+const TEARDOWN_REQUEST_TIMEOUT = 10_000;
+/** How many of an inbox's messages a failed test attaches at most. */
+const MAX_ATTACHED_ON_FAILURE = 50;
+
+function describeOrigin(options: InboxkitOptions): string {
+  return options.baseUrl === undefined ? `${DEFAULT_BASE_URL} (the default)` : options.baseUrl;
+}
+
+function unreachable(options: InboxkitOptions, error: unknown): Error {
+  const advice =
+    options.baseUrl === undefined
+      ? 'Start it for the run with inboxkitServer() in playwright.config (webServer), or run `npx inboxkit serve`; or set use: { inboxkit: { baseUrl } } to the service to use.'
+      : 'Check that use.inboxkit.baseUrl points at a running service (the config\'s webServer list must start it before the tests).';
+  return new Error(`inboxkit: cannot reach the inbox service at ${describeOrigin(options)}. ${advice}`, { cause: error });
+}
+
+async function readAccount(client: InboxkitClient, options: InboxkitOptions): Promise<InboxkitAccount> {
+  try {
+    const [me, domains] = await Promise.all([client.me.get(), client.domains.list()]);
+    const domainIds = new Map(domains.map((d) => [d.domain.toLowerCase(), d.id]));
+    let domainId: string | undefined;
+    if (options.domain !== undefined) {
+      domainId = domainIds.get(options.domain.toLowerCase());
+      if (domainId === undefined) {
+        throw new Error(
+          `inboxkit: the domain ${JSON.stringify(options.domain)} set in use.inboxkit.domain is not a domain of the service at ${describeOrigin(options)}; its domains are ${domains.map((d) => d.domain).join(', ') || '(none)'}. Use one of them, or leave the option out for the default.`,
+        );
+      }
+    }
+    return { customAddresses: me.plan.entitlements.customAddresses, domainId, domainIds };
+  } catch (error) {
+    if (error instanceof ConnectionError) throw unreachable(options, error);
+    throw error;
+  }
+}
+
+function domainIdFor(account: InboxkitAccount, domain: string | undefined): string | undefined {
+  if (domain === undefined) return account.domainId;
+  const id = account.domainIds.get(domain.toLowerCase());
+  if (id === undefined) {
+    throw new Error(
+      `createInbox: ${JSON.stringify(domain)} is not a domain of the service; its domains are ${[...account.domainIds.keys()].join(', ')}. Pass one of them, or leave domain out.`,
+    );
+  }
+  return id;
+}
+
+async function createHandle(
+  client: InboxkitClient,
+  account: InboxkitAccount,
+  testInfo: TestInfo,
+  sequence: number,
+  options: CreateTestInboxOptions,
+): Promise<InboxHandle> {
+  const domainId = domainIdFor(account, options.domain);
+  const label = (options.label ?? testInfo.titlePath.slice(1).join(' › ')).slice(0, 200);
+  const base = { ...(domainId !== undefined ? { domainId } : {}), ...(label !== '' ? { label } : {}) };
+  if (options.localPart !== undefined) return client.inboxes.create({ ...base, localPart: options.localPart });
+  if (account.customAddresses) {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const localPart = localPartFor({ title: testInfo.title, workerIndex: testInfo.workerIndex, retry: testInfo.retry, sequence });
+      try {
+        return await client.inboxes.create({ ...base, localPart });
+      } catch (error) {
+        if (error instanceof ConflictError) continue;
+        if (error instanceof PermissionDeniedError) {
+          // The plan changed its mind (or /me was too optimistic): random addresses from now on.
+          account.customAddresses = false;
+          break;
+        }
+        throw error;
+      }
+    }
+  }
+  return client.inboxes.create(base);
+}
+
+async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boolean): Promise<void> {
+  const options = { timeout: TEARDOWN_REQUEST_TIMEOUT };
+  const summaries: { id: string; seq: number }[] = [];
+  for await (const summary of inbox.handle.messages({ limit: 100, ...options })) {
+    summaries.push(summary);
+    if (summaries.length >= MAX_ATTACHED_ON_FAILURE) break;
+  }
+  for (const summary of summaries.reverse()) {
+    const message = await inbox.handle.message(summary.id, options);
+    const raw = await inbox.handle.raw(summary.id, options).then(
+      (source) => source.bytes,
+      () => null,
+    );
+    const where = several ? ` ${inbox.address}` : '';
+    await attachMessage(testInfo, `received${where} #${summary.seq} — ${messageTitle(message)}`, message, raw);
+  }
+}
+
+function keptNotice(inbox: TestInbox, client: InboxkitClient, testInfo: TestInfo): string {
+  const lines = [
+    `inboxkit: kept the inbox ${inbox.address} of the failed test "${testInfo.titlePath.slice(1).join(' › ')}" (keepOnFailure).`,
+    `  id: ${inbox.id}; expires: ${inbox.expiresAt ?? 'never'}`,
+  ];
+  if (client.credential === 'apiKey' || client.credential === 'session') {
+    lines.push(`  messages: curl -H "Authorization: Bearer $INBOXKIT_API_KEY" ${client.apiUrl}/inboxes/${encodeURIComponent(inbox.id)}/messages`);
+    lines.push(`  delete:   curl -X DELETE -H "Authorization: Bearer $INBOXKIT_API_KEY" ${client.apiUrl}/inboxes/${encodeURIComponent(inbox.id)}`);
+  } else {
+    lines.push(
+      '  Its inbox token is a secret and is not printed; its messages are attached to the report. Configure use.inboxkit.apiKey to read kept inboxes through the API.',
+    );
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The raw fixture definitions, for `test.extend(inboxkitFixtures)` or for
+ * `mergeTests` with your own fixtures. Most suites import the ready `test`
+ * instead.
+ *
+ * @example
+ * ```ts
+ * import { test as base } from '@playwright/test';
+ * import { inboxkitFixtures } from 'inboxkit/playwright';
+ *
+ * export const test = base.extend(inboxkitFixtures).extend<{ user: { email: string } }>({
+ *   user: async ({ inbox }, use) => use({ email: inbox.address }),
+ * });
+ * ```
+ */
+export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures> = {
+  inboxkit: [{}, { option: true, scope: 'worker' }],
+
+  _inboxkitClient: [
+    async ({ inboxkit }, use) => {
+      const apiKey = typeof inboxkit.apiKey === 'function' ? inboxkit.apiKey() : inboxkit.apiKey;
+      const client = createClient({ baseUrl: inboxkit.baseUrl ?? DEFAULT_BASE_URL, ...(apiKey !== undefined && apiKey !== '' ? { apiKey } : {}) });
+      await use(client);
+      await client.close();
+    },
+    { scope: 'worker', box: true },
+  ],
+
+  _inboxkitAccount: [
+    async ({ inboxkit, _inboxkitClient }, use) => {
+      await use(await readAccount(_inboxkitClient, inboxkit));
+    },
+    { scope: 'worker', box: true, timeout: INBOX_FIXTURE_TIMEOUT },
+  ],
+
+  _inboxkitTestStart: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      await use(performance.now());
+    },
+    { auto: true, box: true },
+  ],
+
+  createInbox: [
+    async ({ inboxkit, _inboxkitClient: client, _inboxkitAccount: account, _inboxkitTestStart: start }, use, testInfo) => {
+      const inboxes: TestInbox[] = [];
+      let attached = 0;
+      const context = {
+        testInfo,
+        attachToReport: inboxkit.attachToReport ?? true,
+        nextAttachmentNumber: () => ++attached,
+        defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),
+      };
+      let sequence = 0;
+      await use(async (options = {}) => {
+        const inbox = new TestInbox(await createHandle(client, account, testInfo, sequence++, options), context);
+        inboxes.push(inbox);
+        return inbox;
+      });
+
+      const failed = testInfo.status !== testInfo.expectedStatus;
+      const problems: string[] = [];
+      if (failed && context.attachToReport) {
+        for (const inbox of inboxes) {
+          await attachReceived(testInfo, inbox, inboxes.length > 1).catch((error: unknown) => {
+            problems.push(`could not attach the messages of ${inbox.address}: ${error instanceof Error ? error.message : String(error)}`);
+          });
+        }
+      }
+      if (failed && inboxkit.keepOnFailure) {
+        for (const inbox of inboxes) console.log(keptNotice(inbox, client, testInfo));
+      } else {
+        for (const inbox of inboxes) {
+          try {
+            await inbox.handle.delete({ timeout: TEARDOWN_REQUEST_TIMEOUT });
+          } catch (error) {
+            if (error instanceof NotFoundError) continue; // the test deleted it, or it expired
+            problems.push(
+              `could not delete ${inbox.address} (id ${inbox.id}; it expires on its own at ${inbox.expiresAt ?? 'never'}): ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+        }
+      }
+      if (problems.length > 0) throw new Error(`inboxkit teardown: ${problems.join('\n')}`);
+    },
+    { timeout: INBOX_FIXTURE_TIMEOUT },
+  ],
+
+  inbox: [
+    async ({ createInbox }, use) => {
+      await use(await createInbox());
+    },
+    { timeout: INBOX_FIXTURE_TIMEOUT },
+  ],
+};

@@ -1,0 +1,237 @@
+/**
+ * {@link TestInbox}: the `inbox` fixture's object. It wraps the client's
+ * `InboxHandle` (same wait API) and makes it part of the test: every wait is a
+ * report step titled with its criteria, a wait without a timeout gets the
+ * test's remaining budget, and a matched message is attached to the report.
+ *
+ * @packageDocumentation
+ */
+import { inspect } from 'node:util';
+import { test as base } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
+import { describeCriteria } from '../client/index.ts';
+import type { InboxHandle, Message, MessageCriteria, MessagePredicate, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
+import { openEmail } from './open.ts';
+import type { OpenableMessage } from './open.ts';
+import { attachMessage, messageTitle } from './report.ts';
+
+/** What a wait matches: criteria (every given field must match) or a predicate. */
+export type MessageMatch = MessageCriteria | MessagePredicate;
+
+/** Options of {@link TestInbox.expectNoMessage}. */
+export interface ExpectNoMessageOptions {
+  /** Milliseconds during which no matching message may arrive. */
+  within: number;
+  /** Ends the wait early (it then rejects). */
+  signal?: AbortSignal;
+  /**
+   * `'backlog'`: a matching message already in the inbox fails too; `'now'`: only new ones count.
+   * @defaultValue the client's default
+   */
+  since?: WaitOptions['since'];
+}
+
+/** What a {@link TestInbox} needs from the fixture that made it. @internal */
+export interface TestInboxContext {
+  /** The running test. */
+  testInfo: TestInfo;
+  /** The timeout of a wait that was given none, computed when the wait starts. */
+  defaultTimeout(): number;
+  /** Whether matched messages are attached to the report. */
+  attachToReport: boolean;
+  /** Counts the messages attached so far, to number the attachments. */
+  nextAttachmentNumber(): number;
+}
+
+/**
+ * An inbox that belongs to one test, as given by the `inbox` fixture and by
+ * `createInbox()`. It is deleted when the test ends (kept when the test failed
+ * and `keepOnFailure` is on).
+ *
+ * @example
+ * ```ts
+ * test('signs up', async ({ page, inbox }) => {
+ *   await page.getByLabel('Email').fill(inbox.address);
+ *   await page.getByRole('button', { name: 'Create account' }).click();
+ *   const message = await inbox.waitForMessage({ subject: 'Confirm your email' });
+ *   await page.goto(message.link('Confirm email').href);
+ * });
+ * ```
+ */
+export class TestInbox {
+  readonly #handle: InboxHandle;
+  readonly #context: TestInboxContext;
+
+  /** Made by the fixtures; use the `inbox` fixture or `createInbox()`. */
+  constructor(handle: InboxHandle, context: TestInboxContext) {
+    this.#handle = handle;
+    this.#context = context;
+  }
+
+  /** The client's handle of this inbox, for everything the fixture does not wrap. */
+  get handle(): InboxHandle {
+    return this.#handle;
+  }
+
+  /** Inbox id. */
+  get id(): string {
+    return this.#handle.id;
+  }
+
+  /** The full address to type into the application, `localPart@domain`. */
+  get address(): string {
+    return this.#handle.address;
+  }
+
+  /** The part before `@`. */
+  get localPart(): string {
+    return this.#handle.localPart;
+  }
+
+  /** The domain after `@`. */
+  get domain(): string {
+    return this.#handle.domain;
+  }
+
+  /** The inbox's label (the fixtures set the test's title), or `null`. */
+  get label(): string | null {
+    return this.#handle.label;
+  }
+
+  /** When the service deletes the inbox on its own (ISO 8601), or `null`. */
+  get expiresAt(): string | null {
+    return this.#handle.expiresAt;
+  }
+
+  /**
+   * The timeout a wait without one would get now: the test's remaining time
+   * minus a reserve for teardown (or the `waitTimeout` option, when smaller).
+   */
+  defaultTimeout(): number {
+    return this.#context.defaultTimeout();
+  }
+
+  #options<O extends { timeout?: number }>(options: O | undefined): O & { timeout: number } {
+    const timeout = options?.timeout ?? this.defaultTimeout();
+    return { ...(options ?? ({} as O)), timeout };
+  }
+
+  /**
+   * Waits for a message that matches, and returns it with `links()`, `link()`,
+   * `otp()` … The wait is a report step titled `wait for email: <criteria>`;
+   * without `options.timeout` it may take the test's remaining time minus a
+   * reserve for teardown (or the `waitTimeout` option, when smaller), and fails
+   * with a `WaitTimeoutError` before the test itself times out. The matched
+   * message is attached to the report when `attachToReport` is on.
+   *
+   * @example
+   * ```ts
+   * const message = await inbox.waitForMessage({ subject: /sign-in code/i });
+   * await page.getByLabel('Code').fill(message.otp());
+   * ```
+   */
+  async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage> {
+    return base.step(
+      `wait for email: ${describeCriteria(match)}`,
+      async () => {
+        const message = await this.#handle.waitForMessage(match, this.#options(options));
+        await this.attach(message);
+        return message;
+      },
+      { box: true },
+    );
+  }
+
+  /**
+   * Waits until `count` messages that match have arrived, and returns them in
+   * arrival order. A report step like {@link TestInbox.waitForMessage}.
+   */
+  async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage[]> {
+    return base.step(
+      `wait for ${count} emails: ${describeCriteria(match)}`,
+      async () => {
+        const messages = await this.#handle.waitForMessages(count, match, this.#options(options));
+        for (const message of messages) await this.attach(message);
+        return messages;
+      },
+      { box: true },
+    );
+  }
+
+  /**
+   * Fails (with an `UnexpectedMessageError` naming the message) when a message
+   * that matches arrives within `options.within` milliseconds. A report step
+   * titled `expect no email: <criteria>`.
+   */
+  async expectNoMessage(match: MessageMatch | undefined, options: ExpectNoMessageOptions): Promise<void> {
+    return base.step(
+      `expect no email: ${describeCriteria(match)}`,
+      async () => {
+        await this.#handle.expectNoMessage(match, options);
+      },
+      { box: true },
+    );
+  }
+
+  /** The inbox's message summaries, newest first (at most `limit`, default 100). */
+  async messages(limit = 100): Promise<MessageSummary[]> {
+    const items: MessageSummary[] = [];
+    for await (const summary of this.#handle.messages({ limit: Math.min(100, Math.max(1, limit)) })) {
+      items.push(summary);
+      if (items.length >= limit) break;
+    }
+    return items;
+  }
+
+  /**
+   * Shows a message in `page`, for clicking links inside the email or comparing
+   * screenshots, and returns the email's `<body>` to click in.
+   *
+   * The page shows the sanitized HTML body (the text body when there is none)
+   * with no network access: every request the email would make (images,
+   * tracking pixels, stylesheets) is aborted. Only a top-level navigation goes
+   * through — clicking a link in the email navigates the page to it, and from
+   * then on the page loads normally. Links meant for a new window open in the
+   * same page.
+   *
+   * @example
+   * ```ts
+   * const email = await inbox.open(page, message);
+   * await email.getByRole('link', { name: 'Confirm email' }).click();
+   * await expect(page.getByRole('status')).toHaveText('Email confirmed');
+   * ```
+   */
+  async open(page: Page, message: OpenableMessage): Promise<Locator> {
+    return base.step(
+      `open email: ${messageTitle(message)}`,
+      async () => {
+        const { body } = await openEmail(page, message);
+        return body;
+      },
+      { box: true },
+    );
+  }
+
+  /**
+   * Attaches a message to the report (rendered HTML, text, headers, raw `.eml`)
+   * when `attachToReport` is on. The waits do this for the message they return.
+   */
+  async attach(message: ReceivedMessage | Message): Promise<void> {
+    if (!this.#context.attachToReport) return;
+    const raw = await this.#handle.raw(message.id).then(
+      (source) => source.bytes,
+      () => null,
+    );
+    await attachMessage(this.#context.testInfo, `email ${this.#context.nextAttachmentNumber()} — ${messageTitle(message)}`, message, raw);
+  }
+
+  /** `{ id, address }`: what logging the inbox shows (never its token). */
+  toJSON(): { id: string; address: string } {
+    return { id: this.id, address: this.address };
+  }
+
+  /** `console.log(inbox)` shows the address, never the token. */
+  [inspect.custom](): string {
+    return `TestInbox { address: ${JSON.stringify(this.address)}, id: ${JSON.stringify(this.id)} }`;
+  }
+}
