@@ -361,17 +361,23 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
     };
 
     let pumping: Promise<void> | null = null;
+    /** Works through the queue; the promise settles once it is empty. */
     const pump = (): Promise<void> => {
-      pumping ??= (async () => {
+      if (pumping !== null) return pumping;
+      let finished = false;
+      const run = (async () => {
         try {
           while (queue.length > 0 && !settled) await consider(queue.shift() as MessageSummary);
         } catch (error) {
           if (!isStop(error, stop.signal)) fail(error);
         } finally {
+          // Reset in the same turn as the loop's last check, so a push right after starts a new run.
+          finished = true;
           pumping = null;
         }
       })();
-      return pumping;
+      if (!finished) pumping = run;
+      return run;
     };
     const push = (summaries: MessageSummary[]) => {
       for (const summary of summaries) {
@@ -452,8 +458,11 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
 
     // ---- polling the message list ----
     let lastRateLimit: RateLimit | null = null;
-    /** Reads what is newer than what was pushed; returns the delay before the next poll (NaN for the schedule). */
-    const poll = async (signal: AbortSignal): Promise<number> => {
+    /**
+     * Reads what is newer than what was pushed. Says whether it found something, and how long
+     * the server asked to wait (`Retry-After`) when it refused.
+     */
+    const poll = async (signal: AbortSignal): Promise<{ found: boolean; retryAfterMs: number | null }> => {
       polls++;
       const threshold = floor === null ? null : Math.max(maxPushed, floor);
       const found: MessageSummary[] = [];
@@ -482,14 +491,12 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
         }
         lastPollError = null;
       } catch (error) {
-        if (isStop(error, signal) || signal.aborted) return 0;
-        if (isFatal(error)) {
-          fail(error);
-          return 0;
+        if (!(isStop(error, signal) || signal.aborted)) {
+          if (isFatal(error)) fail(error);
+          else lastPollError = error;
         }
-        lastPollError = error;
-        if (error instanceof RateLimitError && error.retryAfter !== null) return error.retryAfter * 1000;
-        return Number.NaN;
+        const retryAfterMs = error instanceof RateLimitError && error.retryAfter !== null ? error.retryAfter * 1000 : null;
+        return { found: false, retryAfterMs };
       }
       if (threshold === null) {
         floor = newest;
@@ -497,7 +504,7 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
       }
       found.sort((a, b) => a.seq - b.seq);
       push(found);
-      return found.length > 0 ? -1 : Number.NaN;
+      return { found: found.length > 0, retryAfterMs: null };
     };
 
     // ---- the feed: stream first, polling while it is unavailable ----
@@ -536,16 +543,9 @@ export function runWait(inbox: InboxHandle, state: WaitState, spec: WaitSpec): P
               }
             });
           }
-          const advice = await poll(feedSignal);
-          let delay: number;
-          if (advice === -1) {
-            index = 0;
-            delay = pollDelay(spec.pollIntervals, 0, lastRateLimit);
-          } else if (Number.isNaN(advice)) {
-            delay = pollDelay(spec.pollIntervals, index++, lastRateLimit);
-          } else {
-            delay = advice;
-          }
+          const { found, retryAfterMs } = await poll(feedSignal);
+          if (found) index = 0; // mail is coming in: look again soon
+          const delay = retryAfterMs ?? pollDelay(spec.pollIntervals, index++, lastRateLimit);
           await pause(delay, feedSignal);
         }
         fallbackReason = null;
