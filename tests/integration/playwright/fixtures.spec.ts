@@ -212,6 +212,29 @@ test('waits for mail that never comes', async ({ inbox }) => {
   await expect(admin.inboxes.get(inbox!.id)).rejects.toBeInstanceOf(NotFoundError);
 });
 
+test('a test that runs out of time still has its messages attached and its inbox deleted: teardown has its own budget', async ({ server, admin }) => {
+  const run = await runInline(
+    {
+      'stuck.spec.ts': `
+import { test } from '$FIXTURES';
+import { send } from './send.ts';
+test('gets stuck', async ({ inbox }) => {
+  console.log('INBOX ' + JSON.stringify({ id: inbox.id, address: inbox.address }));
+  await send({ to: inbox.address, subject: 'Before getting stuck', text: 'hello' });
+  await inbox.waitForMessage({ subject: 'Before getting stuck' });
+  await new Promise(() => {});
+});
+`,
+    },
+    { inboxkit: { baseUrl: server.url, apiKey: API_KEY }, configExtra: 'timeout: 3000,', env: smtpEnv(server) },
+  );
+  const result = resultOf(run, 'gets stuck');
+  expect(result.status).toBe('timedOut');
+  expect(result.attachments.map((a) => a.name)).toContain('received #1 — Before getting stuck.eml');
+  const [inbox] = printedInboxes(result.stdout);
+  await expect(admin.inboxes.get(inbox!.id)).rejects.toBeInstanceOf(NotFoundError);
+});
+
 test('the fixtures merge with a user\'s own fixtures through mergeTests and test.extend', async ({ server }) => {
   const run = await runInline(
     {
