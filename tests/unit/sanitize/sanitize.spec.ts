@@ -1,4 +1,6 @@
 import { test, expect } from '@playwright/test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { JSDOM } from 'jsdom';
 import fc from 'fast-check';
 import { createSanitizer, type Sanitizer, type SanitizeOptions } from '../../../src/server/mail/sanitize.ts';
@@ -300,7 +302,7 @@ test('sanitizing twice gives the same result, and never leaves a script, a handl
         }
       }
     }),
-    { numRuns: 300 },
+    { numRuns: 150 },
   );
 });
 
@@ -309,4 +311,20 @@ test('a closed sanitizer refuses to work and says how to get a new one', async (
   expect(await own.sanitize('<p>x</p>', noCid)).toBe('<p>x</p>');
   own.close();
   await expect(own.sanitize('<p>x</p>', noCid)).rejects.toThrow(/after close\(\).*createSanitizer\(\)/);
+});
+
+test('sanitizing many emails in one loop does not keep their documents alive', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const own = createSanitizer();
+  const html = '<table>' + '<tr><td style="color:red"><a href="https://x.test/?a=1&b=2">x</a><img src="cid:a"></td></tr>'.repeat(200) + '</table>';
+  await own.sanitize(html, noCid);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 100; i++) await own.sanitize(html, noCid);
+  gc();
+  const grownMb = (process.memoryUsage().heapUsed - before) / 1e6;
+  own.close();
+  // Retained documents cost about 1.4 MB each here: 100 of them would be about 140 MB.
+  expect(grownMb).toBeLessThan(50);
 });
