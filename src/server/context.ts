@@ -47,7 +47,7 @@ export interface ResolvedConfig {
   connectCodeTtlSeconds: number;
   /** How often expired inboxes are swept, in milliseconds. */
   sweepIntervalMs: number;
-  /** Length of a rate-limit window, in seconds. Limits per window come from the plans (`requestsPerMinute`). */
+  /** Length of a rate-limit window, in seconds. The allowance per window comes from the plans (`requestsPerMinute`). */
   rateLimitWindowSeconds: number;
   /** API keys (`tm_…`) to accept; each becomes a premium user at start. */
   apiKeys: string[];
@@ -224,6 +224,12 @@ export interface ConfigOptions {
    * @defaultValue 6000 for every plan
    */
   rateLimit?: number | null | false;
+  /**
+   * Length of a rate-limit window, in seconds. The plans' `requestsPerMinute`
+   * is the allowance per window, whatever its length.
+   * @defaultValue `60`
+   */
+  rateLimitWindowSeconds?: number;
   /** Fine-grained plan entitlements. */
   plans?: PlanOptions;
   /**
@@ -392,7 +398,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
     sessionTtlSeconds: positiveInt('sessionTtlSeconds', options.sessionTtlSeconds ?? 30 * DAY),
     connectCodeTtlSeconds: positiveInt('connectCodeTtlSeconds', options.connectCodeTtlSeconds ?? 300),
     sweepIntervalMs: positiveInt('sweepIntervalMs', options.sweepIntervalMs ?? 60_000),
-    rateLimitWindowSeconds: 60,
+    rateLimitWindowSeconds: positiveInt('rateLimitWindowSeconds', options.rateLimitWindowSeconds ?? 60),
     apiKeys,
   };
 }
