@@ -27,7 +27,6 @@ import { inboxkitMatchers } from './matchers.ts';
 export { inboxkitFixtures, DEFAULT_BASE_URL } from './fixtures.ts';
 export type { InboxkitOptions, InboxkitTestFixtures, InboxkitWorkerFixtures, InboxkitAccount, CreateInbox, CreateTestInboxOptions } from './fixtures.ts';
 export { TestInbox } from './test-inbox.ts';
-export type { MessageMatch, ExpectNoMessageOptions } from './test-inbox.ts';
 export { inboxkitMatchers, describeLinkMatch } from './matchers.ts';
 export type { LinkMatch, ToHaveReceivedOptions } from './matchers.ts';
 export { inboxkitServer } from './server.ts';
@@ -36,7 +35,7 @@ export { renderEmailDocument } from './report.ts';
 export type { OpenableMessage } from './open.ts';
 export { defaultWaitTimeout, teardownReserve } from './budget.ts';
 export { WaitTimeoutError, UnexpectedMessageError, describeCriteria } from '../client/index.ts';
-export type { MessageCriteria, MessagePredicate, ReceivedMessage, WaitOptions } from '../client/index.ts';
+export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, ReceivedAttachment, WaitOptions, ExpectNoMessageOptions, ExtractedLink, LinkFilterArg, OtpCandidate } from '../client/index.ts';
 
 /**
  * Playwright's `test` with the inboxkit fixtures: `inbox`, `createInbox` and

@@ -6,9 +6,8 @@
  */
 import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
 import { InboxHandle, OtpNotFoundError, UnexpectedMessageError, WaitTimeoutError, describeCriteria } from '../client/index.ts';
-import type { ReceivedMessage } from '../client/index.ts';
+import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
-import type { MessageMatch } from './test-inbox.ts';
 
 /** What `toHaveLink` accepts: link text or href (string: contains, case-insensitive; RegExp), a filter object, or a predicate. */
 export type LinkMatch = Parameters<ReceivedMessage['links']>[0];

@@ -10,26 +10,10 @@ import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { describeCriteria } from '../client/index.ts';
-import type { InboxHandle, Message, MessageCriteria, MessagePredicate, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
+import type { ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
 import { openEmail } from './open.ts';
 import type { OpenableMessage } from './open.ts';
 import { attachMessage, messageTitle } from './report.ts';
-
-/** What a wait matches: criteria (every given field must match) or a predicate. */
-export type MessageMatch = MessageCriteria | MessagePredicate;
-
-/** Options of {@link TestInbox.expectNoMessage}. */
-export interface ExpectNoMessageOptions {
-  /** Milliseconds during which no matching message may arrive. */
-  within: number;
-  /** Ends the wait early (it then rejects). */
-  signal?: AbortSignal;
-  /**
-   * `'backlog'`: a matching message already in the inbox fails too; `'now'`: only new ones count.
-   * @defaultValue the client's default
-   */
-  since?: WaitOptions['since'];
-}
 
 /** What a {@link TestInbox} needs from the fixture that made it. @internal */
 export interface TestInboxContext {
