@@ -117,8 +117,8 @@ function sanitizeDeclaration(chunk: string, urlPolicy: CssUrlPolicy): string | n
   const normalized = normalize(value);
   if (FORBIDDEN_VALUE_PARTS.some((part) => normalized.includes(part))) return null;
   if (STRING_URL_FUNCTIONS.test(normalized)) return null;
-  // A fixed element could cover the page that shows the mail.
-  if (property === 'position' && normalized.startsWith('fixed')) return null;
+  // Absolute, fixed or sticky elements could leave the mail's box and cover the page that shows it.
+  if (property === 'position' && !/^(?:static|relative)(?:!important)?$/.test(normalized)) return null;
 
   if (normalized.includes('url(')) {
     // Escapes inside a declaration that loads something: too clever for an email, dropped.

@@ -239,7 +239,7 @@ function removeComments(root: Element): void {
  *   `cellspacing`, `colspan`, `rowspan`), `font`, `center`, images and links;
  *   inline styles and `<style>` blocks with their CSS filtered (no
  *   `expression()`, `behavior`, `-moz-binding`, `@import`, script or
- *   non-image `data:` URLs, `position: fixed`);
+ *   non-image `data:` URLs, `position` other than static and relative);
  * - images: `https:` and `http:` (as mail clients do), `cid:` rewritten through
  *   `resolveCid` (unresolvable: the `src` is removed and the `alt` text stays),
  *   raster `data:image/*` (not SVG); relative sources are removed;

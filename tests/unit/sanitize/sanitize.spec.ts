@@ -48,6 +48,11 @@ test.describe('what email needs is kept', () => {
     expect(out).toBe(html);
   });
 
+  test('relative and static positions are kept', async () => {
+    const out = parse(await clean('<p style="position: relative; top: 2px">a</p><p style="position:static">b</p>'));
+    expect([...out.querySelectorAll('p')].map((p) => p.getAttribute('style'))).toEqual(['position:relative; top:2px', 'position:static']);
+  });
+
   test('inline styles are kept', async () => {
     const out = parse(await clean('<p style="color: #333; font-family: Arial, \'Helvetica Neue\', sans-serif; padding: 0 4px !important">x</p>'));
     expect(out.querySelector('p')?.getAttribute('style')).toBe("color:#333; font-family:Arial, 'Helvetica Neue', sans-serif; padding:0 4px !important");
@@ -251,6 +256,8 @@ test.describe('dangerous constructs are removed', () => {
     'background: image-set("javascript:alert(1)" 1x)',
     'list-style: url(&#106;avascript:alert(1))',
     'position: fixed',
+    'position: absolute !important',
+    'position: sticky',
     '@import url(https://evil.test/x.css)',
   ];
   for (const css of dangerousCss) {
