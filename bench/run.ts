@@ -1,0 +1,224 @@
+/**
+ * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
+ * push channel, a 500 ms polling waiter), on this machine, in one run.
+ *
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite] [-- --cpu-prof]`
+ *
+ * Every server runs in its own child process on 127.0.0.1 and free ports, and
+ * is stopped at the end; nothing leaves the machine. Prints the tables with the
+ * targets met or missed, and writes bench/results/latest.json and latest.md.
+ * `--cpu-prof` writes V8 CPU profiles of the server processes to
+ * .tmp/bench-prof/ (read them with `node bench/profile-summary.ts <file>`).
+ *
+ * @packageDocumentation
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startInboxkit, startMaildev } from './lib/hosts.ts';
+import type { HostOptions } from './lib/hosts.ts';
+import { fmt, markdownTable, ratio, table } from './lib/stats.ts';
+import { runDelivery } from './sections/delivery.ts';
+import type { DeliveryResult } from './sections/delivery.ts';
+import { runFanout } from './sections/fanout.ts';
+import type { FanoutResult } from './sections/fanout.ts';
+import { runCreateDelete } from './sections/fixtures.ts';
+import type { CreateDeleteResult } from './sections/fixtures.ts';
+import { runIntake } from './sections/intake.ts';
+import type { IntakeResult } from './sections/intake.ts';
+import { runScaling, runStartup } from './sections/scaling.ts';
+import type { ScalingResult, StartupResult } from './sections/scaling.ts';
+import { runSuites } from './sections/suite.ts';
+import type { SuiteResult } from './sections/suite.ts';
+
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const only = new Set<string>(onlyArg ? onlyArg.split(',') : SECTIONS);
+for (const s of only) {
+  if (!(SECTIONS as readonly string[]).includes(s)) {
+    console.error(`bench: unknown section "${s}" in --only; choose from ${SECTIONS.join(', ')}.`);
+    process.exit(2);
+  }
+}
+const root = fileURLToPath(new URL('..', import.meta.url));
+const hostOptions: HostOptions = args.includes('--cpu-prof') ? { cpuProfileDir: `${root}.tmp/bench-prof` } : {};
+const want = (s: Section) => only.has(s);
+
+const SIZE = quick
+  ? { delivery: 100, poll: 25, intakeSmall: 600, intakeLarge: 150, createDelete: 200, scaling: [10, 1_000, 10_000], requests: 100, startupRuns: 3, streams: 1000, fanoutMessages: 3, suiteTests: 40 }
+  : { delivery: 500, poll: 25, intakeSmall: 3000, intakeLarge: 600, createDelete: 1000, scaling: [10, 10_000, 100_000], requests: 300, startupRuns: 5, streams: 1000, fanoutMessages: 10, suiteTests: 200 };
+
+const started = Date.now();
+const log = (line: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+interface Results {
+  meta: Record<string, unknown>;
+  delivery?: DeliveryResult[];
+  intake?: IntakeResult[];
+  createDelete?: CreateDeleteResult;
+  scaling?: ScalingResult[];
+  startup?: StartupResult[];
+  fanout?: FanoutResult;
+  suite?: SuiteResult[];
+  targets?: Array<{ target: string; measured: string; met: boolean | null }>;
+}
+
+let commit = 'unknown';
+try {
+  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+} catch {}
+const results: Results = {
+  meta: {
+    date: new Date().toISOString(),
+    commit,
+    node: process.version,
+    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    loadAverageAtStart: loadavg().map((l) => Number(l.toFixed(2))),
+    quick,
+  },
+};
+
+// ---- measurements ----
+if (want('delivery') || want('intake') || want('fixtures') || want('fanout') || want('suite')) {
+  const inboxkit = await startInboxkit({ dbPath: null, delayedSmtp: 100 }, hostOptions);
+  const maildev = want('delivery') || want('intake') ? await startMaildev(hostOptions) : null;
+  try {
+    if (want('delivery')) results.delivery = await runDelivery(inboxkit, maildev, { samples: SIZE.delivery, pollConcurrency: SIZE.poll, log });
+    if (want('intake')) results.intake = await runIntake(inboxkit, maildev, { small: SIZE.intakeSmall, large: SIZE.intakeLarge, log });
+    if (want('fixtures')) {
+      log(`fixtures: ${SIZE.createDelete} inbox create + delete`);
+      results.createDelete = await runCreateDelete(inboxkit, SIZE.createDelete);
+    }
+    if (want('fanout')) results.fanout = await runFanout(inboxkit, { streams: SIZE.streams, messages: SIZE.fanoutMessages, log });
+    if (want('suite')) results.suite = await runSuites(inboxkit, { tests: SIZE.suiteTests, workers: 4, variants: ['no-email', 'waitForMessage', 'poll-500ms'], log });
+  } finally {
+    await maildev?.stop();
+    await inboxkit.stop();
+  }
+}
+if (want('scaling')) results.scaling = await runScaling({ sizes: SIZE.scaling, requests: SIZE.requests, log });
+if (want('startup')) results.startup = await runStartup({ runs: SIZE.startupRuns, log });
+results.meta.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
+results.meta.seconds = Math.round((Date.now() - started) / 1000);
+
+// ---- targets ----
+const targets: NonNullable<Results['targets']> = [];
+const check = (target: string, value: number | undefined, limit: number, unit: string, higherIsBetter = false) => {
+  if (value === undefined || Number.isNaN(value)) return;
+  targets.push({ target, measured: `${fmt(value)}${unit}`, met: higherIsBetter ? value >= limit : value <= limit });
+};
+const d = (target: string, sender: string, delay = 0) => results.delivery?.find((r) => r.target === target && r.sender === sender && r.greetingDelayMs === delay);
+check('delivery p50, pooled sender ≤ 3 ms', d('inboxkit', 'pooled')?.latency.p50, 3, ' ms');
+check('delivery p50, new connection ≤ 10 ms', d('inboxkit', 'new-connection')?.latency.p50, 10, ' ms');
+check('delivery p99, pooled ≤ 25 ms', d('inboxkit', 'pooled')?.latency.p99, 25, ' ms');
+check('delivery p99, new connection ≤ 25 ms', d('inboxkit', 'new-connection')?.latency.p99, 25, ' ms');
+const intake = (target: string, senders: number, message = '10KB') => results.intake?.find((r) => r.target === target && r.senders === senders && r.message === message);
+check('intake, 10 KB, 4 senders ≥ 1,000 msg/s', intake('inboxkit', 4)?.perSecond, 1000, ' msg/s', true);
+const ik4 = intake('inboxkit', 4)?.perSecond;
+const md4 = intake('maildev', 4)?.perSecond;
+if (ik4 !== undefined && md4 !== undefined) check('intake, 10 KB, 4 senders ≥ 4× MailDev', ik4 / md4, 4, '×', true);
+check('create + delete an inbox p50 ≤ 3 ms', results.createDelete?.createDelete.p50, 3, ' ms');
+const mem = results.scaling?.filter((r) => r.mode === 'memory') ?? [];
+const smallest = mem[0];
+const largest = mem.at(-1);
+if (smallest && largest && largest !== smallest) {
+  check(`first page at ${largest.messages.toLocaleString('en')} ≤ 1.5× at ${smallest.messages}`, largest.firstPage.p50 / smallest.firstPage.p50, 1.5, '×');
+}
+const file = results.scaling?.find((r) => r.mode === 'file');
+if (file) check(`RSS after ${file.messages.toLocaleString('en')} messages, file mode ≤ 150 MB`, file.rssMb, 150, ' MB');
+const startup = results.startup?.find((r) => r.command.includes('dist')) ?? results.startup?.find((r) => r.target === 'inboxkit');
+if (startup) check(`startup to healthy ≤ 0.5 s (${startup.command})`, startup.healthy.p50 / 1000, 0.5, ' s');
+results.targets = targets;
+
+// ---- output ----
+const out: string[] = [];
+const md: string[] = [];
+const section = (title: string, header: string[], rows: string[][]) => {
+  out.push(`\n${title}\n${table(header, rows)}`);
+  md.push(`\n**${title}**\n\n${markdownTable(header, rows)}`);
+};
+const meta = results.meta;
+out.push(`inboxkit benchmark ${quick ? '(quick) ' : ''}— ${meta.date}, commit ${meta.commit}, Node ${meta.node}, ${meta.cpus}`);
+out.push(`load average at start ${JSON.stringify(meta.loadAverageAtStart)}, at end ${JSON.stringify(meta.loadAverageAtEnd)}; ${meta.seconds} s`);
+
+if (results.delivery) {
+  const ref = (sender: string) => d('inboxkit', sender)?.latency;
+  section(
+    'Delivery latency: SMTP send start → full message in the waiter (ms)',
+    ['waiter', 'sender', 'greeting wait', 'n', 'p50', 'p95', 'p99', 'SMTP 250 p50', 'p50 vs inboxkit'],
+    results.delivery.map((r) => [
+      r.target === 'inboxkit' ? 'inboxkit waitForMessage' : r.target === 'maildev' ? 'MailDev Socket.IO newMail' : `poll every 500 ms${r.concurrency > 1 ? ` (${r.concurrency} at once)` : ''}`,
+      r.sender,
+      `${r.greetingDelayMs} ms`,
+      String(r.latency.n),
+      fmt(r.latency.p50),
+      fmt(r.latency.p95),
+      fmt(r.latency.p99),
+      fmt(r.smtpAck.p50),
+      ratio(r.latency.p50, ref(r.sender)?.p50),
+    ]),
+  );
+}
+if (results.intake) {
+  const rows = results.intake
+    .filter((r) => r.target === 'inboxkit')
+    .map((r) => {
+      const peer = intake('maildev', r.senders, r.message);
+      return [r.message, String(r.senders), fmt(r.perSecond), fmt(peer?.perSecond), ratio(r.perSecond, peer?.perSecond), fmt(r.serverCpuMsPerMessage), fmt(peer?.serverCpuMsPerMessage)];
+    });
+  section('Intake throughput (msg/s to the 250 reply; server CPU ms per message)', ['message', 'senders', 'inboxkit', 'MailDev', 'ratio', 'inboxkit CPU', 'MailDev CPU'], rows);
+}
+if (results.createDelete) {
+  const c = results.createDelete;
+  section('Fixture overhead: an inbox per test (ms)', ['operation', 'n', 'p50', 'p95', 'p99'], [
+    ['create + delete', String(c.createDelete.n), fmt(c.createDelete.p50), fmt(c.createDelete.p95), fmt(c.createDelete.p99)],
+    ['create', String(c.create.n), fmt(c.create.p50), fmt(c.create.p95), fmt(c.create.p99)],
+    ['delete', String(c.delete.n), fmt(c.delete.p50), fmt(c.delete.p95), fmt(c.delete.p99)],
+  ]);
+}
+if (results.suite) {
+  const base = results.suite.find((s) => s.variant === 'waitForMessage');
+  section(
+    `Playwright suite: ${results.suite[0]?.tests} tests, ${results.suite[0]?.workers} workers, one email each (wall time, s)`,
+    ['variant', 'passed', 'failed', 'wall', 'vs waitForMessage'],
+    results.suite.map((s) => [s.variant, String(s.passed), String(s.failed), fmt(s.seconds), ratio(s.seconds, base?.seconds)]),
+  );
+}
+if (results.scaling) {
+  const first = results.scaling[0]?.firstPage.p50;
+  section(
+    'Scaling: GET /inboxes/{id}/messages first page; memory (filled through the Store API)',
+    ['messages', 'mode', 'p50 ms', 'p99 ms', 'vs 10', 'RSS MB', 'RSS after GC', 'heap MB', 'fill s'],
+    results.scaling.map((r) => [r.messages.toLocaleString('en'), r.mode, fmt(r.firstPage.p50), fmt(r.firstPage.p99), ratio(r.firstPage.p50, first), fmt(r.rssMb), fmt(r.rssAfterGcMb), fmt(r.heapAfterGcMb), fmt(r.fillSeconds)]),
+  );
+}
+if (results.startup) {
+  section(
+    'Startup: spawn → ready line / → health check answering (ms, median)',
+    ['command', 'runs', 'ready', 'healthy', 'CPU at ready'],
+    results.startup.map((s) => [s.command, String(s.ready.n), fmt(s.ready.p50), fmt(s.healthy.p50), fmt(s.cpuAtReady.p50)]),
+  );
+}
+if (results.fanout) {
+  const f = results.fanout;
+  section(
+    `Stream fan-out: ${f.streams} streams on one inbox, ${f.messages} messages (ms from send start)`,
+    ['samples', 'push p50', 'push p95', 'push p99', 'last stream p50', 'server KB/stream'],
+    [[String(f.push.n), fmt(f.push.p50), fmt(f.push.p95), fmt(f.push.p99), fmt(f.lastStream.p50), fmt(f.rssPerStreamKb)]],
+  );
+}
+section('Targets', ['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured, t.met === null ? '–' : t.met ? 'met' : 'MISSED']));
+
+console.log(out.join('\n'));
+mkdirSync(`${root}bench/results`, { recursive: true });
+writeFileSync(`${root}bench/results/latest.json`, `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(
+  `${root}bench/results/latest.md`,
+  `Measured ${meta.date} (commit ${meta.commit}), Node ${meta.node}, ${meta.cpus}, load average ${JSON.stringify(meta.loadAverageAtStart)} → ${JSON.stringify(meta.loadAverageAtEnd)}${quick ? ', quick run' : ''}.\n${md.join('\n')}\n`,
+);
+console.error(`\nwrote bench/results/latest.json and bench/results/latest.md`);
