@@ -288,7 +288,7 @@ async function settleInPage(): Promise<void> {
 }
 
 /** Renders vectors in batches (one fresh browser context per batch) and merges what they set off. */
-export async function detect(browser: Browser, vectors: Vector[], mode: RenderMode, batchSize = 40): Promise<Detection> {
+export async function detect(browser: Browser, vectors: Vector[], mode: RenderMode, batchSize = 80): Promise<Detection> {
   const total: Detection = { hookCalls: [], dialogs: [], scripts: [], requests: [], popups: [], errors: [], rendered: 0 };
   for (let start = 0; start < vectors.length; start += batchSize) {
     const batch = await renderBatch(browser, vectors.slice(start, start + batchSize), mode);

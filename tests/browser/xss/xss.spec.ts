@@ -83,7 +83,7 @@ const corpora: { name: string; load: () => Promise<Vector[]>; minimumRawVectorsT
 
 for (const corpus of corpora) {
   for (const mode of MODES) {
-    test(`no vector of ${corpus.name} runs once sanitized, rendered through ${mode}, while the raw vectors do`, async ({ browser }) => {
+    test(`no vector of ${corpus.name} runs once sanitized, rendered through ${mode}, while the raw vectors do`, { tag: '@heavy' }, async ({ browser }) => {
       test.setTimeout(120_000);
       const vectors = await corpus.load();
       const sanitized = await sanitizeAll(vectors);
