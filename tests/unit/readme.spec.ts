@@ -1,0 +1,93 @@
+/**
+ * The README stays true: every TypeScript example in it is quoted from a file
+ * that a test or an example spec runs, every npm script it names exists, and
+ * every `inboxkit` flag it mentions is one the command accepts.
+ */
+import { test, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+
+interface Fence { lang: string; body: string; source: string | null; line: number }
+
+function fences(markdown: string): Fence[] {
+  const lines = markdown.split('\n');
+  const found: Fence[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\w*)\s*$/.exec(lines[i]!);
+    if (!open || open[1] === '') continue;
+    let end = i + 1;
+    while (end < lines.length && lines[end] !== '```') end++;
+    let before = i - 1;
+    while (before >= 0 && lines[before]!.trim() === '') before--;
+    const source = /^<!-- snippet: (\S+) -->$/.exec(lines[before] ?? '')?.[1] ?? null;
+    found.push({ lang: open[1]!, body: lines.slice(i + 1, end).join('\n'), source, line: i + 1 });
+    i = end;
+  }
+  return found;
+}
+
+/** A file's text as a user would write it: imports of the sources become imports of the package. */
+function asPublished(text: string): string {
+  return text
+    .replace(/from '(?:\.\.\/)+src\/playwright\/index\.ts';.*$/gm, "from 'inboxkit/playwright';")
+    .replace(/from '(?:\.\.\/)+src\/server\/index\.ts';.*$/gm, "from 'inboxkit/server';")
+    .replace(/from '(?:\.\.\/)+src\/index\.ts';.*$/gm, "from 'inboxkit';");
+}
+
+function region(text: string, name: string): string {
+  const match = new RegExp(`^([ \\t]*)// #region ${name}\\n([\\s\\S]*?)^[ \\t]*// #endregion`, 'm').exec(text);
+  if (!match) throw new Error(`no "// #region ${name}" … "// #endregion" in the file`);
+  const indent = match[1]!.length;
+  return match[2]!.split('\n').map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length))).join('\n');
+}
+
+/** The text a README example quotes: a `#region` of a file, or the whole file. */
+function quoted(source: string): string {
+  const [file, name] = source.split('#') as [string, string | undefined];
+  const text = asPublished(readFileSync(path.join(root, file), 'utf8'));
+  return (name ? region(text, name) : text).trimEnd();
+}
+
+const all = fences(readme);
+
+test('the README has TypeScript examples, each quoted from a file that runs', () => {
+  const typescript = all.filter((fence) => fence.lang === 'ts');
+  expect(typescript.length).toBeGreaterThan(2);
+  for (const fence of typescript) {
+    expect(fence.source, `README line ${fence.line}: precede the example with <!-- snippet: path[#region] --> naming the tested file it comes from`).not.toBeNull();
+    const source = quoted(fence.source!);
+    // A region is quoted whole; a file may be quoted in part (its first test, say).
+    if (fence.source!.includes('#')) expect(fence.body.trimEnd(), `README line ${fence.line} differs from ${fence.source}`).toBe(source);
+    else expect(source, `README line ${fence.line} is not a part of ${fence.source}`).toContain(fence.body.trimEnd());
+  }
+});
+
+test('every npm command in the README names a script that exists', () => {
+  const scripts = Object.keys(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>);
+  const commands = all.filter((fence) => fence.lang === 'bash').flatMap((fence) => fence.body.split('\n'));
+  const named = commands.flatMap((line) => [...line.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!));
+  expect(named.length).toBeGreaterThan(0);
+  for (const script of named) expect(scripts, `npm run ${script}`).toContain(script);
+  expect(commands.some((line) => /^npm test\b/.test(line))).toBe(true);
+});
+
+test('every inboxkit command and flag the README mentions is accepted by the CLI', () => {
+  const help = (sub: string) =>
+    execFileSync(process.execPath, [path.join(root, 'src/cli/main.ts'), ...sub.split(' '), '--help'], { encoding: 'utf8' });
+  const serveHelp = help('serve');
+  const commands = all.filter((fence) => fence.lang === 'bash').flatMap((fence) => fence.body.split('\n')).filter((line) => line.startsWith('npx inboxkit '));
+  expect(commands.length).toBeGreaterThan(0);
+  for (const line of commands) {
+    const words = line.replace(/#.*$/, '').trim().split(/\s+/);
+    const sub = words.slice(2).filter((word) => !word.startsWith('-')).slice(0, words[2] === 'keys' ? 2 : 1).join(' ');
+    const text = help(sub);
+    for (const flag of words.filter((word) => word.startsWith('--'))) expect(text, `${line}: ${flag}`).toContain(flag);
+  }
+  const section = readme.slice(readme.indexOf('## The local service'), readme.indexOf('## Troubleshooting'));
+  for (const flag of new Set(section.match(/--[a-z][a-z-]+/g) ?? [])) expect(serveHelp, `README mentions ${flag}`).toContain(flag);
+});
