@@ -1,7 +1,11 @@
+import { InboxkitError } from '../client/errors.ts';
 import type { ExtractedLink, OtpCandidate, RejectedOtp } from './types.ts';
 
-/** Root of the errors thrown by link and one-time-code extraction. */
-export class ExtractionError extends Error {
+/**
+ * Root of the errors thrown by link and one-time-code extraction; an
+ * {@link InboxkitError} like every error inboxkit throws.
+ */
+export class ExtractionError extends InboxkitError {
   override name = 'ExtractionError';
 }
 

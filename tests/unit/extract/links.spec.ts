@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { AmbiguousLinkError, ExtractionError, LinkNotFoundError, extractLinks, findLink } from '../../../src/extract/index.ts';
+import { InboxkitError } from '../../../src/index.ts';
 
 test.describe('reading links from HTML', () => {
   test('HTML entities in hrefs are decoded, including an ampersand escaped twice', () => {
@@ -161,6 +162,7 @@ test.describe('findLink', () => {
     const error = (() => { try { findLink(html, { text: 'reset' }); } catch (e) { return e; } return null; })();
     expect(error).toBeInstanceOf(LinkNotFoundError);
     expect(error).toBeInstanceOf(ExtractionError);
+    expect(error).toBeInstanceOf(InboxkitError);
     const message = (error as LinkNotFoundError).message;
     expect(message).toContain('No link matched { text: "reset" }');
     expect(message).toContain('"Verify your email" → https://app.example.com/verify?t=1');
