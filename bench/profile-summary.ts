@@ -86,3 +86,36 @@ if (callersOf > 0) {
   }
   show(`Callers of ${name}`, stacks);
 }
+
+// `--inclusive`: total time (self + callees) of the hottest source functions of the project and of packages' entry points.
+if (process.argv.includes('--inclusive')) {
+  const inclusive = new Map<string, number>();
+  const totalOf = new Map<number, number>();
+  const visit = (id: number): number => {
+    const cached = totalOf.get(id);
+    if (cached !== undefined) return cached;
+    const node = byId.get(id);
+    let sum = self.get(id) ?? 0;
+    for (const c of node?.children ?? []) sum += visit(c);
+    totalOf.set(id, sum);
+    return sum;
+  };
+  for (const n of profile.nodes) visit(n.id);
+  // A function counted once per stack: only where it is not already below itself.
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  for (const n of profile.nodes) {
+    const { url, functionName, lineNumber } = n.callFrame;
+    if (!url.includes('/src/') && !url.includes('bench-build') && !url.includes('/dist/')) continue;
+    const key = `${functionName || '(anonymous)'} ${area(url, functionName)}:${lineNumber + 1}`;
+    let p = parent.get(n.id);
+    let recursive = false;
+    while (p !== undefined) {
+      const f = byId.get(p)?.callFrame;
+      if (f && f.url === url && f.functionName === functionName && f.lineNumber === lineNumber) recursive = true;
+      p = parent.get(p);
+    }
+    if (!recursive) inclusive.set(key, (inclusive.get(key) ?? 0) + (totalOf.get(n.id) ?? 0));
+  }
+  show('Inclusive time of project functions (self + callees)', inclusive);
+}

@@ -15,12 +15,18 @@
  *
  * @packageDocumentation
  */
-import { hashSecret, createEventBus, createSqliteStore, startServer } from '../../src/server/index.ts';
+import { pathToFileURL } from 'node:url';
+import type * as ServerModule from '../../src/server/index.ts';
+import type * as IntakeModule from '../../src/server/smtp/intake.ts';
 import type { NewMessage } from '../../src/server/storage/types.ts';
-import { createSmtpIntake } from '../../src/server/smtp/intake.ts';
 
 /** What the host is asked to run. */
 export interface InboxkitHostConfig {
+  /**
+   * Folder of a compiled build of src/ (bench/lib/build.ts) to run the server from;
+   * without one, the TypeScript sources run through Node's type stripping.
+   */
+  build?: string | null;
   /** SQLite file, or null for memory. */
   dbPath: string | null;
   /** Also start an SMTP intake with the given greeting delay (ms). */
@@ -41,6 +47,9 @@ export interface InboxkitHostReady {
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as InboxkitHostConfig;
+const from = (built: string, source: string) => (config.build ? pathToFileURL(`${config.build}/${built}`).href : new URL(source, import.meta.url).href);
+const { hashSecret, createEventBus, createSqliteStore, startServer } = (await import(from('server/index.js', '../../src/server/index.ts'))) as typeof ServerModule;
+const { createSmtpIntake } = (await import(from('server/smtp/intake.js', '../../src/server/smtp/intake.ts'))) as typeof IntakeModule;
 const send = (message: object) => process.send?.(message);
 
 /** A typical 3 KB verification email as the store keeps it. */

@@ -47,29 +47,55 @@ function transport(port: number, sender: 'pooled' | 'new-connection'): Transport
   });
 }
 
-/** Runs `count` samples, `concurrency` at a time, after `WARMUP` unmeasured ones. */
-async function sample(count: number, concurrency: number, one: (i: number) => Promise<{ latency: number; ack: number }>) {
-  for (let i = 0; i < WARMUP; i++) await one(-1 - i);
-  const latencies: number[] = [];
-  const acks: number[] = [];
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < count) {
-        const i = next++;
-        const { latency, ack } = await one(i);
-        latencies.push(latency);
-        acks.push(ack);
-      }
-    }),
-  );
-  return { latency: summarize(latencies), smtpAck: summarize(acks) };
+/** One measured sample: send start → waiter done, and → SMTP 250. */
+interface Sample {
+  latency: number;
+  ack: number;
 }
 
-async function inboxkitWaits(client: InboxkitClient, port: number, sender: 'pooled' | 'new-connection', count: number) {
+/** A way of waiting, measured one sample at a time. */
+interface Scenario {
+  target: string;
+  sender: 'pooled' | 'new-connection';
+  greetingDelayMs: number;
+  one(i: number): Promise<Sample>;
+  close(): Promise<void> | void;
+}
+
+/**
+ * Runs the scenarios round-robin, one sample of each in turn, after `WARMUP`
+ * unmeasured rounds: a change in the machine's load over the run (other
+ * processes) then weighs on every scenario alike instead of on whichever ran
+ * at that moment.
+ */
+async function interleaved(scenarios: Scenario[], count: number): Promise<DeliveryResult[]> {
+  const samples = scenarios.map(() => ({ latency: [] as number[], ack: [] as number[] }));
+  for (let i = -WARMUP; i < count; i++) {
+    for (const [k, scenario] of scenarios.entries()) {
+      const { latency, ack } = await scenario.one(i);
+      if (i < 0) continue;
+      samples[k]?.latency.push(latency);
+      samples[k]?.ack.push(ack);
+    }
+  }
+  return scenarios.map((s, k) => ({
+    target: s.target,
+    sender: s.sender,
+    greetingDelayMs: s.greetingDelayMs,
+    concurrency: 1,
+    latency: summarize(samples[k]?.latency ?? []),
+    smtpAck: summarize(samples[k]?.ack ?? []),
+  }));
+}
+
+/** `waitForMessage` on a fresh inbox per sample, as a test does. */
+function inboxkitScenario(client: InboxkitClient, port: number, sender: 'pooled' | 'new-connection', greetingDelayMs: number): Scenario {
   const mailer = transport(port, sender);
-  try {
-    return await sample(count, 1, async (i) => {
+  return {
+    target: 'inboxkit',
+    sender,
+    greetingDelayMs,
+    async one(i) {
       const inbox = await client.inboxes.create();
       const subject = `Confirm your address ${i}`;
       const t0 = performance.now();
@@ -81,53 +107,62 @@ async function inboxkitWaits(client: InboxkitClient, port: number, sender: 'pool
       if (message.subject !== subject) throw new Error(`bench: waited for ${subject}, got ${message.subject}`);
       await inbox.delete();
       return { latency, ack };
-    });
-  } finally {
-    mailer.close();
-  }
+    },
+    close: () => mailer.close(),
+  };
 }
 
-/** A waiter that lists the inbox every `intervalMs` until the message is there, then reads it. */
-async function pollFor(inbox: InboxHandle, subject: string, intervalMs: number): Promise<void> {
-  for (;;) {
-    const page = await inbox.messages({ limit: 20 });
-    const found = page.items.find((m) => m.subject === subject);
-    if (found) {
-      await inbox.message(found.id);
-      return;
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
-
-async function pollingWaits(client: InboxkitClient, port: number, sender: 'pooled' | 'new-connection', count: number, concurrency: number) {
-  const mailer = transport(port, sender);
-  try {
-    return await sample(count, concurrency, async (i) => {
+/**
+ * inboxkit the way the MailDev waiter works: an event stream opened before the
+ * send (not timed), then the message read once its event arrives. Shows what
+ * `waitForMessage` adds (opening its own stream) and, against the `ack`
+ * column, what reading the message costs (its HTML is sanitized on first read).
+ */
+function inboxkitOpenStreamScenario(client: InboxkitClient, port: number): Scenario {
+  const mailer = transport(port, 'pooled');
+  return {
+    target: 'inboxkit-open-stream',
+    sender: 'pooled',
+    greetingDelayMs: 0,
+    async one(i) {
       const inbox = await client.inboxes.create();
       const subject = `Confirm your address ${i}`;
+      const stream = inbox.stream();
+      const events = stream[Symbol.asyncIterator]();
+      const first = await events.next();
+      if (first.done || first.value.type !== 'ready') throw new Error('bench: the stream did not start with "ready"');
       const t0 = performance.now();
-      const waiting = pollFor(inbox, subject, 500);
-      await mailer.sendMail(nodemailerMessage({ from: 'no-reply@example.test', to: inbox.address, subject, html: HTML }));
-      const ack = performance.now() - t0;
-      await waiting;
+      let ack = Number.NaN;
+      const sending = mailer
+        .sendMail(nodemailerMessage({ from: 'no-reply@example.test', to: inbox.address, subject, html: HTML }))
+        .then(() => (ack = performance.now() - t0));
+      let id: string | null = null;
+      while (id === null) {
+        const next = await events.next();
+        if (next.done) throw new Error('bench: the stream ended before the message');
+        if (next.value.type === 'message' && next.value.message.subject === subject) id = next.value.message.id;
+      }
+      await inbox.message(id);
       const latency = performance.now() - t0;
+      await sending;
+      stream.close();
       await inbox.delete();
       return { latency, ack };
-    });
-  } finally {
-    mailer.close();
-  }
+    },
+    close: () => mailer.close(),
+  };
 }
 
-async function maildevWaits(maildev: MaildevHostReady, sender: 'pooled' | 'new-connection', count: number) {
+/** MailDev's Socket.IO `newMail` event on a connection opened once, then the email read over its REST API. */
+async function maildevScenario(maildev: MaildevHostReady, sender: 'pooled' | 'new-connection'): Promise<Scenario> {
   const socket = await connectSocketIo(maildev.webUrl);
   const mailer = transport(maildev.smtpPort, sender);
-  let run = 0;
-  try {
-    run++;
-    return await sample(count, 1, async (i) => {
-      const to = `user-${run}-${i + WARMUP}-${sender}@maildev.test`;
+  return {
+    target: 'maildev',
+    sender,
+    greetingDelayMs: 100,
+    async one(i) {
+      const to = `user-${i + WARMUP}-${sender}@maildev.test`;
       const subject = `Confirm your address ${i}`;
       const t0 = performance.now();
       const waiting = new Promise<string>((resolve) => {
@@ -146,12 +181,63 @@ async function maildevWaits(maildev: MaildevHostReady, sender: 'pooled' | 'new-c
       const response = await fetch(`${maildev.webUrl}/api/email/${id}`);
       if (!response.ok) throw new Error(`bench: MailDev answered ${response.status} for email ${id}`);
       await response.json();
+      return { latency: performance.now() - t0, ack };
+    },
+    close() {
+      mailer.close();
+      socket.close();
+    },
+  };
+}
+
+/** Runs `count` samples, `concurrency` at a time (polling waiters sleep 500 ms between polls, so they barely load the machine). */
+async function concurrent(count: number, concurrency: number, one: (i: number) => Promise<Sample>) {
+  const latencies: number[] = [];
+  const acks: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++;
+        const { latency, ack } = await one(i);
+        latencies.push(latency);
+        acks.push(ack);
+      }
+    }),
+  );
+  return { latency: summarize(latencies), smtpAck: summarize(acks) };
+}
+
+/** A waiter that lists the inbox every `intervalMs` until the message is there, then reads it. */
+async function pollFor(inbox: InboxHandle, subject: string, intervalMs: number): Promise<void> {
+  for (;;) {
+    const page = await inbox.messages({ limit: 20 });
+    const found = page.items.find((m) => m.subject === subject);
+    if (found) {
+      await inbox.message(found.id);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+async function pollingWaits(client: InboxkitClient, port: number, sender: 'pooled' | 'new-connection', count: number, concurrency: number) {
+  const mailer = transport(port, sender);
+  try {
+    return await concurrent(count, concurrency, async (i) => {
+      const inbox = await client.inboxes.create();
+      const subject = `Confirm your address ${i}`;
+      const t0 = performance.now();
+      const waiting = pollFor(inbox, subject, 500);
+      await mailer.sendMail(nodemailerMessage({ from: 'no-reply@example.test', to: inbox.address, subject, html: HTML }));
+      const ack = performance.now() - t0;
+      await waiting;
       const latency = performance.now() - t0;
+      await inbox.delete();
       return { latency, ack };
     });
   } finally {
     mailer.close();
-    socket.close();
   }
 }
 
@@ -163,28 +249,27 @@ export async function runDelivery(
 ): Promise<DeliveryResult[]> {
   const { samples, log } = options;
   const client = createClient({ baseUrl: inboxkit.ready.apiUrl, retry: false });
-  const results: DeliveryResult[] = [];
   const delayedPort = inboxkit.ready.delayedSmtpPort;
+  const scenarios: Scenario[] = [];
   try {
     for (const sender of ['pooled', 'new-connection'] as const) {
-      log(`delivery: inboxkit, ${sender}, no greeting delay`);
-      results.push({ target: 'inboxkit', sender, greetingDelayMs: 0, concurrency: 1, ...(await inboxkitWaits(client, inboxkit.ready.smtpPort, sender, samples)) });
-      if (delayedPort !== null) {
-        log(`delivery: inboxkit, ${sender}, 100 ms greeting delay`);
-        results.push({ target: 'inboxkit', sender, greetingDelayMs: 100, concurrency: 1, ...(await inboxkitWaits(client, delayedPort, sender, samples)) });
-      }
-      if (maildev) {
-        log(`delivery: maildev (Socket.IO push), ${sender}`);
-        results.push({ target: 'maildev', sender, greetingDelayMs: 100, concurrency: 1, ...(await maildevWaits(maildev.ready, sender, samples)) });
-      }
-      log(`delivery: 500 ms polling waiter against inboxkit, ${sender}`);
+      scenarios.push(inboxkitScenario(client, inboxkit.ready.smtpPort, sender, 0));
+      if (delayedPort !== null) scenarios.push(inboxkitScenario(client, delayedPort, sender, 100));
+      if (maildev) scenarios.push(await maildevScenario(maildev.ready, sender));
+    }
+    scenarios.push(inboxkitOpenStreamScenario(client, inboxkit.ready.smtpPort));
+    log(`delivery: ${scenarios.length} push scenarios, ${samples} samples each, interleaved`);
+    const results = await interleaved(scenarios, samples);
+    for (const sender of ['pooled', 'new-connection'] as const) {
+      log(`delivery: 500 ms polling waiter against inboxkit, ${sender}, ${options.pollConcurrency} at once`);
       results.push({
         target: 'poll-500ms', sender, greetingDelayMs: 0, concurrency: options.pollConcurrency,
         ...(await pollingWaits(client, inboxkit.ready.smtpPort, sender, samples, options.pollConcurrency)),
       });
     }
+    return results;
   } finally {
+    for (const s of scenarios) await s.close();
     await client.close();
   }
-  return results;
 }

@@ -26,8 +26,8 @@ export interface FanoutResult {
   push: LatencySummary;
   /** Send start → the last stream has the event, per message. */
   lastStream: LatencySummary;
-  /** Server RSS with the streams open minus before, per stream, KB. */
-  rssPerStreamKb: number;
+  /** Server V8 heap with the streams open minus before (after a full GC), per stream, KB. */
+  heapPerStreamKb: number;
 }
 
 interface Reader {
@@ -132,7 +132,7 @@ export async function runFanout(host: Host<InboxkitHostReady>, options: { stream
       messages: options.messages,
       push: summarize(push),
       lastStream: summarize(last),
-      rssPerStreamKb: (during.rss - before.rss) / 1024 / options.streams,
+      heapPerStreamKb: (during.heapUsed - before.heapUsed) / 1024 / options.streams,
     };
   } finally {
     for (const r of readers) r.close();

@@ -45,7 +45,7 @@ async function firstPage(apiUrl: string, inboxId: string, token: string, request
 }
 
 /** Runs the scaling measurements for each size in `sizes`, plus file mode at the largest. */
-export async function runScaling(options: { sizes: number[]; requests: number; log: (line: string) => void }): Promise<ScalingResult[]> {
+export async function runScaling(options: { sizes: number[]; requests: number; build: string | null; log: (line: string) => void }): Promise<ScalingResult[]> {
   const results: ScalingResult[] = [];
   // tmpfs where there is one: the fill then costs no fsync per message (the
   // server runs with synchronous=FULL all the same; only the fill gets faster).
@@ -58,7 +58,7 @@ export async function runScaling(options: { sizes: number[]; requests: number; l
   for (const run of runs) {
     options.log(`scaling: ${run.messages} messages, ${run.mode}`);
     const dir = run.mode === 'file' ? mkdtempSync(join(base, 'inboxkit-bench-')) : null;
-    const host = await startInboxkit({ dbPath: dir ? join(dir, 'inboxkit.db') : null, fill: run.messages });
+    const host = await startInboxkit({ build: options.build, dbPath: dir ? join(dir, 'inboxkit.db') : null, fill: run.messages });
     try {
       const filled = host.ready.filled;
       if (!filled) throw new Error('bench: the host did not fill the inbox');
@@ -156,15 +156,15 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Startup of `inboxkit serve` (from source and, when built, from dist/) and of `maildev`, `runs` times each. */
-export async function runStartup(options: { runs: number; log: (line: string) => void }): Promise<StartupResult[]> {
+/** Startup of `inboxkit serve` (compiled and from source) and of `maildev`, `runs` times each. */
+export async function runStartup(options: { runs: number; build: string | null; log: (line: string) => void }): Promise<StartupResult[]> {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const inboxkitReady = /INBOXKIT_READY \{"url":"([^"]+)"/;
   const commands = [
-    { target: 'inboxkit', command: 'node src/cli/main.ts serve', args: ['src/cli/main.ts', 'serve', '--port', '0', '--smtp-port', '0'], ready: inboxkitReady, health: '/healthz' },
-    ...(existsSync(join(root, 'dist/cli/main.js'))
-      ? [{ target: 'inboxkit', command: 'inboxkit serve (dist/)', args: ['bin/inboxkit.js', 'serve', '--port', '0', '--smtp-port', '0'], ready: inboxkitReady, health: '/healthz' }]
+    ...(options.build
+      ? [{ target: 'inboxkit', command: 'inboxkit serve (compiled)', args: [join(options.build, 'cli/main.js'), 'serve', '--port', '0', '--smtp-port', '0'], ready: inboxkitReady, health: '/healthz' }]
       : []),
+    { target: 'inboxkit', command: 'node src/cli/main.ts serve', args: ['src/cli/main.ts', 'serve', '--port', '0', '--smtp-port', '0'], ready: inboxkitReady, health: '/healthz' },
     ...(existsSync(join(root, 'node_modules/maildev/dist/bin/maildev.js'))
       ? [{
         target: 'maildev', command: 'maildev',
