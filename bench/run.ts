@@ -135,7 +135,9 @@ if (smallest && largest && largest !== smallest) {
   check(`first page at ${largest.messages.toLocaleString('en')} ≤ 1.5× at ${smallest.messages}`, largest.firstPage.p50 / smallest.firstPage.p50, 1.5, '×');
 }
 const file = results.scaling?.find((r) => r.mode === 'file');
-if (file) check(`RSS after ${file.messages.toLocaleString('en')} messages, file mode ≤ 150 MB`, file.rssMb, 150, ' MB');
+const restarted = results.scaling?.find((r) => r.mode === 'file, restarted');
+if (file) check(`RSS after ${file.messages.toLocaleString('en')} messages, file mode ≤ 150 MB (the process that stored them)`, file.rssMb, 150, ' MB');
+if (restarted) check(`RSS serving ${restarted.messages.toLocaleString('en')} messages, file mode ≤ 150 MB (restarted on the file)`, restarted.rssMb, 150, ' MB');
 const startup = results.startup?.find((r) => r.target === 'inboxkit');
 if (startup) check(`startup to healthy ≤ 0.5 s (${startup.command})`, startup.healthy.p50 / 1000, 0.5, ' s');
 results.targets = targets;

@@ -33,6 +33,8 @@ export interface InboxkitHostConfig {
   delayedSmtp?: number;
   /** Fill one inbox with this many messages through the Store API before serving. */
   fill?: number;
+  /** An inbox an earlier host filled in the same database file, to report as `filled` again. */
+  reopen?: { inboxId: string; token: string; count: number };
 }
 
 /** The `ready` message of the host. */
@@ -76,7 +78,7 @@ function storedMessage(i: number, to: string): NewMessage {
 
 const store = createSqliteStore({ path: config.dbPath });
 const bus = createEventBus();
-let filled: InboxkitHostReady['filled'] = null;
+let filled: InboxkitHostReady['filled'] = config.reopen ? { ...config.reopen, ms: 0 } : null;
 if (config.fill !== undefined) {
   const [domain] = await store.syncDomains(['inboxkit.test']);
   if (!domain) throw new Error('bench host: no domain after syncDomains');
@@ -119,7 +121,7 @@ process.on('message', (message: { type: string; gc?: boolean }) => {
     if (message.gc) (globalThis as { gc?: () => void }).gc?.();
     const usage = process.memoryUsage();
     const cpu = process.cpuUsage();
-    send({ type: 'stats', rss: usage.rss, heapUsed: usage.heapUsed, cpuMs: (cpu.user + cpu.system) / 1000 });
+    send({ type: 'stats', rss: usage.rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external, cpuMs: (cpu.user + cpu.system) / 1000 });
   }
 });
 process.on('disconnect', () => void stop());

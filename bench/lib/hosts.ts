@@ -25,6 +25,10 @@ export interface HostStats {
   rss: number;
   /** V8 heap in use, bytes. */
   heapUsed: number;
+  /** V8 heap reserved, bytes (inboxkit host only). */
+  heapTotal?: number;
+  /** Memory of C++ objects bound to JS (Buffers, SQLite), bytes (inboxkit host only). */
+  external?: number;
   /** CPU time used so far (user + system), ms. */
   cpuMs: number;
 }
@@ -35,12 +39,14 @@ const READY_TIMEOUT_MS = 120_000;
 export interface HostOptions {
   /** Write a V8 CPU profile of the server process into this folder when it stops. */
   cpuProfileDir?: string;
+  /** More Node flags for the server process (e.g. `--max-semi-space-size=1`). */
+  execArgv?: string[];
 }
 
 function startHost<Ready>(script: string, args: string[], options: HostOptions = {}): Promise<Host<Ready>> {
   const profile = options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : [];
   const child: ChildProcess = fork(fileURLToPath(new URL(script, import.meta.url)), args, {
-    execArgv: ['--expose-gc', '--no-warnings', ...profile],
+    execArgv: ['--expose-gc', '--no-warnings', ...profile, ...(options.execArgv ?? [])],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -60,7 +66,7 @@ function startHost<Ready>(script: string, args: string[], options: HostOptions =
         pid: child.pid as number,
         stats(gc = false) {
           return new Promise((res) => {
-            child.once('message', (m: HostStats) => res({ rss: m.rss, heapUsed: m.heapUsed, cpuMs: m.cpuMs }));
+            child.once('message', (m: HostStats) => res(m));
             child.send({ type: 'stats', gc });
           });
         },
