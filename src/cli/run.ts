@@ -65,7 +65,7 @@ SMTP intake:
   --smtp-greeting-delay D  Wait before the 220 greeting; a client that talks first gets 421
                            (default 0)
   --smtp-timeout D         Close an SMTP connection idle this long while the server waits
-                           for it, with 421 (default 60s)
+                           for it, or taking longer to send one line, with 421 (default 60s)
   --smtp-max-connections N|unlimited
                            Most simultaneous SMTP connections; the next gets 421
                            (default unlimited)

@@ -71,7 +71,7 @@ export interface ResolvedSmtpConfig {
   tls: TlsKeyPair | null;
   /** Wait before the 220 greeting, in milliseconds (a client that talks first gets 421). */
   greetingDelayMs: number;
-  /** Idle time after which a connection that owes the server input is closed with 421, in milliseconds. */
+  /** Idle time after which a connection that owes the server input is closed with 421, and the deadline of one line, in milliseconds. */
   socketTimeoutMs: number;
   /** Most simultaneous SMTP connections; the next one gets 421 and is closed. Null: no cap. */
   maxConnections: number | null;
@@ -181,8 +181,10 @@ export interface ConfigOptions {
   smtpGreetingDelayMs?: number;
   /**
    * Idle time after which an SMTP connection that owes the server input (a
-   * silent or stalled client, slowloris) is answered 421 and closed, in milliseconds.
-   * The wait for the server's own reply does not count.
+   * silent or stalled client) is answered 421 and closed, in milliseconds.
+   * The wait for the server's own reply does not count. Also the deadline of
+   * one line from its first byte to its end, so a client trickling bytes
+   * (slowloris) is closed as well.
    * @defaultValue `60000`
    */
   smtpSocketTimeoutMs?: number;

@@ -81,7 +81,9 @@ export interface IntakeOptions {
   /**
    * Idle time after which a connection that owes the server input (a silent or
    * stalled client) is answered 421 and closed, in milliseconds. Time spent
-   * waiting for the server's own reply does not count.
+   * waiting for the server's own reply does not count. It is also the deadline
+   * of one line (a command, or a line of message content) from its first byte
+   * to its end, so a client that trickles bytes (slowloris) is closed too.
    * @defaultValue 60_000
    */
   socketTimeoutMs?: number;
@@ -261,7 +263,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     },
   };
 
-  const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0);
+  const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000);
   server.on('error', (error: Error) => {
     logger.warn({ err: error }, 'smtp: connection error');
   });

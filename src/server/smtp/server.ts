@@ -5,6 +5,8 @@ import type { SMTPServerOptions } from 'smtp-server';
 import { SMTPConnection } from 'smtp-server/lib/smtp-connection.js';
 import type { SMTPConnectionOptions } from 'smtp-server/lib/smtp-connection.js';
 
+type SmtpStream = ReturnType<SMTPConnection['_createParser']>;
+
 /**
  * smtp-server (3.x) holds every new connection 100 ms before its 220 greeting,
  * to catch "early talkers" (spam bots that speak first). A local test inbox has
@@ -19,8 +21,53 @@ import type { SMTPConnectionOptions } from 'smtp-server/lib/smtp-connection.js';
  */
 class PromptConnection extends SMTPConnection {
   greetingDelayMs = 0;
+  /** How long one line (command or message content) may take from its first byte to its LF; 0: no limit. */
+  lineDeadlineMs = 0;
+  private lineTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /**
+   * Every byte the protocol reads passes through the current parser (a new one
+   * after STARTTLS), so this is where a line's progress is watched. The idle
+   * timeout alone never fires for a client that trickles a byte at a time
+   * (slowloris); like Postfix's `smtpd_per_record_deadline`, a line that is not
+   * completed within the deadline ends the session with 421.
+   */
+  override _createParser(): SmtpStream {
+    // The first parser is made in SMTPConnection's constructor, before this
+    // class's fields are set: the deadline is read when data arrives.
+    const parser = super._createParser();
+    const write = parser.write.bind(parser) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    parser.write = ((chunk: unknown, ...rest: unknown[]) => {
+      if (this.lineDeadlineMs > 0 && Buffer.isBuffer(chunk)) this.watchLine(chunk);
+      return write(chunk, ...rest);
+    }) as typeof parser.write;
+    return parser;
+  }
+
+  private watchLine(chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    const lastLf = chunk.lastIndexOf(0x0a);
+    if (lastLf === chunk.length - 1) {
+      this.clearLineTimer();
+      return;
+    }
+    // A line is open: it started in this chunk (after its last LF) or earlier.
+    if (lastLf >= 0) this.clearLineTimer();
+    if (this.lineTimer) return;
+    this.lineTimer = setTimeout(() => {
+      this.lineTimer = null;
+      this.send(421, `${this.name} Timeout - a line was not completed within ${this.lineDeadlineMs} ms, closing connection`);
+    }, this.lineDeadlineMs);
+    this.lineTimer.unref();
+  }
+
+  private clearLineTimer(): void {
+    if (this.lineTimer) clearTimeout(this.lineTimer);
+    this.lineTimer = null;
+  }
 
   override init(): void {
+    this.once('close', () => this.clearLineTimer());
     this._setListeners(() => {
       const server = this._server;
       if (server.options.maxClients && server.connections.size > server.options.maxClients) {
@@ -36,18 +83,24 @@ class PromptConnection extends SMTPConnection {
   }
 }
 
-/** An smtp-server whose greeting waits `greetingDelayMs` (0: none) instead of a fixed 100 ms. */
+/**
+ * An smtp-server whose greeting waits `greetingDelayMs` (0: none) instead of a
+ * fixed 100 ms, and whose lines must each complete within `lineDeadlineMs` (0: no limit).
+ */
 export class PromptSmtpServer extends SMTPServer {
   readonly greetingDelayMs: number;
+  readonly lineDeadlineMs: number;
 
-  constructor(options: SMTPServerOptions, greetingDelayMs: number) {
+  constructor(options: SMTPServerOptions, greetingDelayMs: number, lineDeadlineMs = 0) {
     super(options);
     this.greetingDelayMs = greetingDelayMs;
+    this.lineDeadlineMs = lineDeadlineMs;
   }
 
   override connect(socket: net.Socket | tls.TLSSocket, socketOptions?: SMTPConnectionOptions | null): void {
     const connection = new PromptConnection(this, socket, socketOptions);
     connection.greetingDelayMs = this.greetingDelayMs;
+    connection.lineDeadlineMs = this.lineDeadlineMs;
     this.connections.add(connection);
     connection.on('error', (err: Error) => this._onError(err));
     connection.on('connect', (data) => this._onClientConnect(data));

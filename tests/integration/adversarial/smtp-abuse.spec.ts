@@ -171,7 +171,16 @@ test('each fake end-of-data sequence of SMTP smuggling, followed by a second MAI
   figure('smtp smuggling', `${FAKE_ENDS.length} fake end-of-data sequences → ${stored} stored messages (exactly one each), 0 smuggled`);
 });
 
-test('slowloris connections (silent, a stalled command, a stalled DATA) are timed out with 421 while a real sender is served', async ({ harness }) => {
+/** Writes one byte every `everyMs` until the connection closes: never idle, never a whole line. */
+function trickle(s: RawSmtp, everyMs: number): void {
+  const timer = setInterval(() => {
+    if (s.isClosed) clearInterval(timer);
+    else s.write('x');
+  }, everyMs);
+  void s.closed.then(() => clearInterval(timer));
+}
+
+test('slowloris connections (silent, a stalled command, a stalled DATA, a byte trickle) are timed out with 421 while a real sender is served', async ({ harness }) => {
   const inbox = await harness.createInbox();
   const silent = await Promise.all(Array.from({ length: 10 }, () => RawSmtp.connect(harness.server.smtpPort)));
   const stalledCommand = await Promise.all(Array.from({ length: 10 }, () => RawSmtp.connect(harness.server.smtpPort)));
@@ -187,8 +196,23 @@ test('slowloris connections (silent, a stalled command, a stalled DATA) are time
     await s.command('DATA');
     s.write('Subject: never ends\r\n\r\nhalf a bo');
   }
+  // Tricklers: a byte every 100 ms keeps the idle timer (400 ms) from ever firing.
+  const trickleCommand = await Promise.all(Array.from({ length: 5 }, () => RawSmtp.connect(harness.server.smtpPort)));
+  for (const s of trickleCommand) {
+    await s.reply();
+    trickle(s, 100);
+  }
+  const trickleData = await Promise.all(Array.from({ length: 5 }, () => RawSmtp.connect(harness.server.smtpPort)));
+  for (const s of trickleData) {
+    await s.hello();
+    await s.command('MAIL FROM:<slow@adversary.test>');
+    await s.command(`RCPT TO:<${inbox.address}>`);
+    await s.command('DATA');
+    s.write('Subject: trickled\r\n\r\n');
+    trickle(s, 100);
+  }
   expect((await sendRaw(harness.server.smtpPort, 'a@adversary.test', [inbox.address], rawMessage({ to: inbox.address, subject: 'real' }))).code).toBe(250);
-  const all = [...silent, ...stalledCommand, ...stalledData];
+  const all = [...silent, ...stalledCommand, ...stalledData, ...trickleCommand, ...trickleData];
   const started = Date.now();
   const last = await Promise.all(
     all.map(async (s) => {
@@ -206,7 +230,7 @@ test('slowloris connections (silent, a stalled command, a stalled DATA) are time
   expect(last).toEqual(Array(all.length).fill(421));
   const list = await harness.listAll(inbox);
   expect(list.map((m) => m.subject)).toEqual(['real']);
-  figure('smtp slowloris', `${all.length}/${all.length} slow connections answered 421 and closed (all within ${Date.now() - started} ms at a 400 ms timeout); 1/1 real message stored, 0 partial`);
+  figure('smtp slowloris', `${all.length}/${all.length} slow connections (10 silent, 10 stalled mid-command, 5 stalled mid-DATA, 10 trickling a byte every 100 ms) answered 421 and closed (all within ${Date.now() - started} ms at a 400 ms timeout); 1/1 real message stored, 0 partial`);
 });
 
 test('the connection cap answers 421 to the connections past it, and frees places when they close', async ({ harness }) => {
