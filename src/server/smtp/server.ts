@@ -61,13 +61,17 @@ class PromptConnection extends SMTPConnection {
     this.lineTimer.unref();
   }
 
+  override _onClose(): void {
+    this.clearLineTimer();
+    super._onClose();
+  }
+
   private clearLineTimer(): void {
     if (this.lineTimer) clearTimeout(this.lineTimer);
     this.lineTimer = null;
   }
 
   override init(): void {
-    this.once('close', () => this.clearLineTimer());
     this._setListeners(() => {
       const server = this._server;
       if (server.options.maxClients && server.connections.size > server.options.maxClients) {
