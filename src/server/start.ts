@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -72,9 +73,29 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/**
+ * Answers requests Node's HTTP parser refuses before the app sees them (a
+ * request line and headers over 16 KB, malformed HTTP) with the JSON error
+ * envelope instead of a bare status line.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+  const message = tooLarge
+    ? 'The request line and headers are over the 16 KB limit of the HTTP server; send long values in a JSON body instead of the URL or headers.'
+    : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`;
+  const body = JSON.stringify({ error: { code: 'validation_error', message } });
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 function listen(fetch: (req: Request, env: unknown) => unknown, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: fetch as never, hostname: host, port }) as Server;
+    server.on('clientError', answerClientError);
     const onError = (err: NodeJS.ErrnoException) => {
       const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use (pass another port, or 0 for a free one)` : err.message;
       reject(new Error(`inboxkit: cannot listen for HTTP on ${host}:${port}: ${why}.`, { cause: err }));

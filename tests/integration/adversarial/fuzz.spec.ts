@@ -5,6 +5,7 @@
  * extra fields, huge strings, unicode, non-JSON). Every answer must be the JSON
  * envelope with a status documented for that operation, and never a 500.
  */
+import net from 'node:net';
 import fc from 'fast-check';
 import { expect, figure, rawMessage, sendRaw, test } from './helpers.ts';
 import type { Harness } from './helpers.ts';
@@ -25,7 +26,7 @@ interface Operation {
 
 const HUGE = 'Ω'.repeat(40_000);
 const unicode = fc.string({ unit: 'grapheme', maxLength: 40 });
-// For URLs: Node's HTTP parser answers a request line over 16 KB with a bare 431 before the app sees it.
+// For URLs: a request line over 16 KB is refused by Node's HTTP parser before the app (see the test below).
 const nasty = fc.constantFrom('', ' ', '\u0000', '../..', '%00', '%2F', '{}', '[]', 'null', '-1', '1e309', '\u202e', '😀'.repeat(100), 'Ω'.repeat(2000), 'a'.repeat(70));
 const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 3 }), nasty, fc.constant(HUGE), unicode, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 
@@ -195,4 +196,35 @@ test('fuzzing every operation of the OpenAPI document: each answer is the JSON e
     'fuzzing',
     `${requests} generated requests over ${operations.length} operations (${RUNS} runs each): 0 responses with an undocumented status, 0 outside the JSON envelope, 0 × 500; statuses ${[...statusCounts].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ')}`,
   );
+});
+
+/** Sends raw bytes to the HTTP server and reads everything it answers. */
+function rawHttp(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => socket.write(request));
+    let data = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => (data += d));
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
+
+test('requests the HTTP parser refuses before the app (a 40 KB URL, malformed HTTP) still get the JSON error envelope', async ({ harness }) => {
+  const answers = [
+    await rawHttp(harness.server.url, `GET /api/v1/inboxes/${'x'.repeat(40_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+    await rawHttp(harness.server.url, `GET /api/v1/domains HTTP/1.1\r\nHost: x\r\nX-Big: ${'y'.repeat(20_000)}\r\n\r\n`),
+    await rawHttp(harness.server.url, 'GET /api/v1/domains HTTP/1.1\r\nHo st: x\r\n\r\n'),
+    await rawHttp(harness.server.url, 'BLAH\x00\x01 / HTTP/9\r\n\r\n'),
+  ];
+  const statuses = answers.map((a) => Number(a.slice(9, 12)));
+  expect(statuses).toEqual([431, 431, 400, 400]);
+  for (const answer of answers) {
+    const body = JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('validation_error');
+    expect(body.error.message.length).toBeGreaterThan(20);
+  }
+  expect((await harness.call('/domains')).status).toBe(200);
+  figure('fuzzing: HTTP parser', `4/4 requests refused before the app (40 KB URL, 20 KB header, malformed header, garbage request line) answered ${statuses.join(', ')} with the JSON error envelope`);
 });
