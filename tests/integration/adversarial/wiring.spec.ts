@@ -166,7 +166,7 @@ test('createApp uses the sanitizer it is given for message HTML', async () => {
   }
 });
 
-test('a server that sanitized HTML closes cleanly and releases its sanitizer with close()', async () => {
+test('a server whose sanitizer has loaded (an HTML message was read) closes cleanly, and close() can be called twice', async () => {
   const server = await startServer({ rateLimit: false });
   const h = { url: server.apiUrl };
   const inbox = (await (await fetch(`${h.url}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {
