@@ -51,8 +51,8 @@ const hostOptions: HostOptions = args.includes('--cpu-prof') ? { cpuProfileDir: 
 const want = (s: Section) => only.has(s);
 
 const SIZE = quick
-  ? { delivery: 100, poll: 25, intakeSmall: 600, intakeLarge: 150, createDelete: 200, scaling: [10, 1_000, 10_000], requests: 100, startupRuns: 3, streams: 1000, fanoutMessages: 3, suiteTests: 40 }
-  : { delivery: 500, poll: 25, intakeSmall: 3000, intakeLarge: 600, createDelete: 1000, scaling: [10, 10_000, 100_000], requests: 300, startupRuns: 5, streams: 1000, fanoutMessages: 10, suiteTests: 200 };
+  ? { delivery: 100, poll: 25, intakeSmall: 600, intakeLarge: 150, intakeReps: 1, createDelete: 200, scaling: [10, 1_000, 10_000], requests: 100, startupRuns: 3, streams: 1000, fanoutMessages: 3, suiteTests: 40 }
+  : { delivery: 500, poll: 25, intakeSmall: 1000, intakeLarge: 200, intakeReps: 3, createDelete: 1000, scaling: [10, 10_000, 100_000], requests: 300, startupRuns: 5, streams: 1000, fanoutMessages: 10, suiteTests: 200 };
 
 const started = Date.now();
 const log = (line: string) => console.error(`[${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
@@ -72,6 +72,8 @@ interface Results {
 let commit = 'unknown';
 try {
   commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  // The servers are built from the working tree: say when it differs from the commit.
+  if (execFileSync('git', ['status', '--porcelain', '--', 'src'], { cwd: root, encoding: 'utf8' }).trim() !== '') commit += ' + uncommitted changes in src/';
 } catch {}
 const results: Results = {
   meta: {
@@ -93,7 +95,7 @@ if (want('delivery') || want('intake') || want('fixtures') || want('fanout') || 
   const maildev = want('delivery') || want('intake') ? await startMaildev(hostOptions) : null;
   try {
     if (want('delivery')) results.delivery = await runDelivery(inboxkit, maildev, { samples: SIZE.delivery, pollConcurrency: SIZE.poll, log });
-    if (want('intake')) results.intake = await runIntake(inboxkit, maildev, { small: SIZE.intakeSmall, large: SIZE.intakeLarge, log });
+    if (want('intake')) results.intake = await runIntake(inboxkit, maildev, { small: SIZE.intakeSmall, large: SIZE.intakeLarge, repetitions: SIZE.intakeReps, log });
     if (want('fixtures')) {
       log(`fixtures: ${SIZE.createDelete} inbox create + delete`);
       results.createDelete = await runCreateDelete(inboxkit, SIZE.createDelete);
@@ -179,7 +181,7 @@ if (results.intake) {
       const peer = intake('maildev', r.senders, r.message);
       return [r.message, String(r.senders), fmt(r.perSecond), fmt(peer?.perSecond), ratio(r.perSecond, peer?.perSecond), fmt(r.serverCpuMsPerMessage), fmt(peer?.serverCpuMsPerMessage)];
     });
-  section('Intake throughput (msg/s to the 250 reply; server CPU ms per message)', ['message', 'senders', 'inboxkit', 'MailDev', 'ratio', 'inboxkit CPU', 'MailDev CPU'], rows);
+  section(`Intake throughput (msg/s to the 250 reply; server CPU ms per message; median of ${results.intake[0]?.repetitions ?? 1} alternating runs)`, ['message', 'senders', 'inboxkit', 'MailDev', 'ratio', 'inboxkit CPU', 'MailDev CPU'], rows);
 }
 if (results.createDelete) {
   const c = results.createDelete;
