@@ -185,6 +185,7 @@ test('@heavy a stream cut 100 times while mail arrives, resumed with Last-Event-
     let connections = 0;
     /** The number of the connection whose replay is done and which is live, if any. */
     let live: number | null = null;
+    const trace: string[] = [];
     let stop = false;
     const consumer = (async () => {
       while (!stop) {
@@ -198,15 +199,20 @@ test('@heavy a stream cut 100 times while mail arrives, resumed with Last-Event-
           id = ++connections;
           for await (const e of events) {
             if ('comment' in e) continue;
-            if (e.event === 'ready') live = id;
+            // As EventSource does: any event with an id (ready carries the inbox's last seq) moves the resume point.
+            if (e.id !== null) lastId = e.id;
+            if (e.event === 'ready') {
+              live = id;
+              trace.push(`#${id} ready ${e.data} after sending Last-Event-ID ${headers['last-event-id']}`);
+            }
             if (e.event === 'message') {
               received.push(Number(e.id));
-              lastId = e.id;
             }
             if (stop) break;
           }
-        } catch {
+        } catch (error) {
           // cut: reconnect at once
+          trace.push(`#${id} ended: ${String(error)}`);
         } finally {
           if (live === id) live = null;
           abort.abort();
@@ -246,7 +252,14 @@ test('@heavy a stream cut 100 times while mail arrives, resumed with Last-Event-
     }
     sending = false;
     await sender;
-    await expect.poll(() => received.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(sent);
+    try {
+      await expect.poll(() => received.length, { timeout: 60_000 }).toBeGreaterThanOrEqual(sent);
+    } catch (error) {
+      const have = new Set(received);
+      const missing = Array.from({ length: sent }, (_, i) => i + 1).filter((n) => !have.has(n));
+      console.log('consumer state', { connections, live, lastId, sent, received: received.length, missing, trace: trace.slice(-6) });
+      throw error;
+    }
     stop = true;
     proxy.cut();
     await consumer;
