@@ -37,13 +37,13 @@ export interface DeliveryResult {
 const HTML = transactionalHtml();
 const WARMUP = 20;
 
-function transport(port: number, sender: 'pooled' | 'new-connection'): Transporter {
+function transport(port: number, sender: 'pooled' | 'new-connection', connections = 1): Transporter {
   return nodemailer.createTransport({
     host: '127.0.0.1',
     port,
     secure: false,
     ignoreTLS: true,
-    ...(sender === 'pooled' ? { pool: true, maxConnections: 1, maxMessages: Infinity } : {}),
+    ...(sender === 'pooled' ? { pool: true, maxConnections: connections, maxMessages: Infinity } : {}),
   });
 }
 
@@ -222,7 +222,8 @@ async function pollFor(inbox: InboxHandle, subject: string, intervalMs: number):
 }
 
 async function pollingWaits(client: InboxkitClient, port: number, sender: 'pooled' | 'new-connection', count: number, concurrency: number) {
-  const mailer = transport(port, sender);
+  // One pooled connection per concurrent waiter, so that sends do not queue behind each other.
+  const mailer = transport(port, sender, concurrency);
   try {
     return await concurrent(count, concurrency, async (i) => {
       const inbox = await client.inboxes.create();
