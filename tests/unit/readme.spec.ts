@@ -80,7 +80,10 @@ test('every inboxkit command and flag the README mentions is accepted by the CLI
   const help = (sub: string) =>
     execFileSync(process.execPath, [path.join(root, 'src/cli/main.ts'), ...sub.split(' '), '--help'], { encoding: 'utf8' });
   const serveHelp = help('serve');
-  const commands = all.filter((fence) => fence.lang === 'bash').flatMap((fence) => fence.body.split('\n')).filter((line) => line.startsWith('npx inboxkit '));
+  const commands = all
+    .filter((fence) => fence.lang === 'bash')
+    .flatMap((fence) => fence.body.replace(/\\\n\s*/g, ' ').split('\n'))
+    .filter((line) => line.startsWith('npx inboxkit '));
   expect(commands.length).toBeGreaterThan(0);
   for (const line of commands) {
     const words = line.replace(/#.*$/, '').trim().split(/\s+/);
