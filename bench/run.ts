@@ -181,6 +181,14 @@ if (results.delivery) {
     ]),
   );
 }
+const phased = results.delivery?.find((r) => r.phases);
+if (phased?.phases) {
+  section(
+    'Where inboxkit\'s delivery time goes (stream opened before the send, pooled sender; ms)',
+    ['phase', 'p50', 'p95', 'p99'],
+    Object.entries(phased.phases).map(([name, p]) => [name, fmt(p.p50), fmt(p.p95), fmt(p.p99)]),
+  );
+}
 if (results.intake) {
   const rows = results.intake
     .filter((r) => r.target === 'inboxkit')
