@@ -465,12 +465,16 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
       });
     },
     async evictOldest(inboxId, keep) {
+      const keepCount = Math.max(0, keep);
+      // Called after every delivery: an inbox under its limit costs one indexed read, no write transaction.
+      const counted = get('SELECT message_count FROM inboxes WHERE id = ?', inboxId);
+      if (!counted || Number(counted.message_count) <= keepCount) return 0;
       return transaction(() => {
         const gone = Number(
           run(
-            `DELETE FROM messages WHERE inbox_id = ? AND seq NOT IN
-               (SELECT seq FROM messages WHERE inbox_id = ? ORDER BY seq DESC LIMIT ?)`,
-            inboxId, inboxId, Math.max(0, keep),
+            `DELETE FROM messages WHERE inbox_id = ?1 AND seq <=
+               (SELECT seq FROM messages WHERE inbox_id = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
+            inboxId, keepCount,
           ).changes,
         );
         if (gone > 0) run('UPDATE inboxes SET message_count = message_count - ? WHERE id = ?', gone, inboxId);

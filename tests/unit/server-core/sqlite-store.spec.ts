@@ -142,6 +142,23 @@ test('evicting keeps the newest messages and updates the count', async () => {
   await store.close();
 });
 
+test('evicting counts the messages left after deletions, spares other inboxes, and can empty an inbox', async () => {
+  const { store, domainId } = await setup();
+  const a = await inbox(store, domainId, 'a');
+  const b = await inbox(store, domainId, 'b');
+  const stored = [];
+  for (let i = 1; i <= 6; i++) stored.push(...(await store.insertMessage([a.id, b.id], message(`m${i}`), T0 + i)));
+  const third = stored.find((m) => m.inboxId === a.id && m.seq === 5)!;
+  expect(await store.deleteMessage(third.id)).toBe(true);
+  expect(await store.evictOldest(a.id, 3)).toBe(2);
+  expect((await store.listMessages(a.id, { cursor: null, limit: 10 })).items.map((m) => m.seq)).toEqual([6, 4, 3]);
+  expect((await store.findInboxById(b.id))!.messageCount).toBe(6);
+  expect(await store.evictOldest(a.id, 0)).toBe(3);
+  expect((await store.findInboxById(a.id))!.messageCount).toBe(0);
+  expect(await store.evictOldest('inb_unknown', 0)).toBe(0);
+  await store.close();
+});
+
 test('an address is taken case-insensitively while its inbox is active, and free again once it expired', async () => {
   const { store, domainId } = await setup();
   await inbox(store, domainId, 'Alice', T0 + 1000);
