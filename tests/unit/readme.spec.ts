@@ -91,6 +91,7 @@ test('every inboxkit command and flag the README mentions is accepted by the CLI
     const text = help(sub);
     for (const flag of words.filter((word) => word.startsWith('--'))) expect(text, `${line}: ${flag}`).toContain(flag);
   }
-  const section = readme.slice(readme.indexOf('## The local service'), readme.indexOf('## Troubleshooting'));
+  const start = readme.indexOf('## The local service');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   for (const flag of new Set(section.match(/--[a-z][a-z-]+/g) ?? [])) expect(serveHelp, `README mentions ${flag}`).toContain(flag);
 });
