@@ -3,23 +3,16 @@
  * on the same file; streams cut 100 times while mail arrives, resumed with
  * Last-Event-ID; a client whose socket stalls while mail pours in.
  */
-import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CreatedInbox, MessageSummary } from '../../../src/wire/schemas.ts';
+import { spawnServe } from '../../support/serve.ts';
+import type { Served } from '../../support/serve.ts';
 import { RawSmtp, dataOf, expect, figure, openStream, rawMessage, sendRaw, sha256, startHarness, test } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
-
-interface Ready {
-  url: string;
-  apiUrl: string;
-  smtpPort: number;
-}
 
 const children = new Set<ChildProcessWithoutNullStreams>();
 test.afterEach(() => {
@@ -28,21 +21,8 @@ test.afterEach(() => {
 });
 
 /** `inboxkit serve` on a database file, resolved once it prints INBOXKIT_READY. */
-async function serve(db: string): Promise<{ child: ChildProcessWithoutNullStreams; ready: Ready }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--db', db, '--port', '0', '--smtp-port', '0', '--rate-limit', 'off', '--log-level', 'error']);
-  children.add(child);
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('INBOXKIT_READY '));
-      if (line) resolve(JSON.parse(line.slice('INBOXKIT_READY '.length)) as Ready);
-    });
-    child.once('exit', (code) => reject(new Error(`inboxkit serve exited with ${code}: ${err}`)));
-  });
-  return { child, ready };
+function serve(db: string): Promise<Served> {
+  return spawnServe(['--db', db, '--rate-limit', 'off', '--log-level', 'error'], { onSpawn: (child) => children.add(child) });
 }
 
 test('@heavy the server killed with SIGKILL during intake in file mode loses no message that got a 250', async () => {

@@ -1,20 +1,13 @@
 import { join } from 'node:path';
-import { spawn, execFile } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { test, expect } from './fixtures.ts';
+import { CLI, spawnServe } from '../../support/serve.ts';
+import type { Served } from '../../support/serve.ts';
 
-const CLI = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 const run = promisify(execFile);
-
-interface Ready {
-  url: string;
-  apiUrl: string;
-  smtpHost: string;
-  smtpPort: number;
-}
 
 /** Servers still running when a test ends (failed or timed out) are killed. */
 const running = new Set<ChildProcessWithoutNullStreams>();
@@ -35,21 +28,8 @@ async function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 /** Starts `inboxkit serve` and resolves with the machine-readable line once it listens. */
-async function serve(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcessWithoutNullStreams; ready: Ready; output: () => string }> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--smtp-port', '0', ...args], { env: { ...process.env, ...env } });
-  running.add(child);
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('INBOXKIT_READY '));
-      if (line) resolve(JSON.parse(line.slice('INBOXKIT_READY '.length)) as Ready);
-    });
-    child.once('exit', (code) => reject(new Error(`inboxkit serve exited with ${code}: ${err}`)));
-  });
-  return { child, ready, output: () => out };
+function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
+  return spawnServe(args, { env, onSpawn: (child) => running.add(child) });
 }
 
 async function stop(child: ChildProcessWithoutNullStreams): Promise<number | null> {
