@@ -14,9 +14,7 @@ import { inboxkitServer } from '../src/playwright/index.ts';
 const APP_PORT = 13_100;
 const appUrl = `http://127.0.0.1:${APP_PORT}`;
 
-// #region config
 const inboxkit = inboxkitServer({ port: 18_025, smtpPort: 12_525, reuseExistingServer: !process.env.CI });
-// #endregion
 
 /** Debian's chromium where installed, otherwise Playwright's own browser. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
