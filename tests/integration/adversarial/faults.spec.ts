@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreatedInbox, MessageSummary } from '../../../src/wire/schemas.ts';
 import { spawnServe } from '../../support/serve.ts';
+import { startTcpProxy } from '../../support/tcp-proxy.ts';
 import type { Served } from '../../support/serve.ts';
 import { RawSmtp, dataOf, expect, figure, openStream, rawMessage, sendRaw, sha256, startHarness, test } from './helpers.ts';
 
@@ -117,47 +118,11 @@ test('@heavy the server killed with SIGKILL during intake in file mode loses no 
   }
 });
 
-/** A TCP proxy on port 0 whose connections can all be cut at once. */
-async function startProxy(target: { host: string; port: number }) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target);
-    sockets.add(client);
-    sockets.add(upstream);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', close);
-    upstream.on('error', close);
-    client.on('close', close);
-    upstream.on('close', close);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    cut() {
-      const n = sockets.size;
-      for (const s of sockets) s.destroy();
-      sockets.clear();
-      return n;
-    },
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
-  };
-}
-
 test('@heavy a stream cut 100 times while mail arrives, resumed with Last-Event-ID, misses nothing and repeats nothing', async () => {
   test.setTimeout(300_000);
   const h = await startHarness({});
   const target = new URL(h.server.url);
-  const proxy = await startProxy({ host: target.hostname, port: Number(target.port) });
+  const proxy = await startTcpProxy(target);
   try {
     const inbox = await h.createInbox();
     const received: number[] = [];
@@ -174,7 +139,7 @@ test('@heavy a stream cut 100 times while mail arrives, resumed with Last-Event-
         try {
           const headers: Record<string, string> = { 'x-inbox-token': inbox.token };
           if (lastId !== null) headers['last-event-id'] = lastId;
-          const { status, events } = await openStream(`http://127.0.0.1:${proxy.port}/api/v1/inboxes/${inbox.id}/stream`, headers, abort.signal);
+          const { status, events } = await openStream(`${proxy.url}/api/v1/inboxes/${inbox.id}/stream`, headers, abort.signal);
           expect(status).toBe(200);
           id = ++connections;
           for await (const e of events) {

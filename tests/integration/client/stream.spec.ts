@@ -1,46 +1,7 @@
-import { createServer, connect } from 'node:net';
-import type { AddressInfo, Socket } from 'node:net';
 import { test, expect } from './fixtures.ts';
+import { startTcpProxy as startProxy } from '../../support/tcp-proxy.ts';
 import { AbortError, AuthenticationError, NotFoundError } from '../../../src/client/index.ts';
 import type { InboxEvent, InboxStream } from '../../../src/client/index.ts';
-
-/** A TCP proxy in front of the server whose connections the test can cut. */
-async function startProxy(target: URL): Promise<{ url: string; cut(): number; close(): Promise<void> }> {
-  const pairs = new Set<[Socket, Socket]>();
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname);
-    const pair: [Socket, Socket] = [client, upstream];
-    pairs.add(pair);
-    client.pipe(upstream).pipe(client);
-    const drop = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    cut() {
-      const n = pairs.size;
-      for (const [a, b] of [...pairs]) {
-        a.destroy();
-        b.destroy();
-      }
-      return n;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const [a, b] of pairs) {
-          a.destroy();
-          b.destroy();
-        }
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** Reads a stream in the background, recording each event as text. */
 function record(stream: InboxStream): { seen: string[]; done: Promise<unknown> } {
