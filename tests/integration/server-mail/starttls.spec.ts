@@ -13,10 +13,11 @@ const tls = {
   cert: readFileSync(new URL('./tls/test-cert.pem', import.meta.url)),
 };
 
-test('with a certificate, STARTTLS is offered and mail sent over it is stored', async () => {
+/** A store with one inbox, and the SMTP intake in front of it (closed with `close()`). */
+async function intakeWithInbox(domainName: string, localPart: string, tlsPair?: typeof tls) {
   const store = createSqliteStore();
-  const [domain] = await store.syncDomains(['tls.test']);
-  const inbox = await store.createInbox({ localPart: 'secure', domainId: domain!.id, ownerUserId: null, label: null, tokenHash: 'x', createdAt: Date.now(), expiresAt: null });
+  const [domain] = await store.syncDomains([domainName]);
+  const inbox = await store.createInbox({ localPart, domainId: domain!.id, ownerUserId: null, label: null, tokenHash: localPart, createdAt: Date.now(), expiresAt: null });
   if (inbox === 'address_taken') throw new Error('unexpected');
   const intake = await createSmtpIntake(
     {
@@ -27,46 +28,44 @@ test('with a certificate, STARTTLS is offered and mail sent over it is stored', 
       limits: { maxMessageBytes: 100_000, maxRecipients: 10, maxMessagesPerInbox: null },
       forwarder: null,
     },
-    { host: '127.0.0.1', port: 0, tls },
+    { host: '127.0.0.1', port: 0, ...(tlsPair ? { tls: tlsPair } : {}) },
   );
+  return {
+    store,
+    inbox,
+    port: intake.port,
+    close: async () => {
+      await intake.close();
+      await store.close();
+    },
+  };
+}
+
+test('with a certificate, STARTTLS is offered and mail sent over it is stored', async () => {
+  const { store, inbox, port, close } = await intakeWithInbox('tls.test', 'secure', tls);
   try {
-    const smtp = await rawSmtp(intake.port);
+    const smtp = await rawSmtp(port);
     await smtp.reply();
     const ehlo = await smtp.command('EHLO client.test');
     expect(ehlo.text.split('\n')).toContain('STARTTLS');
     expect(ehlo.text).not.toMatch(/AUTH/);
     smtp.close();
 
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: intake.port, secure: false, requireTLS: true, tls: { rejectUnauthorized: false } });
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: port, secure: false, requireTLS: true, tls: { rejectUnauthorized: false } });
     const info = await transport.sendMail({ from: 'app@example.com', to: 'secure@tls.test', subject: 'over TLS', text: 'encrypted' });
     transport.close();
     expect(info.response).toMatch(/^250 /);
     const page = await store.listMessages(inbox.id, { cursor: null, limit: 10 });
     expect(page.items.map((m) => m.subject)).toEqual(['over TLS']);
   } finally {
-    await intake.close();
-    await store.close();
+    await close();
   }
 });
 
 test('SMTPUTF8: an internationalised sender and raw UTF-8 headers are accepted and read', async () => {
-  const store = createSqliteStore();
-  const [domain] = await store.syncDomains(['utf8.test']);
-  const inbox = await store.createInbox({ localPart: 'intl', domainId: domain!.id, ownerUserId: null, label: null, tokenHash: 'y', createdAt: Date.now(), expiresAt: null });
-  if (inbox === 'address_taken') throw new Error('unexpected');
-  const intake = await createSmtpIntake(
-    {
-      store,
-      bus: createEventBus(),
-      logger: pino({ level: 'silent' }),
-      now: () => Date.now(),
-      limits: { maxMessageBytes: 100_000, maxRecipients: 10, maxMessagesPerInbox: null },
-      forwarder: null,
-    },
-    { host: '127.0.0.1', port: 0 },
-  );
+  const { store, inbox, port, close } = await intakeWithInbox('utf8.test', 'intl');
   try {
-    const smtp = await rawSmtp(intake.port);
+    const smtp = await rawSmtp(port);
     await smtp.reply();
     await smtp.command('EHLO client.test');
     expect((await smtp.command('MAIL FROM:<jürgen@bücher.example> SMTPUTF8 BODY=8BITMIME')).code).toBe(250);
@@ -79,7 +78,6 @@ test('SMTPUTF8: an internationalised sender and raw UTF-8 headers are accepted a
     const [summary] = (await store.listMessages(inbox.id, { cursor: null, limit: 1 })).items;
     expect(summary).toMatchObject({ subject: 'Grüße aus Köln', from: { address: 'jürgen@bücher.example', name: 'Jürgen' }, preview: 'Äpfel' });
   } finally {
-    await intake.close();
-    await store.close();
+    await close();
   }
 });
