@@ -144,9 +144,8 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
   const findInbox = async (address: string): Promise<InboxRecord | null> => {
     const parts = splitAddress(address);
     if (!parts) return null;
-    const inbox = await store.findActiveInboxByAddress(parts.localPart, parts.domain, deps.now());
-    // The local part is case-sensitive (RFC 5321 section 2.4); only the domain is not.
-    return inbox && inbox.localPart === parts.localPart ? inbox : null;
+    // The store matches the local part exactly (RFC 5321 section 2.4) and the domain in any case.
+    return store.findActiveInboxByAddress(parts.localPart, parts.domain, deps.now());
   };
 
   const deliver = async (raw: Uint8Array, session: SMTPServerSession): Promise<string> => {
