@@ -11,7 +11,7 @@ import { formatAddress } from '../client/index.ts';
 import type { Message } from '../client/index.ts';
 
 /** The parts of a message an attachment is made from. */
-export type ReportableMessage = Pick<Message, 'subject' | 'from' | 'to' | 'cc' | 'receivedAt' | 'html' | 'text' | 'headers'>;
+type ReportableMessage = Pick<Message, 'subject' | 'from' | 'to' | 'cc' | 'receivedAt' | 'html' | 'text' | 'headers'>;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

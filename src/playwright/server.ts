@@ -81,7 +81,7 @@ export interface InboxkitServer {
  * fixtures themselves run from the TypeScript sources (a checkout of inboxkit,
  * which has no `dist/` until it is built).
  */
-export function cliCommand(): string[] {
+function cliCommand(): string[] {
   const self = import.meta.url;
   const fromSources = self.endsWith('.ts');
   const entry = fileURLToPath(new URL(fromSources ? '../cli/main.ts' : '../../bin/inboxkit.js', self));

@@ -17,7 +17,7 @@ import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter } from './retry.ts';
 import type { AttemptOutcome, RetryPolicy } from './retry.ts';
 
 /** Everything the transport needs, resolved from the client's options. */
-export interface TransportConfig {
+interface TransportConfig {
   /** API root without a trailing slash, e.g. `http://127.0.0.1:8025/api/v1`. */
   apiRoot: string;
   dispatcher: Dispatcher;

@@ -38,7 +38,7 @@ export function pollDelay(intervals: readonly number[], index: number, rateLimit
 }
 
 /** Where the feed's messages go. @internal */
-export interface FeedSink {
+interface FeedSink {
   /** New summaries, oldest first; each message is delivered once. */
   deliver(summaries: MessageSummary[]): void;
   /** The inbox was deleted or expired. */
@@ -48,7 +48,7 @@ export interface FeedSink {
 }
 
 /** How a feed starts. @internal */
-export interface FeedOptions {
+interface FeedOptions {
   /** `backlog`: deliver what is newer than `startAfter`; `now`: only what arrives from now on. */
   since: 'now' | 'backlog';
   /** With `backlog`: the `seq` after which messages are delivered. */
@@ -60,7 +60,7 @@ export interface FeedOptions {
 }
 
 /** How the feed fared, for a timeout's explanation. @internal */
-export interface FeedReport {
+interface FeedReport {
   /** Why the stream was unavailable, `null` while it was live. */
   fallbackReason: string | null;
   /** How many times the message list was polled. */

@@ -15,6 +15,6 @@ export { runWait } from './run.ts';
 export { WaitState } from './state.ts';
 export type { WaitSource } from './source.ts';
 export { DEFAULT_POLL_INTERVALS, DEFAULT_WAIT_TIMEOUT, absenceSpec, peekSpec, waitSpec } from './spec.ts';
-export type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSpec } from './spec.ts';
+export type { ExpectNoMessageOptions, PeekOptions, WaitOptions } from './spec.ts';
 export { UnexpectedMessageError, WaitTimeoutError } from './errors.ts';
 export type { WaitMismatch, WaitTimeoutInit } from './errors.ts';

@@ -13,7 +13,7 @@ import type { WaitSource } from './source.ts';
 import type { WaitState } from './state.ts';
 
 /** What the matcher made of one message. @internal */
-export type Judgement =
+type Judgement =
   | { kind: 'skip' }
   | { kind: 'mismatch'; failed: string[] }
   | { kind: 'match'; message: ReceivedMessage };
