@@ -14,11 +14,11 @@ import type { DeletedInbox, DeletedMessage, Inbox, Message, MessageSummary, Upda
 import { ApiPromise } from './api-promise.ts';
 import type { InboxkitClient } from './client.ts';
 import type { PagePromise } from './pagination.ts';
-import type { AttachmentDownload, AttachmentStream, ListParams, RawMessage } from './resources.ts';
+import type { AttachmentDownload, AttachmentStream, RawMessage } from './resources.ts';
 import type { MessageMatch } from './criteria.ts';
 import { ReceivedMessage } from './received.ts';
 import type { InboxStream, StreamOptions } from './stream.ts';
-import type { RequestOptions } from './types.ts';
+import type { ListParams, RequestOptions } from './types.ts';
 import { WaitState, absenceSpec, peekSpec, runWait, waitSpec } from './wait/index.ts';
 import type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSource } from './wait/index.ts';
 

@@ -48,7 +48,6 @@ export type {
   InboxesResource,
   MeResource,
   MessagesResource,
-  ListParams,
   AttachmentDownload,
   AttachmentStream,
   RawMessage,
@@ -71,7 +70,7 @@ export {
 } from './errors.ts';
 export type { ApiErrorInit } from './errors.ts';
 export { createPkceVerifier, pkceChallenge } from './pkce.ts';
-export type { ClientOptions, RequestOptions, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './types.ts';
+export type { ClientOptions, RequestOptions, ListParams, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './types.ts';
 export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.ts';
 export type {
   Address,

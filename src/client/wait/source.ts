@@ -8,9 +8,8 @@
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import type { PagePromise } from '../pagination.ts';
 import type { ReceivedMessage } from '../received.ts';
-import type { ListParams } from '../resources.ts';
 import type { InboxStream, StreamOptions } from '../stream.ts';
-import type { RequestOptions } from '../types.ts';
+import type { ListParams, RequestOptions } from '../types.ts';
 
 /** The inbox a wait watches, as the calls it makes. @internal */
 export interface WaitSource {
