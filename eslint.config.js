@@ -11,6 +11,12 @@ const boundary = (files, patterns) => ({
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 });
 
+/** The client's own boundary (repeated by the client-and-playwright rules below). */
+const clientBoundary = {
+  group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'],
+  message: 'The client never imports the server or the Playwright layer.',
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'examples/test-results/**', 'examples/playwright-report/**', '.tmp/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -35,4 +41,21 @@ export default tseslint.config(
   boundary(['src/wire/**'], [
     { group: ['**/server/**', '**/client/**', '**/playwright/**', '**/extract/**', 'hono', 'hono/*', '@hono/*'], message: 'The wire schemas depend on zod alone.' },
   ]),
+  // --- client and playwright ---
+  // The waits (src/client/wait) know the inbox only as a WaitSource: they never import the
+  // inbox handle, and the rest of the client reaches them only through wait/index.ts. A later
+  // rule for the same files replaces an earlier one, so each repeats the client's own boundary.
+  {
+    files: ['src/client/wait/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [clientBoundary, { group: ['**/inbox-handle.ts', '**/inbox-handle'], message: 'The waits never import the inbox handle: they see the inbox as a WaitSource (src/client/wait/source.ts).' }] }],
+    },
+  },
+  {
+    files: ['src/client/**'],
+    ignores: ['src/client/wait/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [clientBoundary, { group: ['**/wait/*', '!**/wait/index.ts'], message: 'The rest of the client uses the waits through src/client/wait/index.ts only.' }] }],
+    },
+  },
 );

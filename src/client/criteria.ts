@@ -7,6 +7,7 @@
  */
 import type { Address, MessageSummary } from '../wire/schemas.ts';
 import { InboxkitError } from './errors.ts';
+import { formatAddress } from './format.ts';
 import type { ReceivedMessage } from './received.ts';
 
 /**
@@ -113,10 +114,6 @@ export function matchesPattern(pattern: string | RegExp, value: string): boolean
   return new RegExp(pattern.source, flags).test(value);
 }
 
-function formatAddress(address: Address): string {
-  return address.name ? `${address.name} <${address.address}>` : address.address;
-}
-
 function matchesAddress(pattern: string | RegExp, address: Address): boolean {
   return [address.address, address.name, formatAddress(address)].some((value) => value !== '' && matchesPattern(pattern, value));
 }
@@ -138,7 +135,7 @@ export function summaryMismatches(criteria: MessageCriteria, summary: Pick<Messa
   if (criteria.to !== undefined) {
     const recipients = [...summary.to, ...summary.cc];
     if (!recipients.some((address) => matchesAddress(criteria.to as string | RegExp, address))) {
-      const list = recipients.length === 0 ? '(no recipients)' : recipients.map(formatAddress).join(', ');
+      const list = recipients.length === 0 ? '(no recipients)' : recipients.map((a) => formatAddress(a)).join(', ');
       failed.push(`to ${JSON.stringify(clip(list))} did not match ${show(criteria.to)}`);
     }
   }

@@ -79,6 +79,8 @@ export class ApiError extends InboxkitError {
     const tried = init.retries > 0 ? ` (after ${init.retries} ${init.retries === 1 ? 'retry' : 'retries'})` : '';
     const id = init.requestId ? ` [request id ${init.requestId}]` : '';
     super(`${where} failed with ${init.status} ${init.code}${tried}: ${init.serverMessage}${id}. ${advice}`);
+    // Each status family is a subclass of its own name (NotFoundError, ConflictError …): it names the error.
+    this.name = new.target.name;
     this.status = init.status;
     this.code = init.code;
     this.serverMessage = init.serverMessage;
@@ -92,38 +94,25 @@ export class ApiError extends InboxkitError {
 }
 
 /** 400: the request was refused as invalid (`validation_error`, `invalid_grant`, `forwarding_unavailable`, …). Also used for 422. */
-export class BadRequestError extends ApiError {
-  override name = 'BadRequestError';
-}
+export class BadRequestError extends ApiError {}
 
 /** 401: the credential is missing, unknown, expired or revoked. */
-export class AuthenticationError extends ApiError {
-  override name = 'AuthenticationError';
-}
+export class AuthenticationError extends ApiError {}
 
 /** 403: the credential is valid but its plan does not allow this (`plan_required`). */
-export class PermissionDeniedError extends ApiError {
-  override name = 'PermissionDeniedError';
-}
+export class PermissionDeniedError extends ApiError {}
 
 /** 404: no such inbox, message, attachment or domain — or not one the credential may see. */
-export class NotFoundError extends ApiError {
-  override name = 'NotFoundError';
-}
+export class NotFoundError extends ApiError {}
 
 /** 409: a conflict, such as a custom address already in use (`address_taken`). */
-export class ConflictError extends ApiError {
-  override name = 'ConflictError';
-}
+export class ConflictError extends ApiError {}
 
 /** 413: the request body is over the server's limit. */
-export class PayloadTooLargeError extends ApiError {
-  override name = 'PayloadTooLargeError';
-}
+export class PayloadTooLargeError extends ApiError {}
 
 /** 429: over the rate limit. `retryAfter` says how long to wait. */
 export class RateLimitError extends ApiError {
-  override name = 'RateLimitError';
   /** Seconds to wait before trying again (from `Retry-After`), `null` when the server did not say. */
   readonly retryAfter: number | null;
   constructor(init: ApiErrorInit, advice: string, retryAfter: number | null) {
@@ -133,9 +122,7 @@ export class RateLimitError extends ApiError {
 }
 
 /** 5xx: a fault of the server. Quote `requestId` when reporting it. */
-export class InternalServerError extends ApiError {
-  override name = 'InternalServerError';
-}
+export class InternalServerError extends ApiError {}
 
 /** The server could not be reached, or the connection broke before a whole answer arrived. */
 export class ConnectionError extends InboxkitError {

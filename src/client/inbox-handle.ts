@@ -2,9 +2,11 @@
  * The inbox handle: an inbox's data plus the calls that act on it, authorised
  * with the inbox's own token when the client has no API key or session token.
  *
- * The waits (`waitForMessage`, `waitForMessages`, `expectNoMessage`) live in
- * wait.ts; the handle holds their state (which messages it already returned),
- * so successive waits on one handle return successive messages.
+ * The waits (`waitForMessage`, `waitForMessages`, `expectNoMessage`, `peek`)
+ * live in wait/; the handle holds their state (which messages it already
+ * returned), so successive waits on one handle return successive messages, and
+ * hands them the inbox as a `WaitSource` made of the client's calls, so the
+ * waits never call back into the handle.
  *
  * @packageDocumentation
  */
@@ -12,13 +14,13 @@ import type { DeletedInbox, DeletedMessage, Inbox, Message, MessageSummary, Upda
 import { ApiPromise } from './api-promise.ts';
 import type { InboxkitClient } from './client.ts';
 import type { PagePromise } from './pagination.ts';
-import type { AttachmentDownload, AttachmentStream, ListParams, RawMessage } from './resources.ts';
+import type { AttachmentDownload, AttachmentStream, RawMessage } from './resources.ts';
 import type { MessageMatch } from './criteria.ts';
 import { ReceivedMessage } from './received.ts';
 import type { InboxStream, StreamOptions } from './stream.ts';
-import type { RequestOptions } from './types.ts';
-import { WaitState, absenceSpec, runWait, waitSpec } from './wait.ts';
-import type { ExpectNoMessageOptions, WaitOptions } from './wait.ts';
+import type { ListParams, RequestOptions } from './types.ts';
+import { WaitState, absenceSpec, peekSpec, runWait, waitSpec } from './wait/index.ts';
+import type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSource } from './wait/index.ts';
 
 /**
  * An inbox and what can be done with it. `inboxes.create()` returns one carrying
@@ -38,6 +40,7 @@ import type { ExpectNoMessageOptions, WaitOptions } from './wait.ts';
 export class InboxHandle {
   readonly #client: InboxkitClient;
   readonly #waits = new WaitState();
+  readonly #source: WaitSource;
   #data: Inbox;
   /** The inbox token (`X-Inbox-Token`); `null` when the handle was not made by `inboxes.create()`. */
   readonly token: string | null;
@@ -47,6 +50,22 @@ export class InboxHandle {
     this.#client = client;
     this.#data = data;
     this.token = token;
+    this.#source = this.#waitSource();
+  }
+
+  /** The inbox as the waits see it: the client's calls, authorised for this inbox. */
+  #waitSource(): WaitSource {
+    const client = this.#client;
+    const address = () => this.address;
+    return {
+      get address() {
+        return address();
+      },
+      stream: (options) => client.inboxes.stream(this.id, this.requestOptions(options)),
+      messages: (options) => client.messages.list(this.id, this.requestOptions(options)),
+      message: (id, options) => client.messages.get(id, this.requestOptions(options)),
+      wrap: (message) => new ReceivedMessage(this, message),
+    };
   }
 
   /** The client this handle calls through. */
@@ -204,7 +223,7 @@ export class InboxHandle {
    * ```
    */
   async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage> {
-    const [message] = await runWait(this, this.#waits, waitSpec('waitForMessage', 1, match, options));
+    const [message] = await runWait(this.#source, this.#waits, waitSpec('waitForMessage', 1, match, options));
     return message as ReceivedMessage;
   }
 
@@ -219,7 +238,7 @@ export class InboxHandle {
    * ```
    */
   async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage[]> {
-    return runWait(this, this.#waits, waitSpec('waitForMessages', count, match, options));
+    return runWait(this.#source, this.#waits, waitSpec('waitForMessages', count, match, options));
   }
 
   /**
@@ -234,7 +253,29 @@ export class InboxHandle {
    * ```
    */
   async expectNoMessage(match: MessageMatch | undefined, options: ExpectNoMessageOptions): Promise<void> {
-    await runWait(this, this.#waits, absenceSpec(match, options));
+    await runWait(this.#source, this.#waits, absenceSpec(match, options));
+  }
+
+  /**
+   * Looks for a message that matches without consuming it: every message of the
+   * inbox counts, including ones earlier waits of this handle returned, and the
+   * one found stays there for the next `waitForMessage()`. Resolves with the
+   * oldest match already in the inbox; otherwise with the first one that
+   * arrives within `options.within` ms (default 0: only look at what is there
+   * now); `null` when there is none. This is what `expect(inbox).toHaveReceived()`
+   * uses.
+   *
+   * @throws AbortError when `signal` aborts.
+   * @example
+   * ```ts
+   * const welcome = await inbox.peek({ subject: /welcome/i });
+   * if (welcome === null) console.log('no welcome mail yet');
+   * const invoice = await inbox.peek({ subject: 'Invoice' }, { within: 5_000 });
+   * ```
+   */
+  async peek(match?: MessageMatch, options?: PeekOptions): Promise<ReceivedMessage | null> {
+    const [message] = await runWait(this.#source, this.#waits, peekSpec(match, options));
+    return message ?? null;
   }
 
   /**

@@ -7,13 +7,12 @@ export { createClient, InboxkitClient, VERSION } from './client.ts';
 export type { ClientCredential } from './client.ts';
 export { InboxHandle } from './inbox-handle.ts';
 export { ReceivedMessage } from './received.ts';
-export type { ReceivedAttachment } from './received.ts';
+export type { ReceivedAttachment, MessageOwner } from './received.ts';
+export { formatAddress } from './format.ts';
 export { describeCriteria, matchesPattern } from './criteria.ts';
 export type { MessageCriteria, MessagePredicate, MessageMatch } from './criteria.ts';
-export { DEFAULT_POLL_INTERVALS, DEFAULT_WAIT_TIMEOUT } from './wait.ts';
-export type { WaitOptions, ExpectNoMessageOptions } from './wait.ts';
-export { WaitTimeoutError, UnexpectedMessageError } from './wait-errors.ts';
-export type { WaitMismatch, WaitTimeoutInit } from './wait-errors.ts';
+export { DEFAULT_POLL_INTERVALS, DEFAULT_WAIT_TIMEOUT, WaitTimeoutError, UnexpectedMessageError } from './wait/index.ts';
+export type { WaitOptions, ExpectNoMessageOptions, PeekOptions, WaitMismatch, WaitTimeoutInit } from './wait/index.ts';
 export {
   extractLinks,
   findLink,
@@ -41,7 +40,7 @@ export type {
 export { ApiPromise } from './api-promise.ts';
 export { Page, PagePromise } from './pagination.ts';
 export { InboxStream } from './stream.ts';
-export type { InboxEvent, InboxMessageEvent, InboxReadyEvent, InboxGoneEvent, StreamOptions } from './stream.ts';
+export type { InboxEvent, InboxMessageEvent, InboxReadyEvent, InboxGoneEvent, StreamLifecycleEvent, StreamOptions } from './stream.ts';
 export type {
   AttachmentsResource,
   DomainsResource,
@@ -49,7 +48,6 @@ export type {
   InboxesResource,
   MeResource,
   MessagesResource,
-  ListParams,
   AttachmentDownload,
   AttachmentStream,
   RawMessage,
@@ -72,7 +70,8 @@ export {
 } from './errors.ts';
 export type { ApiErrorInit } from './errors.ts';
 export { createPkceVerifier, pkceChallenge } from './pkce.ts';
-export type { ClientOptions, RequestOptions, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './types.ts';
+export type { ClientOptions, RequestOptions, ListParams, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './types.ts';
+export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.ts';
 export type {
   Address,
   Attachment,

@@ -9,8 +9,21 @@ import type { Address, Attachment, DeletedMessage, Message } from '../wire/schem
 import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
 import type { ExtractedLink, LinkFilterArg, OtpCandidate, OtpOptions } from '../extract/index.ts';
 import { InboxkitError } from './errors.ts';
-import type { InboxHandle } from './inbox-handle.ts';
+import type { AttachmentDownload, RawMessage } from './resources.ts';
 import type { RequestOptions } from './types.ts';
+
+/**
+ * The calls a {@link ReceivedMessage} makes about itself; an `InboxHandle` is one
+ * (it authorises them with the inbox's token where needed).
+ */
+export interface MessageOwner {
+  /** The raw source of a message. */
+  raw(messageId: string, options?: RequestOptions): PromiseLike<RawMessage>;
+  /** An attachment's bytes. */
+  downloadAttachment(messageId: string, attachmentId: string, options?: RequestOptions): PromiseLike<AttachmentDownload>;
+  /** Deletes a message. */
+  deleteMessage(messageId: string, options?: RequestOptions): PromiseLike<DeletedMessage>;
+}
 
 /** An attachment's bytes, as `message.attachment()` returns them. */
 export interface ReceivedAttachment {
@@ -20,9 +33,7 @@ export interface ReceivedAttachment {
   filename: string;
   /** MIME type, e.g. `application/pdf`. */
   contentType: string;
-  /** The bytes, exactly as attached. */
-  body: Uint8Array;
-  /** The same bytes as `body` (the name `attachments.download()` uses). */
+  /** The bytes, exactly as attached (the same name `attachments.download()` uses). */
   bytes: Uint8Array;
   /** Number of bytes. */
   size: number;
@@ -75,10 +86,10 @@ export class ReceivedMessage {
   readonly size: number;
   /** Whether the message has attachments. */
   readonly hasAttachments: boolean;
-  readonly #inbox: InboxHandle;
+  readonly #inbox: MessageOwner;
 
   /** Made by the waits; see `inbox.waitForMessage()`. `inbox.received(message)` wraps a message fetched otherwise. */
-  constructor(inbox: InboxHandle, data: Message) {
+  constructor(inbox: MessageOwner, data: Message) {
     this.#inbox = inbox;
     this.data = data;
     this.id = data.id;
@@ -162,7 +173,7 @@ export class ReceivedMessage {
   async attachment(idOrFilename: string, options?: RequestOptions): Promise<ReceivedAttachment> {
     const found = this.#findAttachment(idOrFilename);
     const download = await this.#inbox.downloadAttachment(this.id, found.id, options);
-    return { id: found.id, filename: found.filename, contentType: download.contentType || found.contentType, body: download.bytes, bytes: download.bytes, size: download.bytes.byteLength };
+    return { id: found.id, filename: found.filename, contentType: download.contentType || found.contentType, bytes: download.bytes, size: download.bytes.byteLength };
   }
 
   #findAttachment(idOrFilename: string): Attachment {

@@ -11,7 +11,8 @@ import { LooseMessageSummary, LooseStreamInboxGone, LooseStreamReady } from './i
 import { createSseDecoder } from './internal/sse.ts';
 import type { SseEvent } from './internal/sse.ts';
 import { path } from './internal/path.ts';
-import { abortErrorFor, excerpt, sleep } from './internal/transport.ts';
+import { abortErrorFor, sleep } from './internal/sleep.ts';
+import { excerpt } from './internal/transport.ts';
 import type { StreamingAnswer, Transport } from './internal/transport.ts';
 
 /** A message arrived in the inbox (or was replayed after `lastEventId`). */
@@ -39,6 +40,20 @@ export interface InboxGoneEvent {
 
 /** An event of an inbox's stream. Comments and unknown event names are skipped. */
 export type InboxEvent = InboxMessageEvent | InboxReadyEvent | InboxGoneEvent;
+
+/**
+ * A change in the health of a stream's connection, reported to
+ * {@link StreamOptions.onLifecycle} as it happens:
+ * - `connected`: a connection's headers are in (`connection` counts from 1);
+ * - `ready`: that connection sent `ready` (the replay is done, the stream is live);
+ * - `dropped`: the connection broke or ended; the stream reconnects after `reconnectInMs`;
+ * - `unavailable`: the stream gives up; the loop throws `error` next.
+ */
+export type StreamLifecycleEvent =
+  | { type: 'connected'; connection: number }
+  | { type: 'ready'; connection: number; lastSeq: number }
+  | { type: 'dropped'; connection: number; reconnectInMs: number }
+  | { type: 'unavailable'; error: unknown };
 
 /** Options of `inboxes.stream()`. */
 export interface StreamOptions {
@@ -70,6 +85,12 @@ export interface StreamOptions {
    * @defaultValue 45000
    */
   idleTimeoutMs?: number;
+  /**
+   * Called on every {@link StreamLifecycleEvent} (connected, ready, dropped, unavailable), so a
+   * caller can tell a live stream from one that keeps reconnecting without polling its state.
+   * It runs inside the stream's loop: keep it short, and do not throw.
+   */
+  onLifecycle?: (event: StreamLifecycleEvent) => void;
 }
 
 const DEFAULT_RECONNECT_MS = 2000;
@@ -181,7 +202,10 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
         } catch (err) {
           if (this.#stopped()) return;
           failures++;
-          if (!canReconnectAfter(err) || failures > maxAttempts) throw err;
+          if (!canReconnectAfter(err) || failures > maxAttempts) {
+            this.#options.onLifecycle?.({ type: 'unavailable', error: err });
+            throw err;
+          }
           const delay =
             err instanceof RateLimitError && err.retryAfter !== null
               ? err.retryAfter * 1000
@@ -192,6 +216,7 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
         failures = 0;
         this.#connections++;
         this.#response = answer.info;
+        this.#options.onLifecycle?.({ type: 'connected', connection: this.#connections });
         const decoder = createSseDecoder();
         let idle: ReturnType<typeof setTimeout> | undefined;
         const armIdle = () => {
@@ -206,6 +231,7 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
             for (const raw of decoder.push(chunk)) {
               const event = this.#interpret(raw, answer);
               if (event === null) continue;
+              if (event.type === 'ready') this.#options.onLifecycle?.({ type: 'ready', connection: this.#connections, lastSeq: event.lastSeq });
               yield event;
               if (event.type === 'inbox.deleted' || event.type === 'inbox.expired') return;
             }
@@ -219,6 +245,8 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
           answer.body.destroy();
         }
         if (this.#options.reconnectDelayMs === undefined && decoder.retry !== null) retryMs = decoder.retry;
+        if (this.#stopped()) return;
+        this.#options.onLifecycle?.({ type: 'dropped', connection: this.#connections, reconnectInMs: retryMs });
         if (!(await this.#pause(retryMs))) return;
       }
     } finally {

@@ -124,3 +124,14 @@ export interface ClientOptions {
    */
   userAgent?: string;
 }
+
+/** Cursor parameters of a list call. */
+export interface ListParams {
+  /** Start after this cursor (a page's `nextCursor`); the first page when absent. */
+  cursor?: string;
+  /**
+   * Items per page, 1 to 100.
+   * @defaultValue the server's default (20)
+   */
+  limit?: number;
+}

@@ -13,7 +13,7 @@ export const UNBOUNDED_WAIT_MS = 10 * 60_000;
 export const MIN_WAIT_MS = 250;
 
 /** What the default wait timeout is computed from. */
-export interface WaitBudgetInput {
+interface WaitBudgetInput {
   /** The test's timeout in milliseconds (`testInfo.timeout`); 0 means the test has none. */
   testTimeout: number;
   /** Milliseconds since the test started. */

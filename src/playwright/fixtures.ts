@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Fixtures, TestInfo } from '@playwright/test';
-import { ConflictError, ConnectionError, NotFoundError, PermissionDeniedError, createClient } from '../client/index.ts';
+import { ConflictError, ConnectionError, DEFAULT_HTTP_PORT, InboxkitError, NotFoundError, PermissionDeniedError, createClient } from '../client/index.ts';
 import type { InboxHandle, InboxkitClient } from '../client/index.ts';
 import { defaultWaitTimeout } from './budget.ts';
 import { localPartFor } from './local-part.ts';
@@ -14,7 +14,7 @@ import { attachMessage, messageTitle } from './report.ts';
 import { TestInbox } from './test-inbox.ts';
 
 /** Where the fixtures look for the service when no `baseUrl` is configured: `inboxkit serve`'s default. */
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:8025';
+export const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_HTTP_PORT}`;
 
 /**
  * The fixtures' options, set under one key in the config's (or a project's)
@@ -50,7 +50,8 @@ export interface InboxkitOptions {
    */
   waitTimeout?: number;
   /**
-   * Keep the inboxes of a failed test instead of deleting them, and print how to look at them.
+   * Keep the inboxes of a failed test instead of deleting them; an annotation
+   * (`inboxkit: kept inbox`) in the report says how to look at them.
    * @defaultValue false
    */
   keepOnFailure?: boolean;
@@ -93,14 +94,14 @@ export interface InboxkitTestFixtures {
   createInbox: CreateInbox;
 }
 
-/** What the service allows the configured credential, read once per worker. */
+/** What the service allows the configured credential, read once per worker (and never changed by a test). */
 export interface InboxkitAccount {
   /** Whether inboxes may be given a chosen local part. */
-  customAddresses: boolean;
+  readonly customAddresses: boolean;
   /** Id of the configured `domain`, `undefined` for the service's default. */
-  domainId: string | undefined;
+  readonly domainId: string | undefined;
   /** Ids of the service's domains by name (lower-case). */
-  domainIds: ReadonlyMap<string, string>;
+  readonly domainIds: ReadonlyMap<string, string>;
 }
 
 /** The worker-scoped fixtures (`_inboxkit…` ones are plumbing, boxed out of reports). */
@@ -130,12 +131,12 @@ function describeOrigin(options: InboxkitOptions): string {
   return options.baseUrl === undefined ? `${DEFAULT_BASE_URL} (the default)` : options.baseUrl;
 }
 
-function unreachable(options: InboxkitOptions, error: unknown): Error {
+function unreachable(options: InboxkitOptions, error: unknown): InboxkitError {
   const advice =
     options.baseUrl === undefined
       ? 'Start it for the run with inboxkitServer() in playwright.config (webServer), or run `npx inboxkit serve`; or set use: { inboxkit: { baseUrl } } to the service to use.'
       : 'Check that use.inboxkit.baseUrl points at a running service (the config\'s webServer list must start it before the tests).';
-  return new Error(`inboxkit: cannot reach the inbox service at ${describeOrigin(options)}. ${advice}`, { cause: error });
+  return new InboxkitError(`inboxkit: cannot reach the inbox service at ${describeOrigin(options)}. ${advice}`, { cause: error });
 }
 
 async function readAccount(client: InboxkitClient, options: InboxkitOptions): Promise<InboxkitAccount> {
@@ -146,7 +147,7 @@ async function readAccount(client: InboxkitClient, options: InboxkitOptions): Pr
     if (options.domain !== undefined) {
       domainId = domainIds.get(options.domain.toLowerCase());
       if (domainId === undefined) {
-        throw new Error(
+        throw new InboxkitError(
           `inboxkit: the domain ${JSON.stringify(options.domain)} set in use.inboxkit.domain is not a domain of the service at ${describeOrigin(options)}; its domains are ${domains.map((d) => d.domain).join(', ') || '(none)'}. Use one of them, or leave the option out for the default.`,
         );
       }
@@ -162,25 +163,35 @@ function domainIdFor(account: InboxkitAccount, domain: string | undefined): stri
   if (domain === undefined) return account.domainId;
   const id = account.domainIds.get(domain.toLowerCase());
   if (id === undefined) {
-    throw new Error(
+    throw new InboxkitError(
       `createInbox: ${JSON.stringify(domain)} is not a domain of the service; its domains are ${[...account.domainIds.keys()].join(', ')}. Pass one of them, or leave domain out.`,
     );
   }
   return id;
 }
 
-async function createHandle(
-  client: InboxkitClient,
-  account: InboxkitAccount,
-  testInfo: TestInfo,
-  sequence: number,
-  options: CreateTestInboxOptions,
-): Promise<InboxHandle> {
+/**
+ * What one test's `createInbox` knows and remembers: the worker's client and
+ * account, and whether chosen local parts still work (a plan can refuse them
+ * although `/me` said yes; that is remembered for the test, never written back
+ * to the worker's account).
+ */
+interface InboxMaker {
+  readonly client: InboxkitClient;
+  readonly account: InboxkitAccount;
+  readonly testInfo: TestInfo;
+  customAddresses: boolean;
+  sequence: number;
+}
+
+async function createHandle(maker: InboxMaker, options: CreateTestInboxOptions): Promise<InboxHandle> {
+  const { client, account, testInfo } = maker;
   const domainId = domainIdFor(account, options.domain);
   const label = (options.label ?? testInfo.titlePath.slice(1).join(' › ')).slice(0, 200);
   const base = { ...(domainId !== undefined ? { domainId } : {}), ...(label !== '' ? { label } : {}) };
+  const sequence = maker.sequence++;
   if (options.localPart !== undefined) return client.inboxes.create({ ...base, localPart: options.localPart });
-  if (account.customAddresses) {
+  if (maker.customAddresses) {
     for (let attempt = 0; attempt < 3; attempt++) {
       const localPart = localPartFor({ title: testInfo.title, workerIndex: testInfo.workerIndex, retry: testInfo.retry, sequence });
       try {
@@ -189,7 +200,7 @@ async function createHandle(
         if (error instanceof ConflictError) continue;
         if (error instanceof PermissionDeniedError) {
           // The plan changed its mind (or /me was too optimistic): random addresses from now on.
-          account.customAddresses = false;
+          maker.customAddresses = false;
           break;
         }
         throw error;
@@ -233,6 +244,61 @@ function keptNotice(inbox: TestInbox, client: InboxkitClient, testInfo: TestInfo
   return lines.join('\n');
 }
 
+/** What the teardown of a test's inboxes needs. */
+interface TeardownContext {
+  client: InboxkitClient;
+  testInfo: TestInfo;
+  options: InboxkitOptions;
+  attachToReport: boolean;
+}
+
+/** Reports a kept inbox through the test's annotations (shown in every report), never on stdout. */
+function reportKept(inbox: TestInbox, { client, testInfo }: TeardownContext): void {
+  testInfo.annotations.push({ type: 'inboxkit: kept inbox', description: keptNotice(inbox, client, testInfo) });
+}
+
+/** Deletes an inbox; a problem is returned as a sentence (an inbox already gone is none). */
+async function deleteInbox(inbox: TestInbox): Promise<string | null> {
+  try {
+    await inbox.handle.delete({ timeout: TEARDOWN_REQUEST_TIMEOUT });
+    return null;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null; // the test deleted it, or it expired
+    return `could not delete ${inbox.address} (id ${inbox.id}; it expires on its own at ${inbox.expiresAt ?? 'never'}): ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/**
+ * The end of a test's inboxes: when the test failed, their messages are attached
+ * to the report; then they are deleted, or kept (and reported) with `keepOnFailure`.
+ * Throws an `InboxkitError` listing every problem once all were tried.
+ */
+async function tearDownInboxes(inboxes: TestInbox[], context: TeardownContext): Promise<void> {
+  const { testInfo, options } = context;
+  const failed = testInfo.status !== testInfo.expectedStatus;
+  const problems: string[] = [];
+  if (failed && context.attachToReport) {
+    for (const inbox of inboxes) {
+      await attachReceived(testInfo, inbox, inboxes.length > 1).catch((error: unknown) => {
+        problems.push(`could not attach the messages of ${inbox.address}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  }
+  for (const inbox of inboxes) {
+    if (failed && options.keepOnFailure) reportKept(inbox, context);
+    else {
+      const problem = await deleteInbox(inbox);
+      if (problem !== null) problems.push(problem);
+    }
+  }
+  if (problems.length > 0) throw new InboxkitError(`inboxkit teardown: ${problems.join('\n')}`);
+}
+
+/** The end of the worker's client: its connections are released. */
+async function closeClient(client: InboxkitClient): Promise<void> {
+  await client.close();
+}
+
 /**
  * The raw fixture definitions, for `test.extend(inboxkitFixtures)` or for
  * `mergeTests` with your own fixtures. Most suites import the ready `test`
@@ -256,7 +322,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
       const apiKey = typeof inboxkit.apiKey === 'function' ? inboxkit.apiKey() : inboxkit.apiKey;
       const client = createClient({ baseUrl: inboxkit.baseUrl ?? DEFAULT_BASE_URL, ...(apiKey !== undefined && apiKey !== '' ? { apiKey } : {}) });
       await use(client);
-      await client.close();
+      await closeClient(client);
     },
     { scope: 'worker', box: true },
   ],
@@ -286,37 +352,13 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         nextAttachmentNumber: () => ++attached,
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),
       };
-      let sequence = 0;
+      const maker: InboxMaker = { client, account, testInfo, customAddresses: account.customAddresses, sequence: 0 };
       await use(async (options = {}) => {
-        const inbox = new TestInbox(await createHandle(client, account, testInfo, sequence++, options), context);
+        const inbox = new TestInbox(await createHandle(maker, options), context);
         inboxes.push(inbox);
         return inbox;
       });
-
-      const failed = testInfo.status !== testInfo.expectedStatus;
-      const problems: string[] = [];
-      if (failed && context.attachToReport) {
-        for (const inbox of inboxes) {
-          await attachReceived(testInfo, inbox, inboxes.length > 1).catch((error: unknown) => {
-            problems.push(`could not attach the messages of ${inbox.address}: ${error instanceof Error ? error.message : String(error)}`);
-          });
-        }
-      }
-      if (failed && inboxkit.keepOnFailure) {
-        for (const inbox of inboxes) console.log(keptNotice(inbox, client, testInfo));
-      } else {
-        for (const inbox of inboxes) {
-          try {
-            await inbox.handle.delete({ timeout: TEARDOWN_REQUEST_TIMEOUT });
-          } catch (error) {
-            if (error instanceof NotFoundError) continue; // the test deleted it, or it expired
-            problems.push(
-              `could not delete ${inbox.address} (id ${inbox.id}; it expires on its own at ${inbox.expiresAt ?? 'never'}): ${error instanceof Error ? error.message : String(error)}`,
-            );
-          }
-        }
-      }
-      if (problems.length > 0) throw new Error(`inboxkit teardown: ${problems.join('\n')}`);
+      await tearDownInboxes(inboxes, { client, testInfo, options: inboxkit, attachToReport: context.attachToReport });
     },
     { timeout: INBOX_FIXTURE_TIMEOUT },
   ],

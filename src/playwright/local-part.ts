@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** What a test's local part is made from. */
-export interface LocalPartInput {
+interface LocalPartInput {
   /** The test's title. */
   title: string;
   /** `testInfo.workerIndex`. */

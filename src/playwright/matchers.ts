@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
-import { InboxHandle, OtpNotFoundError, UnexpectedMessageError, WaitTimeoutError, describeCriteria } from '../client/index.ts';
+import { InboxkitError, OtpNotFoundError, describeCriteria } from '../client/index.ts';
 import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
 
@@ -51,8 +51,8 @@ function isReceivedMessage(value: unknown): value is ReceivedMessage {
   return typeof value === 'object' && value !== null && typeof (value as ReceivedMessage).links === 'function' && typeof (value as ReceivedMessage).otp === 'function';
 }
 
-function notAMessage(state: ExpectMatcherState, matcher: string, value: unknown): Error {
-  return new Error(
+function notAMessage(state: ExpectMatcherState, matcher: string, value: unknown): InboxkitError {
+  return new InboxkitError(
     `${state.utils.matcherHint(matcher, 'message', undefined, { isNot: state.isNot })}\n\n` +
       `The received value must be a message returned by inbox.waitForMessage() (it has links() and otp()); got ${state.utils.printReceived(value)}.`,
   );
@@ -91,56 +91,46 @@ export const inboxkitMatchers = {
   async toHaveReceived(this: ExpectMatcherState, inbox: TestInbox, match?: MessageMatch, options: ToHaveReceivedOptions = {}): Promise<MatcherReturnType> {
     const name = 'toHaveReceived';
     if (!(inbox instanceof TestInbox)) {
-      throw new Error(
+      throw new InboxkitError(
         `${this.utils.matcherHint(name, 'inbox', 'criteria', { isNot: this.isNot, promise: this.promise })}\n\n` +
           `The received value must be an inbox from the \`inbox\` fixture or createInbox(); got ${this.utils.printReceived(inbox)}.`,
       );
     }
     const hint = this.utils.matcherHint(name, 'inbox', 'criteria', { isNot: this.isNot, promise: this.promise });
     const wanted = describeCriteria(match);
-    // An assertion looks, it does not consume: a fresh handle sees every message, including
-    // ones the inbox's waits already returned, and leaves the next wait's messages alone.
-    const probe = new InboxHandle(inbox.handle.client, inbox.handle.data, inbox.handle.token);
+    // An assertion looks, it does not consume: `peek` sees every message, including ones
+    // the inbox's waits already returned, and leaves the next wait's messages alone.
+    const timeout = options.timeout ?? (this.isNot ? this.timeout : inbox.defaultTimeout());
+    const found = await inbox.handle.peek(match, { within: timeout });
+    if (found !== null) await inbox.attach(found);
     if (this.isNot) {
-      const timeout = options.timeout ?? this.timeout;
-      try {
-        await probe.expectNoMessage(match, { within: timeout, since: 'backlog' });
-        return { pass: false, name, expected: wanted, message: () => `${hint}\n\nExpected: no message matching ${this.utils.printExpected(wanted)}\nReceived: none within ${timeout}ms` };
-      } catch (error) {
-        if (!(error instanceof UnexpectedMessageError)) throw error;
-        const found = error.received;
-        await inbox.attach(found);
-        return {
-          pass: true,
-          name,
-          expected: wanted,
-          message: () =>
-            `${hint}\n\nExpected: no message matching ${this.utils.printExpected(wanted)}\n` +
-            `Received: ${this.utils.printReceived(found.subject)} from ${found.from?.address ?? '(unknown sender)'} at ${found.receivedAt}`,
-        };
-      }
+      return {
+        pass: found !== null,
+        name,
+        expected: wanted,
+        message: () =>
+          `${hint}\n\nExpected: no message matching ${this.utils.printExpected(wanted)}\n` +
+          (found === null
+            ? `Received: none within ${timeout}ms`
+            : `Received: ${this.utils.printReceived(found.subject)} from ${found.from?.address ?? '(unknown sender)'} at ${found.receivedAt}`),
+      };
     }
-    const timeout = options.timeout ?? inbox.defaultTimeout();
-    try {
-      const message = await probe.waitForMessage(match, { timeout, since: 'backlog' });
-      await inbox.attach(message);
+    if (found !== null) {
       return {
         pass: true,
         name,
         expected: wanted,
-        message: () => `${hint}\n\nExpected: a message matching ${this.utils.printExpected(wanted)}\nReceived: ${this.utils.printReceived(message.subject)}`,
-      };
-    } catch (error) {
-      if (!(error instanceof WaitTimeoutError)) throw error;
-      const received = await listReceived(inbox);
-      return {
-        pass: false,
-        name,
-        expected: wanted,
-        timeout,
-        message: () => `${hint}\n\nExpected: a message matching ${this.utils.printExpected(wanted)}\nReceived: ${received}\n\nTimeout: ${timeout}ms`,
+        message: () => `${hint}\n\nExpected: a message matching ${this.utils.printExpected(wanted)}\nReceived: ${this.utils.printReceived(found.subject)}`,
       };
     }
+    const received = await listReceived(inbox);
+    return {
+      pass: false,
+      name,
+      expected: wanted,
+      timeout,
+      message: () => `${hint}\n\nExpected: a message matching ${this.utils.printExpected(wanted)}\nReceived: ${received}\n\nTimeout: ${timeout}ms`,
+    };
   },
 
   /** Passes when the message has a link that matches (see `message.links()` for the filter). */

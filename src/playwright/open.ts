@@ -12,7 +12,7 @@ import { renderEmailDocument } from './report.ts';
 export type OpenableMessage = Pick<Message, 'subject' | 'from' | 'to' | 'cc' | 'receivedAt' | 'html' | 'text' | 'headers'>;
 
 /** Removes a route handler from a page; idempotent. */
-export type CloseEmailView = () => Promise<void>;
+type CloseEmailView = () => Promise<void>;
 
 /**
  * Renders `message` in `page` and returns the `<body>` to click in, plus a

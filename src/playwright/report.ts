@@ -7,21 +7,16 @@
  * @packageDocumentation
  */
 import type { TestInfo } from '@playwright/test';
-import type { Address, Message } from '../client/index.ts';
+import { formatAddress } from '../client/index.ts';
+import type { Message } from '../client/index.ts';
 
 /** The parts of a message an attachment is made from. */
-export type ReportableMessage = Pick<Message, 'subject' | 'from' | 'to' | 'cc' | 'receivedAt' | 'html' | 'text' | 'headers'>;
+type ReportableMessage = Pick<Message, 'subject' | 'from' | 'to' | 'cc' | 'receivedAt' | 'html' | 'text' | 'headers'>;
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
-
-/** `Name <address>`, or the address alone. */
-export function formatAddress(address: Address | null | undefined): string {
-  if (!address) return '(none)';
-  return address.name ? `${address.name} <${address.address}>` : address.address;
 }
 
 /**
@@ -35,8 +30,8 @@ export function formatAddress(address: Address | null | undefined): string {
 export function renderEmailDocument(message: ReportableMessage, options: { header?: boolean } = {}): string {
   const rows: Array<[string, string]> = [
     ['From', formatAddress(message.from)],
-    ['To', message.to.map(formatAddress).join(', ') || '(none)'],
-    ...(message.cc.length > 0 ? ([['Cc', message.cc.map(formatAddress).join(', ')]] as Array<[string, string]>) : []),
+    ['To', message.to.map((a) => formatAddress(a)).join(', ') || '(none)'],
+    ...(message.cc.length > 0 ? ([['Cc', message.cc.map((a) => formatAddress(a)).join(', ')]] as Array<[string, string]>) : []),
     ['Subject', message.subject || '(no subject)'],
     ['Date', message.receivedAt],
   ];

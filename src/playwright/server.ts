@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig } from '@playwright/test';
+import { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, InboxkitError, urlHost } from '../client/index.ts';
 
 /** One `webServer` entry of a Playwright config. */
 export type WebServerEntry = Exclude<NonNullable<PlaywrightTestConfig['webServer']>, readonly unknown[]>;
@@ -80,12 +81,12 @@ export interface InboxkitServer {
  * fixtures themselves run from the TypeScript sources (a checkout of inboxkit,
  * which has no `dist/` until it is built).
  */
-export function cliCommand(): string[] {
+function cliCommand(): string[] {
   const self = import.meta.url;
   const fromSources = self.endsWith('.ts');
   const entry = fileURLToPath(new URL(fromSources ? '../cli/main.ts' : '../../bin/inboxkit.js', self));
   if (!existsSync(entry)) {
-    throw new Error(`inboxkitServer: the inboxkit command is missing at ${entry}. Reinstall inboxkit (npm i -D inboxkit), or in a checkout run \`npm run build\`.`);
+    throw new InboxkitError(`inboxkitServer: the inboxkit command is missing at ${entry}. Reinstall inboxkit (npm i -D inboxkit), or in a checkout run \`npm run build\`.`);
   }
   return [process.execPath, entry];
 }
@@ -99,18 +100,11 @@ function shellQuote(arg: string): string {
 
 function checkPort(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 1 || value > 65_535) {
-    throw new Error(
+    throw new InboxkitError(
       `inboxkitServer: ${name} is ${String(value)}; give a fixed port from 1 to 65535 (the config must know the URL before the service starts, so 0 cannot be used here).`,
     );
   }
   return value;
-}
-
-/** A host as a URL names it: IPv6 in brackets, wildcards as loopback. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**
@@ -143,10 +137,10 @@ function urlHost(host: string): string {
  */
 export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitServer {
   const host = options.host ?? '127.0.0.1';
-  const port = checkPort('port', options.port ?? 8025);
-  const smtpPort = checkPort('smtpPort', options.smtpPort ?? 2525);
+  const port = checkPort('port', options.port ?? DEFAULT_HTTP_PORT);
+  const smtpPort = checkPort('smtpPort', options.smtpPort ?? DEFAULT_SMTP_PORT);
   if (port === smtpPort) {
-    throw new Error(`inboxkitServer: port and smtpPort are both ${port}; give the HTTP API and the SMTP intake different ports.`);
+    throw new InboxkitError(`inboxkitServer: port and smtpPort are both ${port}; give the HTTP API and the SMTP intake different ports.`);
   }
   const baseUrl = `http://${urlHost(host)}:${port}`;
   const smtpHost = urlHost(host).replace(/^\[(.*)\]$/, '$1');

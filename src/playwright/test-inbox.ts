@@ -16,7 +16,7 @@ import type { OpenableMessage } from './open.ts';
 import { attachMessage, messageTitle } from './report.ts';
 
 /** What a {@link TestInbox} needs from the fixture that made it. @internal */
-export interface TestInboxContext {
+interface TestInboxContext {
   /** The running test. */
   testInfo: TestInfo;
   /** The timeout of a wait that was given none, computed when the wait starts. */

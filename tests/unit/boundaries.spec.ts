@@ -43,3 +43,29 @@ for (const [file, specifier] of allowed) {
     expect(await importErrors(file, specifier)).toEqual([]);
   });
 }
+
+test.describe('client and playwright', () => {
+  const refusedHere: Array<[string, string]> = [
+    ['src/client/wait/example.ts', '../inbox-handle.ts'],
+    ['src/client/wait/example.ts', '../../server/index.ts'],
+    ['src/client/example.ts', './wait/run.ts'],
+    ['src/client/internal/example.ts', '../wait/feed.ts'],
+    ['src/client/example.ts', '../server/index.ts'],
+  ];
+  for (const [file, specifier] of refusedHere) {
+    test(`${file} may not import ${specifier}`, async () => {
+      expect(await importErrors(file, specifier)).toHaveLength(1);
+    });
+  }
+
+  const allowedHere: Array<[string, string]> = [
+    ['src/client/example.ts', './wait/index.ts'],
+    ['src/client/wait/example.ts', './feed.ts'],
+    ['src/client/wait/example.ts', '../stream.ts'],
+  ];
+  for (const [file, specifier] of allowedHere) {
+    test(`${file} may import ${specifier}`, async () => {
+      expect(await importErrors(file, specifier)).toEqual([]);
+    });
+  }
+});

@@ -26,7 +26,7 @@ export type AttemptOutcome =
   | { kind: 'status'; status: number; retryAfter?: string | null };
 
 /** Input of {@link decideRetry}. */
-export interface RetryInput {
+interface RetryInput {
   method: string;
   outcome: AttemptOutcome;
   /** Retries already made (0 after the first attempt). */
@@ -40,7 +40,7 @@ export interface RetryInput {
 }
 
 /** The decision: retry after `delayMs`, or not, and why. */
-export type RetryDecision = { retry: true; delayMs: number; reason: string } | { retry: false; reason: string };
+type RetryDecision = { retry: true; delayMs: number; reason: string } | { retry: false; reason: string };
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
 const RETRYABLE_STATUS = new Set([408, 409, 429]);

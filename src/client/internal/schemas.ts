@@ -93,7 +93,7 @@ const summaryFields = {
 export const LooseMessageSummary = MessageSummarySchema.extend(summaryFields).loose();
 
 /** An attachment's metadata; needs `id`. */
-export const LooseAttachment = AttachmentSchema.extend({
+const LooseAttachment = AttachmentSchema.extend({
   filename: or(z.string(), 'attachment'),
   contentType: or(z.string(), 'application/octet-stream'),
   size: or(z.number().int().nonnegative(), 0),

@@ -15,7 +15,7 @@ export interface SseEvent {
 }
 
 /** A decoder for one connection. */
-export interface SseDecoder {
+interface SseDecoder {
   /** Feeds bytes; returns the events they completed. */
   push(chunk: Uint8Array | string): SseEvent[];
   /** The last `retry:` value seen, in milliseconds, or `null`. */

@@ -8,7 +8,8 @@ import { request } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
-import { AbortError, ConnectionError, ResponseValidationError, TimeoutError, createApiError } from '../errors.ts';
+import { ConnectionError, ResponseValidationError, TimeoutError, createApiError } from '../errors.ts';
+import { abortErrorFor, sleep } from './sleep.ts';
 import type { InboxkitError } from '../errors.ts';
 import type { RequestOptions, ResponseInfo, RetryOptions } from '../types.ts';
 import { flattenHeaders, readRateLimit } from './rate-limit.ts';
@@ -16,7 +17,7 @@ import { DEFAULT_RETRY_POLICY, decideRetry, parseRetryAfter } from './retry.ts';
 import type { AttemptOutcome, RetryPolicy } from './retry.ts';
 
 /** Everything the transport needs, resolved from the client's options. */
-export interface TransportConfig {
+interface TransportConfig {
   /** API root without a trailing slash, e.g. `http://127.0.0.1:8025/api/v1`. */
   apiRoot: string;
   dispatcher: Dispatcher;
@@ -74,27 +75,6 @@ export function resolveRetry(base: RetryPolicy | null, override: RetryOptions | 
 
 function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-/** An `AbortError` for a signal that fired. */
-export function abortErrorFor(signal: AbortSignal, what: string): AbortError {
-  return new AbortError(`${what} was aborted by the caller's AbortSignal.`, { cause: signal.reason });
-}
-
-/** Waits `ms`, or rejects with an `AbortError` when `signal` fires first. */
-export function sleep(ms: number, signal?: AbortSignal, what = 'The wait'): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(abortErrorFor(signal, what));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortErrorFor(signal as AbortSignal, what));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function parseErrorBody(text: string, status: number): { code: string; message: string; requestId: string | null } {

@@ -195,7 +195,12 @@ test.describe('with a tight rate limit', () => {
     await client.me.get();
     const err = await client.me.get().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitError);
-    expect((err as RateLimitError).retryAfter).toBeGreaterThan(0);
+    // Retry-After is the time until the window resets: the same number as X-RateLimit-Reset, within the minute.
+    const { retryAfter, rateLimit } = err as RateLimitError;
+    expect(retryAfter).toBe(rateLimit.reset);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect((err as RateLimitError).headers['retry-after']).toBe(String(retryAfter));
     expect((err as RateLimitError).rateLimit.remaining).toBe(0);
     expect((err as RateLimitError).retries).toBe(0);
   });

@@ -157,7 +157,7 @@ test('fails after two emails', async ({ inbox }) => {
   await expect(admin.inboxes.get(inbox!.id)).rejects.toBeInstanceOf(NotFoundError);
 });
 
-test('keepOnFailure keeps the inbox of a failed test and prints how to see it, while a passing test\'s inbox is deleted', async ({ server, admin }) => {
+test('keepOnFailure keeps the inbox of a failed test and says how to see it in an annotation, while a passing test\'s inbox is deleted', async ({ server, admin }) => {
   const run = await runInline(
     {
       'keep.spec.ts': `
@@ -178,15 +178,19 @@ test('passes and cleans up', async ({ inbox }) => {
   const [kept] = printedInboxes(failed.stdout);
   const still = await admin.inboxes.get(kept!.id);
   expect(still.address).toBe(kept!.address);
-  expect(failed.stdout).toContain(`kept the inbox ${kept!.address} of the failed test "fails and keeps"`);
-  expect(failed.stdout).toContain(`/inboxes/${kept!.id}/messages`);
-  expect(failed.stdout).not.toContain(API_KEY);
+  const notice = failed.annotations.join('\n');
+  expect(failed.annotations).toHaveLength(1);
+  expect(notice).toContain(`inboxkit: kept inbox: inboxkit: kept the inbox ${kept!.address} of the failed test "fails and keeps"`);
+  expect(notice).toContain(`/inboxes/${kept!.id}/messages`);
+  expect(notice).not.toContain(API_KEY);
+  expect(failed.stdout).not.toContain('kept the inbox'); // reported through the test info, not printed
   await still.delete();
 
   const passed = resultOf(run, 'passes and cleans up');
   expect(passed.status).toBe('passed');
   const [deleted] = printedInboxes(passed.stdout);
   await expect(admin.inboxes.get(deleted!.id)).rejects.toBeInstanceOf(NotFoundError);
+  expect(passed.annotations).toEqual([]);
   expect(passed.stdout).not.toContain('kept the inbox');
 });
 

@@ -58,6 +58,8 @@ export interface InlineResult {
   errors: string[];
   /** The test's stdout. */
   stdout: string;
+  /** The test's annotations (`testInfo.annotations`), as `type: description`. */
+  annotations: string[];
   /** Attachments with their bodies (inline bodies decoded, files read). */
   attachments: Array<{ name: string; contentType: string; body: Buffer }>;
   /** Titles of every step, nested ones included, depth-first. */
@@ -89,11 +91,12 @@ interface JsonResult {
   workerIndex: number;
   errors?: Array<{ message?: string }>;
   stdout?: Array<{ text?: string; buffer?: string }>;
+  annotations?: Array<{ type: string; description?: string }>;
   attachments?: Array<{ name: string; contentType: string; path?: string; body?: string }>;
   steps?: JsonStep[];
 }
 interface JsonSuite {
-  specs?: Array<{ title: string; tests: Array<{ results: JsonResult[] }> }>;
+  specs?: Array<{ title: string; tests: Array<{ results: JsonResult[]; annotations?: Array<{ type: string; description?: string }> }> }>;
   suites?: JsonSuite[];
 }
 
@@ -122,6 +125,7 @@ async function flatten(suites: JsonSuite[], into: Map<string, InlineResult>): Pr
           workerIndex: result.workerIndex,
           errors: (result.errors ?? []).map((e) => (e.message ?? '').replace(ANSI, '')),
           stdout: (result.stdout ?? []).map((s) => s.text ?? Buffer.from(s.buffer ?? '', 'base64').toString()).join(''),
+          annotations: (result.annotations ?? t.annotations ?? []).map((a) => `${a.type}: ${a.description ?? ''}`),
           attachments,
           steps: stepTitles(result.steps, []),
         });

@@ -43,8 +43,8 @@ test('links() and otp() read a real quoted-printable HTML email: &amp; and =3D s
   const file = await message.attachment('welcome.txt');
   expect(file.filename).toBe('welcome.txt');
   expect(file.contentType).toMatch(/^text\/plain/);
-  expect(new TextDecoder().decode(file.body)).toBe('Welcome to Acme!\n');
-  expect((await message.attachment(file.id)).size).toBe(file.body.byteLength);
+  expect(new TextDecoder().decode(file.bytes)).toBe('Welcome to Acme!\n');
+  expect((await message.attachment(file.id)).size).toBe(file.bytes.byteLength);
   await expect(message.attachment('invoice.pdf')).rejects.toThrow(/no attachment with id or file name "invoice.pdf": its attachments are "welcome.txt"/);
   await expect(message.attachment('invoice.pdf')).rejects.toBeInstanceOf(InboxkitError);
 

@@ -53,6 +53,47 @@ test('two waits in sequence return successive messages, each message once per ha
   expect((await other.waitForMessage({ subject: 'Your code' }, { timeout: 10_000 })).subject).toBe('Your code 1');
 });
 
+test('peek looks without consuming: it finds messages earlier waits returned, and the next wait still gets its message', async ({ guest, send }) => {
+  const inbox = await guest.inboxes.create();
+  await send({ to: inbox.address, subject: 'Welcome aboard', text: 'hi' });
+  await send({ to: inbox.address, subject: 'Your invoice', text: 'total' });
+  expect((await inbox.waitForMessage({ subject: 'Welcome' }, { timeout: 10_000 })).subject).toBe('Welcome aboard');
+
+  expect((await inbox.peek({ subject: 'Welcome' }))?.subject).toBe('Welcome aboard'); // returned before, still seen
+  expect((await inbox.peek())?.subject).toBe('Welcome aboard'); // the oldest match first
+  expect((await inbox.peek({ subject: 'invoice' }))?.subject).toBe('Your invoice');
+  expect(await inbox.peek({ subject: 'Password reset' })).toBeNull();
+
+  // The peeks consumed nothing: the next wait returns the invoice, then nothing is left.
+  expect((await inbox.waitForMessage(undefined, { timeout: 10_000 })).subject).toBe('Your invoice');
+  expect(await settle(inbox.waitForMessage(undefined, { timeout: 500 }))).toBeInstanceOf(WaitTimeoutError);
+});
+
+test('peek with a window waits for a matching message that arrives later, and resolves null when none does', async ({ guest, send }) => {
+  const inbox = await guest.inboxes.create();
+  const later = inbox.peek({ subject: 'Sign-in code' }, { within: 10_000 });
+  await send({ to: inbox.address, subject: 'Newsletter', text: 'news' });
+  await send({ to: inbox.address, subject: 'Sign-in code', text: 'code 123456' });
+  expect((await later)?.subject).toBe('Sign-in code');
+  expect(await inbox.peek({ subject: 'Password reset' }, { within: 300 })).toBeNull();
+  await expect(inbox.peek(undefined, { within: -1 })).rejects.toThrow(/peek: within must be a number of milliseconds ≥ 0; got -1/);
+});
+
+test('peek without a window reads the message list once and opens no event stream', async ({ server, makeClient, send }) => {
+  const proxy = await startTcpProxy(new URL(server.url));
+  try {
+    const inbox = await makeClient({ baseUrl: proxy.url }).inboxes.create();
+    await send({ to: inbox.address, subject: 'Welcome aboard', text: 'hi' });
+    await expect.poll(async () => (await inbox.messages()).items.length).toBe(1);
+    const lists = proxy.listRequests();
+    expect((await inbox.peek({ subject: 'Welcome' }))?.subject).toBe('Welcome aboard');
+    expect(proxy.streamRequests()).toBe(0);
+    expect(proxy.listRequests()).toBe(lists + 1);
+  } finally {
+    await proxy.close();
+  }
+});
+
 test("since: 'now' ignores the messages already in the inbox", async ({ server, makeClient, send }) => {
   const proxy = await startTcpProxy(new URL(server.url));
   try {

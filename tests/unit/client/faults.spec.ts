@@ -90,13 +90,15 @@ test('a server that cannot be reached is a ConnectionError', async () => {
   await expect(client.me.get()).rejects.toBeInstanceOf(ConnectionError);
 });
 
-test('a 429 with Retry-After is retried no sooner than the server asked', async () => {
+test('a 429 with a short Retry-After is retried, and the answer says it took one retry', async () => {
   const { server, client } = await setup((_req, res, i) =>
     i === 0 ? json(res, 429, { error: { code: 'rate_limited', message: 'slow down' } }, { 'retry-after': '1' }) : json(res, 200, { data: [domain] }),
   );
-  const started = Date.now();
-  await client.domains.list();
-  expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  // The delay (Retry-After honoured as 1000 ms) is the retry decision's, checked in retry.spec.ts's table;
+  // this checks the transport acts on it. No wall-clock assertion: timing is the bench's.
+  const { data, response } = await client.domains.list().withResponse();
+  expect(data).toEqual([domain]);
+  expect(response.retries).toBe(1);
   expect(server.requests).toHaveLength(2);
 });
 

@@ -3,9 +3,9 @@
  *
  * @packageDocumentation
  */
-import type { MessageSummary } from '../wire/schemas.ts';
-import { InboxkitError } from './errors.ts';
-import type { ReceivedMessage } from './received.ts';
+import type { MessageSummary } from '../../wire/schemas.ts';
+import { InboxkitError } from '../errors.ts';
+import type { ReceivedMessage } from '../received.ts';
 
 /** A message a wait looked at and rejected, with the criteria it failed. */
 export interface WaitMismatch {

@@ -1,0 +1,206 @@
+/**
+ * {@link runWait}: one wait, put together from its parts: the {@link MessageFeed}
+ * brings the inbox's messages in arrival order, the {@link MessageMatcher}
+ * judges them one at a time, and {@link explainTimeout} says what happened
+ * when the time runs out.
+ *
+ * @packageDocumentation
+ */
+import type { MessageSummary } from '../../wire/schemas.ts';
+import { AbortError, InboxkitError } from '../errors.ts';
+import { describeCriteria, toCriteria } from '../criteria.ts';
+import { formatAddress } from '../format.ts';
+import type { ReceivedMessage } from '../received.ts';
+import { UnexpectedMessageError, WaitTimeoutError } from './errors.ts';
+import type { WaitMismatch } from './errors.ts';
+import { explainTimeout, newestMismatches } from './explain.ts';
+import { MessageFeed, readyTimeoutFor } from './feed.ts';
+import { MessageMatcher } from './matcher.ts';
+import type { WaitSource } from './source.ts';
+import type { WaitSpec } from './spec.ts';
+import type { WaitState } from './state.ts';
+
+/** How a wait's promise is settled. */
+interface Settle {
+  resolve(value: ReceivedMessage[]): void;
+  reject(error: unknown): void;
+}
+
+/** One running wait: its feed, its matcher, and how it settles. */
+class WaitRun {
+  readonly #source: WaitSource;
+  readonly #state: WaitState;
+  readonly #spec: WaitSpec;
+  readonly #description: string;
+  readonly #matcher: MessageMatcher;
+  readonly #feed: MessageFeed;
+  /** Everything this wait started ends with it. */
+  readonly #stop = new AbortController();
+  /** The feed alone (ended first by `absent` and `peek` at their deadline). */
+  readonly #feedStop = new AbortController();
+  readonly #started = Date.now();
+  readonly #matched: ReceivedMessage[] = [];
+  readonly #rejected: WaitMismatch[] = [];
+  readonly #queue: MessageSummary[] = [];
+  readonly #settle: Settle;
+  #settled = false;
+  #pumping: Promise<void> | null = null;
+  #deadline: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(source: WaitSource, state: WaitState, spec: WaitSpec, settle: Settle) {
+    this.#source = source;
+    this.#state = state;
+    this.#spec = spec;
+    this.#settle = settle;
+    this.#description = describeCriteria(spec.match);
+    this.#matcher = new MessageMatcher(toCriteria(spec.match, spec.call), source, state, spec.mode !== 'peek');
+    const startAfter = spec.mode === 'peek' ? 0 : state.watermark;
+    this.#feed = new MessageFeed(source, { since: spec.since, startAfter, readyTimeoutMs: readyTimeoutFor(spec.timeout), pollIntervals: spec.pollIntervals }, {
+      deliver: (summaries) => this.#deliver(summaries),
+      gone: (kind) =>
+        this.#fail(new InboxkitError(`${spec.call}(${this.#description}): inbox ${source.address} was ${kind === 'inbox.expired' ? 'expired' : 'deleted'} while waiting.`)),
+      fatal: (error) => this.#fail(error),
+    });
+  }
+
+  start(): void {
+    this.#spec.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    const { timeout, mode } = this.#spec;
+    if ((timeout > 0 || mode === 'peek') && Number.isFinite(timeout)) {
+      this.#deadline = setTimeout(() => void this.#onDeadline().catch((error: unknown) => this.#fail(error)), timeout);
+    }
+    // A peek without a window only looks at the list once (at its deadline, now): no stream.
+    if (mode === 'peek' && timeout === 0) return;
+    this.#feed.start(AbortSignal.any([this.#stop.signal, this.#feedStop.signal]));
+  }
+
+  #onAbort = (): void => {
+    this.#fail(new AbortError(`${this.#spec.call}(${this.#description}) at ${this.#source.address} was aborted by the caller's AbortSignal.`, { cause: this.#spec.signal?.reason }));
+  };
+
+  #finish(): boolean {
+    if (this.#settled) return false;
+    this.#settled = true;
+    clearTimeout(this.#deadline);
+    this.#spec.signal?.removeEventListener('abort', this.#onAbort);
+    this.#stop.abort();
+    return true;
+  }
+
+  #succeed(value: ReceivedMessage[]): void {
+    if (this.#finish()) this.#settle.resolve(value);
+  }
+
+  #fail(error: unknown): void {
+    if (this.#finish()) this.#settle.reject(error);
+  }
+
+  #deliver(summaries: MessageSummary[]): void {
+    this.#queue.push(...summaries);
+    if (this.#queue.length > 0) void this.#pump();
+  }
+
+  /** Works through the queue in arrival order; the promise settles once it is empty. */
+  #pump(): Promise<void> {
+    if (this.#pumping !== null) return this.#pumping;
+    let finished = false;
+    const run = (async () => {
+      try {
+        while (this.#queue.length > 0 && !this.#settled) await this.#consider(this.#queue.shift() as MessageSummary);
+      } catch (error) {
+        if (!(this.#stop.signal.aborted && error instanceof Error && error.name === 'AbortError')) this.#fail(error);
+      } finally {
+        // Reset in the same turn as the loop's last check, so a delivery right after starts a new run.
+        finished = true;
+        this.#pumping = null;
+      }
+    })();
+    if (!finished) this.#pumping = run;
+    return run;
+  }
+
+  async #consider(summary: MessageSummary): Promise<void> {
+    const floor = this.#feed.floor;
+    if (floor !== null && summary.seq <= floor) return;
+    const judgement = await this.#matcher.judge(summary, this.#stop.signal);
+    if (judgement.kind === 'skip' || this.#settled) return;
+    if (judgement.kind === 'mismatch') {
+      this.#rejected.push({ message: summary, failed: judgement.failed });
+      return;
+    }
+    const { message } = judgement;
+    if (this.#spec.mode === 'absent') {
+      this.#fail(this.#unexpected(summary, message));
+    } else if (this.#spec.mode === 'peek') {
+      this.#succeed([message]);
+    } else if (this.#state.claim(message)) {
+      // (A claim fails when another wait of this handle got the message first.)
+      this.#matched.push(message);
+      if (this.#matched.length >= this.#spec.count) this.#succeed(this.#matched);
+    }
+  }
+
+  #unexpected(summary: MessageSummary, message: ReceivedMessage): UnexpectedMessageError {
+    const { call, timeout } = this.#spec;
+    return new UnexpectedMessageError(
+      `${call}: expected no message matching ${this.#description} at ${this.#source.address} within ${timeout} ms, but ${JSON.stringify(message.subject)} from ${formatAddress(summary.from, '(no sender)')} arrived at ${message.receivedAt} (seq ${message.seq}, id ${message.id}).`,
+      message,
+      this.#description,
+    );
+  }
+
+  async #onDeadline(): Promise<void> {
+    if (this.#settled) return;
+    if (this.#spec.mode === 'collect') {
+      this.#fail(this.#timeoutError());
+      return;
+    }
+    // `absent` and `peek`: one last look at the list catches what the stream had not pushed yet.
+    this.#feedStop.abort();
+    await this.#feed.finalLook(this.#stop.signal);
+    await this.#pump();
+    this.#succeed([]);
+  }
+
+  #timeoutError(): WaitTimeoutError {
+    const { call, count, since, timeout } = this.#spec;
+    const feed = this.#feed.report();
+    const text = explainTimeout({
+      call,
+      description: this.#description,
+      address: this.#source.address,
+      timeout,
+      elapsedMs: Date.now() - this.#started,
+      count,
+      since,
+      matchedSubjects: this.#matched.map((m) => m.subject),
+      rejected: this.#rejected,
+      floor: this.#feed.floor,
+      returnedCount: this.#state.returnedCount,
+      ...feed,
+    });
+    return new WaitTimeoutError(text, {
+      criteria: this.#description,
+      address: this.#source.address,
+      timeout,
+      received: this.#rejected.map((r) => r.message),
+      mismatches: newestMismatches(this.#rejected),
+      matched: [...this.#matched],
+      wanted: count,
+    });
+  }
+}
+
+/**
+ * Runs one wait. Resolves with the matches (`collect`), nothing (`absent`), or
+ * the first match or nothing (`peek`).
+ * @internal
+ */
+export function runWait(source: WaitSource, state: WaitState, spec: WaitSpec): Promise<ReceivedMessage[]> {
+  const description = describeCriteria(spec.match);
+  toCriteria(spec.match, spec.call); // a bad match throws before anything starts
+  if (spec.signal?.aborted) {
+    return Promise.reject(new AbortError(`${spec.call}(${description}) at ${source.address} was aborted by the caller's AbortSignal before it started.`, { cause: spec.signal.reason }));
+  }
+  return new Promise<ReceivedMessage[]>((resolve, reject) => new WaitRun(source, state, spec, { resolve, reject }).start());
+}
