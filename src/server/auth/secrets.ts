@@ -25,11 +25,6 @@ export function newApiKey(): string {
   return newSecret(API_KEY_PREFIX);
 }
 
-/** A new opaque id with a readable prefix, e.g. `ibx_3f9a…`. */
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
-}
-
 /** Compares two strings in time independent of where they differ. */
 export function constantTimeEqual(a: string, b: string): boolean {
   // Compare digests so lengths never leak and timingSafeEqual gets equal sizes.
