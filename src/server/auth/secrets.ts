@@ -25,6 +25,11 @@ export function newApiKey(): string {
   return newSecret(API_KEY_PREFIX);
 }
 
+/** Hex SHA-256 of a secret: how every secret is stored and looked up. Secrets are never stored in clear. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
 /** Compares two strings in time independent of where they differ. */
 export function constantTimeEqual(a: string, b: string): boolean {
   // Compare digests so lengths never leak and timingSafeEqual gets equal sizes.

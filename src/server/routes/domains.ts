@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { DomainSchema } from '../../wire/schemas.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
 import { toWireDomain } from '../http/format.ts';
 import { errorResponses, okResponse, security } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';

@@ -10,8 +10,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { ConnectCodeRequestSchema, ConnectCodeSchema, TokenRequestSchema, TokenSchema } from '../../wire/schemas.ts';
 import { CONNECT_CODE_PREFIX, SESSION_PREFIX, constantTimeEqual, newSecret, verifyPkce } from '../auth/secrets.ts';
 import { requireCredential } from '../auth/visibility.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { HttpError } from '../http/errors.ts';
 import { iso } from '../http/format.ts';
 import { errorResponses, jsonBody, okResponse, security } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -48,7 +48,7 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const principal = c.var.principal;
     requireCredential(principal);
     if (principal.kind === 'inboxToken') {
-      throw new ApiError('plan_required', 'Connect codes are for user accounts: send an API key (Authorization: Bearer tm_…), not an inbox token.');
+      throw new HttpError('plan_required', 'Connect codes are for user accounts: send an API key (Authorization: Bearer tm_…), not an inbox token.');
     }
     const body = c.req.valid('json');
     const code = newSecret(CONNECT_CODE_PREFIX);
@@ -68,7 +68,7 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const codeHash = ctx.hash(body.code);
     const now = ctx.now();
     const code = await ctx.store.spendConnectCode(codeHash);
-    const refuse = (why: string) => new ApiError('invalid_grant', `The connect code cannot be exchanged: ${why}. Ask for a new code.`);
+    const refuse = (why: string) => new HttpError('invalid_grant', `The connect code cannot be exchanged: ${why}. Ask for a new code.`);
     if (!code) throw refuse('it is unknown');
     if (code.used) {
       // A replayed code may have been stolen: end every session it issued (RFC 6749 §4.1.2).

@@ -17,9 +17,9 @@ import {
 import { userOf } from '../auth/principal.ts';
 import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
 import { isActive, loadVisibleInbox, requireCredential } from '../auth/visibility.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
-import { planOf } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { planOf } from '../auth/plans.ts';
+import { HttpError } from '../http/errors.ts';
 import { toWireInbox } from '../http/format.ts';
 import { errorResponses, jsonBody, okResponse, security } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
@@ -115,12 +115,12 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const now = ctx.now();
 
     if (body.localPart !== undefined && !plan.entitlements.customAddresses) {
-      throw new ApiError('plan_required', `The ${plan.name} plan does not include custom addresses; omit localPart for a random address.`);
+      throw new HttpError('plan_required', `The ${plan.name} plan does not include custom addresses; omit localPart for a random address.`);
     }
     let domain: DomainRecord | null;
     if (body.domainId !== undefined) {
       domain = await ctx.store.findDomainById(body.domainId);
-      if (!domain) throw new ApiError('domain_not_found', `No domain ${JSON.stringify(body.domainId)}; GET /domains lists the domain ids.`);
+      if (!domain) throw new HttpError('domain_not_found', `No domain ${JSON.stringify(body.domainId)}; GET /domains lists the domain ids.`);
     } else {
       const domains = await ctx.store.listDomains();
       domain = domains.find((d) => d.isDefault) ?? domains[0] ?? null;
@@ -128,7 +128,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     }
     const max = plan.entitlements.maxActiveInboxes;
     if (user && max !== null && (await ctx.store.countActiveInboxesByOwner(user.id, now)) >= max) {
-      throw new ApiError('plan_required', `The ${plan.name} plan allows ${max} active inboxes; delete one first.`);
+      throw new HttpError('plan_required', `The ${plan.name} plan allows ${max} active inboxes; delete one first.`);
     }
 
     const token = newSecret(INBOX_TOKEN_PREFIX);
@@ -146,7 +146,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       const created = await ctx.store.createInbox({ ...fields, localPart: body.localPart ?? randomLocalPart() });
       if (created !== 'address_taken') return c.json({ data: { ...toWireInbox(created), token } }, 200);
       if (body.localPart !== undefined) {
-        throw new ApiError('address_taken', `${body.localPart}@${domain.domain} is already in use; choose another localPart.`);
+        throw new HttpError('address_taken', `${body.localPart}@${domain.domain} is already in use; choose another localPart.`);
       }
     }
     throw new Error('inboxkit: could not find a free random address after 5 attempts');
@@ -176,23 +176,23 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const body = c.req.valid('json');
     if (body.forwardTo !== undefined && body.forwardTo !== null) {
       if (ctx.config.relayUrl === null) {
-        throw new ApiError('forwarding_unavailable', 'This server has no SMTP relay configured, so it cannot forward mail. Start it with a relay URL (--relay-url), or leave forwardTo out.');
+        throw new HttpError('forwarding_unavailable', 'This server has no SMTP relay configured, so it cannot forward mail. Start it with a relay URL (--relay-url), or leave forwardTo out.');
       }
       const plan = planOf(ctx.config, principal);
-      if (!plan.entitlements.forwarding) throw new ApiError('plan_required', `The ${plan.name} plan does not include forwarding.`);
+      if (!plan.entitlements.forwarding) throw new HttpError('plan_required', `The ${plan.name} plan does not include forwarding.`);
     }
     const patch: { label?: string | null; forwardTo?: string | null } = {};
     if (body.label !== undefined) patch.label = body.label;
     if (body.forwardTo !== undefined) patch.forwardTo = body.forwardTo;
     const updated = await ctx.store.updateInbox(inbox.id, patch);
-    if (!updated) throw new ApiError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
+    if (!updated) throw new HttpError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
     return c.json({ data: toWireInbox(updated) }, 200);
   });
 
   app.openapi(deleteInboxRoute, async (c) => {
     const inbox = await loadVisibleInbox(ctx, c.var.principal, c.req.valid('param').id);
     const result = await ctx.store.deleteInbox(inbox.id);
-    if (!result) throw new ApiError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
+    if (!result) throw new HttpError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
     ctx.bus.publish({ type: 'inbox.deleted', inboxId: inbox.id });
     return c.json({ data: { id: inbox.id, deleted: true as const, messagesDeleted: result.messagesDeleted } }, 200);
   });

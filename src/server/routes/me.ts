@@ -8,9 +8,9 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { MeSchema, SignedOutSchema } from '../../wire/schemas.ts';
 import { userOf } from '../auth/principal.ts';
 import { requireCredential } from '../auth/visibility.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
-import { planOf } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { planOf } from '../auth/plans.ts';
+import { HttpError } from '../http/errors.ts';
 import { errorResponses, okResponse, security } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 
@@ -57,7 +57,7 @@ export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const principal = c.var.principal;
     requireCredential(principal);
     if (principal.kind !== 'session') {
-      throw new ApiError('not_a_session', `DELETE /me/session signs out a session token, but this request carries ${principal.kind === 'apiKey' ? 'an API key' : 'an inbox token'}.`);
+      throw new HttpError('not_a_session', `DELETE /me/session signs out a session token, but this request carries ${principal.kind === 'apiKey' ? 'an API key' : 'an inbox token'}.`);
     }
     await ctx.store.revokeSession(principal.tokenHash);
     return c.json({ data: { signedOut: true as const } }, 200);

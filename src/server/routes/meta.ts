@@ -6,7 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { HealthSchema } from '../../wire/schemas.ts';
-import type { AppEnv } from '../context.ts';
+import type { AppEnv } from '../context/context.ts';
 import { errorResponses, jsonContent, okResponse, security } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
 

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { loadVisibleInbox } from '../auth/visibility.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
-import type { InboxEvent } from '../events/types.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import type { BusEvent } from '../events/types.ts';
+import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
 import { toMessageSummary } from '../mail/present.ts';
 import type { MessageSummaryRecord } from '../storage/types.ts';
@@ -40,7 +40,7 @@ export function parseLastEventId(value: string | undefined): number | null {
   if (value === undefined || value.trim() === '') return null;
   const trimmed = value.trim();
   if (!/^\d{1,15}$/.test(trimmed)) {
-    throw new ApiError('validation_error', `Last-Event-ID: must be the seq (a non-negative integer) of the last message event received, got ${JSON.stringify(value.slice(0, 40))}.`);
+    throw new HttpError('validation_error', `Last-Event-ID: must be the seq (a non-negative integer) of the last message event received, got ${JSON.stringify(value.slice(0, 40))}.`);
   }
   return Number(trimmed);
 }
@@ -70,7 +70,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
     let closed = false;
     let live = false;
     let lastSeq = 0;
-    const pending: InboxEvent[] = [];
+    const pending: BusEvent[] = [];
     let unsubscribe: () => void = () => {};
     let roomWaiter: (() => void) | null = null;
 
@@ -111,12 +111,12 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       logger.info({ inboxId, maxBufferedBytes }, 'stream: client too slow, disconnecting (it resumes with Last-Event-ID)');
       drop(new Error('inboxkit stream: client too slow'));
     };
-    const end = (event: InboxEvent): void => {
+    const end = (event: BusEvent): void => {
       write(formatEvent(event.type, { inboxId }));
       cleanup();
       controller.close();
     };
-    const deliver = (event: InboxEvent): void => {
+    const deliver = (event: BusEvent): void => {
       if (closed) return;
       if (event.type !== 'message') {
         end(event);

@@ -1,5 +1,6 @@
 import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import type { EventBus } from '../events/types.ts';
+import type { ForwardQueue } from '../forward/forwarder.ts';
 import { parseMessage } from '../mail/parse.ts';
 import type { InboxRecord, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
@@ -10,20 +11,6 @@ export interface IntakeLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
-}
-
-/** A relay job: one stored copy of a message to pass on. */
-export interface ForwardJob {
-  messageId: string;
-  inboxId: string;
-  to: string;
-  envelopeFrom: string;
-  raw: Uint8Array;
-}
-
-/** What the intake hands stored messages to when their inbox forwards; must not block. */
-export interface ForwardQueue {
-  enqueue(job: ForwardJob): void;
 }
 
 /** Limits of the SMTP intake. */
