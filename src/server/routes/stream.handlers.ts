@@ -1,10 +1,15 @@
+/**
+ * The event stream's behaviour (definition in `stream.routes.ts`).
+ *
+ * @packageDocumentation
+ */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import type { BusEvent } from '../events/types.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
-import { toMessageSummary } from '../mail/present.ts';
+import { toMessageSummary } from '../http/present.ts';
 import type { MessageSummaryRecord } from '../storage/types.ts';
 import { streamRoute } from './stream.routes.ts';
 

@@ -1,10 +1,15 @@
+/**
+ * The message endpoints' behaviour (definitions in `messages.routes.ts`).
+ *
+ * @packageDocumentation
+ */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
-import { contentDisposition, toMessage, toMessageSummary } from '../mail/present.ts';
+import { contentDisposition, toMessage, toMessageSummary } from '../http/present.ts';
 import { createSanitizer } from '../mail/sanitize.ts';
 import type { Sanitizer } from '../mail/sanitize.ts';
 import { InvalidCursorError } from '../storage/cursor.ts';

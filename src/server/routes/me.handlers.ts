@@ -3,35 +3,14 @@
  *
  * @packageDocumentation
  */
-import { createRoute } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { MeSchema, SignedOutSchema } from '../../wire/schemas.ts';
 import { userOf } from '../auth/principal.ts';
 import { requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { planOf } from '../auth/plans.ts';
 import { HttpError } from '../http/errors.ts';
-import { errorResponses, okResponse, security } from '../http/openapi.ts';
 import { createRouter } from '../http/router.ts';
-
-const meRoute = createRoute({
-  method: 'get',
-  path: '/me',
-  tags: ['Account'],
-  summary: 'Who is calling, and what their plan allows',
-  security: security.optional,
-  responses: { ...okResponse(MeSchema, 'The caller'), ...errorResponses() },
-});
-
-const signOutRoute = createRoute({
-  method: 'delete',
-  path: '/me/session',
-  tags: ['Account'],
-  summary: 'Sign out the bearer session',
-  description: 'Revokes the session token sent. With an API key or inbox token: 400 `not_a_session`.',
-  security: security.user,
-  responses: { ...okResponse(SignedOutSchema, 'The session is revoked'), ...errorResponses(400) },
-});
+import { meRoute, signOutRoute } from './me.routes.ts';
 
 /** The account routes (paths relative to `/api/v1`). */
 export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
