@@ -5,12 +5,10 @@
  * @packageDocumentation
  */
 import type { CredentialStore, UserRecord } from '../types.ts';
-import { flag, mapRow, newId } from './database.ts';
-import type { Row, Sql } from './database.ts';
+import { flag, mapRow, newId, num, rowMapper, text } from './database.ts';
+import type { Sql } from './database.ts';
 
-function toUser(row: Row): UserRecord {
-  return { id: String(row.id), email: String(row.email), planId: String(row.plan_id), createdAt: Number(row.created_at) };
-}
+const toUser = rowMapper<UserRecord>({ id: text, email: text, planId: text, createdAt: num });
 
 /** The credential queries of a SQLite store; creation times come from the store's clock. */
 export function createSqliteCredentials(sql: Sql): CredentialStore {

@@ -131,3 +131,32 @@ export function keysetPage<T>(rows: Row[], limit: number, map: (row: Row) => T, 
   const last = page.at(-1);
   return { items: page.map(map), nextCursor: rows.length > limit && last ? cursorOf(last) : null };
 }
+
+/** Reads one column's value into a record field. */
+type ColumnReader<V> = (value: SQLInputValue | undefined) => V;
+
+/**
+ * A row-to-record mapper declared field by field: each field names its reader,
+ * and its column is the field's name in snake_case unless given as `[column, reader]`.
+ *
+ * @example
+ * ```ts
+ * const toUser = rowMapper<UserRecord>({ id: text, email: text, planId: text, createdAt: num });
+ * ```
+ */
+export function rowMapper<T>(fields: { [K in keyof T]: ColumnReader<T[K]> | [string, ColumnReader<T[K]>] }): (row: Row) => T {
+  const columns = Object.entries(fields as Record<string, ColumnReader<unknown> | [string, ColumnReader<unknown>]>).map(([field, spec]) =>
+    Array.isArray(spec) ? ([field, spec[0], spec[1]] as const) : ([field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), spec] as const),
+  );
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const [field, column, read] of columns) record[field] = read(row[column]);
+    return record as T;
+  };
+}
+
+/** A TEXT column. */
+export const text: ColumnReader<string> = (value) => String(value);
+
+/** An INTEGER column. */
+export const num: ColumnReader<number> = (value) => Number(value);

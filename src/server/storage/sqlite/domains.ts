@@ -6,14 +6,12 @@
  * @packageDocumentation
  */
 import type { DomainRecord, DomainStore } from '../types.ts';
-import { domainId, flag, mapRow } from './database.ts';
-import type { Row, Sql } from './database.ts';
+import { domainId, flag, mapRow, rowMapper, text } from './database.ts';
+import type { Sql } from './database.ts';
 
 const COLUMNS = 'id, domain, is_default';
 
-function toDomain(row: Row): DomainRecord {
-  return { id: String(row.id), domain: String(row.domain), isDefault: flag(row.is_default) };
-}
+const toDomain = rowMapper<DomainRecord>({ id: text, domain: text, isDefault: flag });
 
 /** The domain queries of a SQLite store. */
 export function createSqliteDomains(sql: Sql): DomainStore {

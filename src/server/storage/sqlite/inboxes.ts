@@ -7,30 +7,18 @@
  */
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import type { InboxRecord, InboxStore } from '../types.ts';
-import { keysetPage, mapRow, newId, numberOrNull, textOrNull } from './database.ts';
-import type { Row, Sql } from './database.ts';
+import { keysetPage, mapRow, newId, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
+import type { Sql } from './database.ts';
 
 /** Every column of an inbox row, joined with its domain (`i`, `d`). */
 const SELECT_INBOX = `SELECT i.id, i.local_part, i.domain_id, d.domain, i.owner_user_id, i.label, i.forward_to, i.created_at,
   i.expires_at, i.token_hash, i.message_count, i.last_seq, i.n
   FROM inboxes i JOIN domains d ON d.id = i.domain_id`;
 
-function toInbox(row: Row): InboxRecord {
-  return {
-    id: String(row.id),
-    localPart: String(row.local_part),
-    domainId: String(row.domain_id),
-    domain: String(row.domain),
-    ownerUserId: textOrNull(row.owner_user_id),
-    label: textOrNull(row.label),
-    forwardTo: textOrNull(row.forward_to),
-    createdAt: Number(row.created_at),
-    expiresAt: numberOrNull(row.expires_at),
-    tokenHash: String(row.token_hash),
-    messageCount: Number(row.message_count),
-    lastSeq: Number(row.last_seq),
-  };
-}
+const toInbox = rowMapper<InboxRecord>({
+  id: text, localPart: text, domainId: text, domain: text, ownerUserId: textOrNull, label: textOrNull, forwardTo: textOrNull,
+  createdAt: num, expiresAt: numberOrNull, tokenHash: text, messageCount: num, lastSeq: num,
+});
 
 /** The inbox queries of a SQLite store. */
 export function createSqliteInboxes(sql: Sql): InboxStore {

@@ -7,44 +7,26 @@
  */
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import type { AddressRecord, AttachmentRecord, MessageRecord, MessageStore, MessageSummaryRecord, NewMessage } from '../types.ts';
-import { bytes, flag, json, keysetPage, mapRow, newId, textOrNull } from './database.ts';
-import type { Row, Sql } from './database.ts';
+import { bytes, flag, json, keysetPage, mapRow, newId, num, rowMapper, text, textOrNull } from './database.ts';
+import type { Sql } from './database.ts';
 
 const SUMMARY_COLUMNS = 'id, inbox_id, seq, from_json, to_json, cc_json, subject, preview, received_at, size, has_attachments';
 const ATTACHMENT_COLUMNS = 'id, message_id, filename, content_type, size, content_id, inline';
 
-function toSummary(row: Row): MessageSummaryRecord {
-  return {
-    id: String(row.id),
-    inboxId: String(row.inbox_id),
-    seq: Number(row.seq),
-    from: row.from_json === null ? null : json<AddressRecord>(row.from_json),
-    to: json<AddressRecord[]>(row.to_json),
-    cc: json<AddressRecord[]>(row.cc_json),
-    subject: String(row.subject),
-    preview: String(row.preview),
-    receivedAt: Number(row.received_at),
-    size: Number(row.size),
-    hasAttachments: flag(row.has_attachments),
-  };
-}
+const toSummary = rowMapper<MessageSummaryRecord>({
+  id: text, inboxId: text, seq: num, from: ['from_json', (v) => (v === null ? null : json<AddressRecord>(v))],
+  to: ['to_json', json<AddressRecord[]>], cc: ['cc_json', json<AddressRecord[]>], subject: text, preview: text,
+  receivedAt: num, size: num, hasAttachments: flag,
+});
 
-function toAttachment(row: Row): AttachmentRecord {
-  return {
-    id: String(row.id),
-    messageId: String(row.message_id),
-    filename: String(row.filename),
-    contentType: String(row.content_type),
-    size: Number(row.size),
-    contentId: textOrNull(row.content_id),
-    inline: flag(row.inline),
-  };
-}
+const toAttachment = rowMapper<AttachmentRecord>({
+  id: text, messageId: text, filename: text, contentType: text, size: num, contentId: textOrNull, inline: flag,
+});
 
 /** The preview of a text body: whitespace collapsed, the first 200 characters. */
-function previewOf(text: string | null): string {
-  if (!text) return '';
-  return Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
+function previewOf(body: string | null): string {
+  if (!body) return '';
+  return Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
 }
 
 /** Stores one copy of a message in an inbox whose seq was just bumped to `seq`; returns its id. */
