@@ -114,7 +114,7 @@ function logLevel(value: string, flag: string): string {
 }
 
 /** The flags of `inboxkit serve`, by help section. */
-export const SERVE_SECTIONS: FlagSection[] = [
+const SERVE_SECTIONS: FlagSection[] = [
   {
     title: 'Options',
     flags: [

@@ -11,7 +11,7 @@ import { READY_PREFIX, UsageError, parse } from './usage.ts';
 import type { CliIo } from './usage.ts';
 
 /** The help of `inboxkit serve`. */
-export const SERVE_HELP = `Usage: inboxkit serve [options]
+const SERVE_HELP = `Usage: inboxkit serve [options]
 
 Starts the HTTP API (under /api/v1) and the SMTP intake. Binds 127.0.0.1 unless told otherwise.
 Once listening it prints the URLs, then one line for scripts:

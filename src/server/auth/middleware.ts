@@ -39,7 +39,7 @@ export interface AuthDeps {
 }
 
 /** The headers a credential is read from. */
-export interface CredentialHeaders {
+interface CredentialHeaders {
   authorization?: string | undefined;
   inboxToken?: string | undefined;
 }
@@ -49,7 +49,7 @@ export interface CredentialHeaders {
  * expired or revoked is an `unauthorized` error, never a silent anonymous call.
  * `Authorization` wins when both headers are sent.
  */
-export async function resolvePrincipal(
+async function resolvePrincipal(
   ctx: AuthDeps,
   headers: CredentialHeaders,
   clientAddress: string,

@@ -15,7 +15,7 @@ export function isActive(inbox: InboxRecord, now: number): boolean {
 }
 
 /** Whether a principal may see an inbox: its own inbox token, or the owning user. */
-export function canSee(principal: Principal, inbox: InboxRecord): boolean {
+function canSee(principal: Principal, inbox: InboxRecord): boolean {
   switch (principal.kind) {
     case 'inboxToken':
       return principal.inboxId === inbox.id;

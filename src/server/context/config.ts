@@ -112,7 +112,7 @@ export interface ResolvedForwardingConfig {
 export const DEFAULT_DOMAIN = 'inboxkit.test';
 
 /** Default largest message: 10 MB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** The configuration a caller may give; everything is optional. */
 export interface ConfigOptions {

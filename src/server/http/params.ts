@@ -7,7 +7,7 @@
 import { z } from '@hono/zod-openapi';
 
 /** Items per page when a list request gives no `limit` (the contract's default). */
-export const DEFAULT_PAGE_LIMIT = 20;
+const DEFAULT_PAGE_LIMIT = 20;
 
 /**
  * A path parameter that names a resource by id.

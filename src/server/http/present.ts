@@ -13,6 +13,11 @@ export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
 
+/** The address of a local part on a domain, `local@domain`. */
+export function addressOf(localPart: string, domain: string): string {
+  return `${localPart}@${domain}`;
+}
+
 /** A mailbox as sent: exactly its address and display name. */
 function toWireAddress(a: AddressRecord): { address: string; name: string } {
   return { address: a.address, name: a.name };
@@ -27,7 +32,7 @@ export function toWireDomain(d: DomainRecord): Domain {
 export function toWireInbox(i: InboxRecord): Inbox {
   return {
     id: i.id,
-    address: `${i.localPart}@${i.domain}`,
+    address: addressOf(i.localPart, i.domain),
     localPart: i.localPart,
     domainId: i.domainId,
     domain: i.domain,

@@ -11,7 +11,7 @@ import { isActive, loadVisibleInbox, requireCredential } from '../auth/visibilit
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { planOf } from '../auth/plans.ts';
 import { HttpError } from '../http/errors.ts';
-import { toWireInbox } from '../http/present.ts';
+import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import type { DomainRecord } from '../storage/types.ts';
 import { createInboxRoute, deleteInboxRoute, getInboxRoute, listInboxesRoute, updateInboxRoute } from './inboxes.routes.ts';
@@ -72,7 +72,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       const created = await ctx.store.createInbox({ ...fields, localPart: body.localPart ?? randomLocalPart() });
       if (created !== 'address_taken') return c.json({ data: { ...toWireInbox(created), token } }, 200);
       if (body.localPart !== undefined) {
-        throw new HttpError('address_taken', `${body.localPart}@${domain.domain} is already in use; choose another localPart.`);
+        throw new HttpError('address_taken', `${addressOf(body.localPart, domain.domain)} is already in use; choose another localPart.`);
       }
     }
     throw new Error('inboxkit: could not find a free random address after 5 attempts');

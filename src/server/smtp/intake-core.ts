@@ -106,7 +106,7 @@ function smtpError(code: number, message: string): Error & { responseCode: numbe
 }
 
 /** Splits `local@domain` at its last `@`; null when there is none. */
-export function splitAddress(address: string): { localPart: string; domain: string } | null {
+function splitAddress(address: string): { localPart: string; domain: string } | null {
   const at = address.lastIndexOf('@');
   if (at <= 0 || at === address.length - 1) return null;
   return { localPart: address.slice(0, at), domain: address.slice(at + 1) };
