@@ -99,6 +99,7 @@ test.describe('server layers and the CLI', () => {
     ['src/server/routes/example.ts', '../auth/visibility.ts'],
     ['src/server/smtp/example.ts', '../forward/forwarder.ts'],
     ['src/server/storage/sqlite/example.ts', '../types.ts'],
+    ['src/server/storage/example.ts', 'events'],
   ];
   for (const [file, specifier] of layerAllowed) {
     test(`lint lets ${file} import ${specifier}`, async () => {
