@@ -58,4 +58,62 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [clientBoundary, { group: ['**/wait/*', '!**/wait/index.ts'], message: 'The rest of the client uses the waits through src/client/wait/index.ts only.' }] }],
     },
   },
+  // --- server layers and cli ---
+  ...serverLayersAndCli(),
 );
+
+/**
+ * The CLI and the server's own layers. These entries use
+ * `@typescript-eslint/no-restricted-imports` (type-only imports included), a
+ * rule apart from the `no-restricted-imports` of the boundary() entries above:
+ * flat config replaces a rule's options when a later entry sets the same rule
+ * for a file, so this way they add to the server-wide rule instead of
+ * replacing it. Each entry's patterns include the composition-root rule,
+ * for the same reason.
+ */
+function serverLayersAndCli() {
+  const layerRule = (files, patterns, ignores = []) => ({
+    files,
+    ignores,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns }] },
+  });
+  const compositionRoot = {
+    group: ['**/start.ts', '**/app.ts', '**/server/start.ts', '**/server/app.ts'],
+    message: 'The composition root (src/server/start.ts, src/server/app.ts) is imported by nothing inside src/server but index.ts: take what you need as an argument.',
+  };
+  /** Folders of src/server and the folders each must never import (it sits below them). */
+  const layers = {
+    storage: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context'],
+    events: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context'],
+    mail: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'context'],
+    forward: ['routes', 'smtp', 'http', 'auth', 'events', 'mail', 'context', 'storage'],
+    http: ['routes', 'smtp', 'auth', 'events', 'forward', 'mail', 'context'],
+    auth: ['routes', 'smtp', 'events', 'forward', 'mail', 'context'],
+    context: ['routes', 'smtp', 'forward', 'mail', 'http'],
+    smtp: ['routes', 'http', 'auth'],
+    routes: ['smtp', 'forward'],
+  };
+  return [
+    layerRule(['src/server/**'], [compositionRoot], ['src/server/index.ts', 'src/server/start.ts', 'src/server/app.ts']),
+    ...Object.entries(layers).map(([layer, forbidden]) =>
+      layerRule([`src/server/${layer}/**`], [
+        compositionRoot,
+        {
+          // `…/folder/**` only: a bare `**/http` or `**/events` would also refuse the Node modules of those names.
+          group: forbidden.map((f) => `**/${f}/**`),
+          message: `src/server/${layer} sits below ${forbidden.join(', ')}: it may not import them.`,
+        },
+      ]),
+    ),
+    layerRule(['src/cli/**'], [
+      {
+        regex: '^(?!node:|\\.{1,2}/)',
+        message: 'The CLI depends on Node built-ins and inboxkit/server\'s public API only; no other package.',
+      },
+      {
+        group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', '**/extract', '**/extract/**', '**/server/*', '!**/server/index.ts', '**/wire/*', '!**/wire/defaults.ts'],
+        message: 'The CLI uses only inboxkit/server\'s public API (src/server/index.ts), plus the shared defaults in src/wire/defaults.ts.',
+      },
+    ]),
+  ];
+}

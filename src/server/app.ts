@@ -15,18 +15,18 @@ import { methodNotAllowed } from 'hono/method-not-allowed';
 import { API_PREFIX, HealthSchema } from '../wire/schemas.ts';
 import type { ErrorCode } from '../wire/schemas.ts';
 import { createAuthMiddleware } from './auth/middleware.ts';
-import type { AppEnv, ServerContext } from './context.ts';
-import { ApiError, STATUS_OF } from './http/errors.ts';
+import type { AppEnv, ServerContext } from './context/context.ts';
+import { HttpError, STATUS_OF } from './http/errors.ts';
 import { BEARER_SCHEME, INBOX_TOKEN_SCHEME } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
-import { createRateLimiter, rateLimitHeaders } from './ratelimit.ts';
-import { createDomainRoutes } from './routes/domains.ts';
-import { createExtensionRoutes } from './routes/extension.ts';
-import { createInboxRoutes } from './routes/inboxes.ts';
-import { createMeRoutes } from './routes/me.ts';
-import { createMetaRoutes } from './routes/meta.ts';
-import { createMessageRoutes } from './routes/messages.ts';
-import { createStreamRoutes } from './routes/stream.ts';
+import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
+import { createDomainRoutes } from './routes/domains.handlers.ts';
+import { createExtensionRoutes } from './routes/extension.handlers.ts';
+import { createInboxRoutes } from './routes/inboxes.handlers.ts';
+import { createMeRoutes } from './routes/me.handlers.ts';
+import { createMetaRoutes } from './routes/meta.handlers.ts';
+import { createMessageRoutes } from './routes/messages.handlers.ts';
+import { createStreamRoutes } from './routes/stream.handlers.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
 import type { Sanitizer } from './mail/sanitize.ts';
 
@@ -112,7 +112,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     bodyLimit({
       maxSize: ctx.config.maxRequestBytes,
       onError: () => {
-        throw new ApiError('payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
+        throw new HttpError('payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
       },
     }),
   );
@@ -160,7 +160,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
 
   app.notFound((c) => errorResponse(c, 'not_found', `No route ${c.req.method} ${c.req.path}. The API lives under ${API_PREFIX}; see ${API_PREFIX}/openapi.json.`));
   app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(c, error.code, error.message, error.headers);
+    if (error instanceof HttpError) return errorResponse(c, error.code, error.message, error.headers);
     if (error instanceof InvalidCursorError) return errorResponse(c, 'validation_error', error.message);
     if (error instanceof HTTPException) {
       if (error.status === 400 && /json/i.test(error.message)) {

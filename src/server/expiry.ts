@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { ServerContext } from './context.ts';
+import type { ServerContext } from './context/context.ts';
 
 /** A running sweeper. */
 export interface Sweeper {

@@ -19,20 +19,19 @@ export { createApp } from './app.ts';
 export type { AppOptions } from './app.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
-export { resolveConfig, hashSecret, DEFAULT_DOMAIN } from './context.ts';
+export { resolveConfig, ConfigError, DEFAULT_DOMAIN } from './context/config.ts';
 export type {
-  ServerContext,
   ResolvedConfig,
   ResolvedSmtpConfig,
   ResolvedStreamConfig,
   ResolvedForwardingConfig,
   TlsKeyPair,
   ConfigOptions,
-  PlanOptions,
-  PlanId,
-  AppEnv,
-} from './context.ts';
+} from './context/config.ts';
+export { createServerContext } from './context/context.ts';
+export type { ServerContext, ServerContextOptions, AppEnv } from './context/context.ts';
+export type { PlanId, PlanOptions } from './auth/plans.ts';
+export { hashSecret, newApiKey } from './auth/secrets.ts';
 export { createEventBus } from './events/bus.ts';
-export type { EventBus, InboxEvent } from './events/types.ts';
+export type { EventBus, BusEvent } from './events/types.ts';
 export type { Store } from './storage/types.ts';
-export { newApiKey } from './auth/secrets.ts';

@@ -12,9 +12,10 @@ import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { API_PREFIX } from '../wire/schemas.ts';
 import { createApp } from './app.ts';
-import { hashSecret, resolveConfig } from './context.ts';
-import type { ConfigOptions, ResolvedConfig, ServerContext } from './context.ts';
-import { createEventBus } from './events/bus.ts';
+import { hashSecret } from './auth/secrets.ts';
+import { resolveConfig } from './context/config.ts';
+import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
+import { createServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
 import { createSanitizer } from './mail/sanitize.ts';
@@ -29,6 +30,11 @@ export interface StartServerOptions extends ConfigOptions {
    * @defaultValue `'silent'`
    */
   logLevel?: string;
+  /**
+   * Where the built-in logger writes its JSON lines.
+   * @defaultValue `'stdout'`
+   */
+  logStream?: 'stdout' | 'stderr';
   /** A pino logger to use instead of the built-in one. */
   logger?: Logger;
   /**
@@ -148,9 +154,10 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = resolveConfig(options);
-  const logger = options.logger ?? pino({ level: options.logLevel ?? 'silent' });
+  const level = options.logLevel ?? 'silent';
+  const logger = options.logger ?? (options.logStream === 'stderr' ? pino({ level }, pino.destination(2)) : pino({ level }));
   const ownStore = options.store === undefined;
-  const store = options.store ?? createSqliteStore({ path: config.dbPath });
+  const store = options.store ?? createSqliteStore({ path: config.dbPath, ...(options.now ? { now: options.now } : {}) });
   const cleanups: Array<() => Promise<void> | void> = [];
   if (ownStore) cleanups.push(() => store.close());
 
@@ -167,14 +174,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
-    const ctx: ServerContext = {
-      store,
-      bus: options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') }),
-      config,
-      logger,
-      now: options.now ?? Date.now,
-      hash: hashSecret,
-    };
+    const ctx = createServerContext({ store, config, logger, ...(options.now ? { now: options.now } : {}), ...(options.bus ? { bus: options.bus } : {}) });
     // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
     const sanitizer = createSanitizer();
     cleanups.push(() => sanitizer.close());

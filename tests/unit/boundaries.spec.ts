@@ -69,3 +69,67 @@ test.describe('client and playwright', () => {
     });
   }
 });
+
+test.describe('server layers and the CLI', () => {
+  /** The messages of both import rules for a file that holds one import (`import type` when `typeOnly`). */
+  async function refusals(file: string, specifier: string, typeOnly = false): Promise<string[]> {
+    const eslint = new ESLint({ cwd: root });
+    const code = typeOnly
+      ? `import type { X } from '${specifier}';\nexport type Y = X;\n`
+      : `import { x } from '${specifier}';\nexport const y = x;\n`;
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return (result?.messages ?? [])
+      .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports')
+      .map((m) => m.message);
+  }
+
+  const layerRefused: Array<[string, string, string]> = [
+    ['the CLI imports a server module other than its public index', 'src/cli/example.ts', '../server/start.ts'],
+    ['the CLI imports the server store directly', 'src/cli/example.ts', '../server/storage/sqlite.ts'],
+    ['the CLI imports a package', 'src/cli/example.ts', 'pino'],
+    ['the CLI imports the client', 'src/cli/example.ts', '../client/index.ts'],
+    ['storage imports a route', 'src/server/storage/example.ts', '../routes/inboxes.handlers.ts'],
+    ['storage imports the SMTP intake', 'src/server/storage/sqlite/example.ts', '../../smtp/intake.ts'],
+    ['storage imports the HTTP layer', 'src/server/storage/example.ts', '../http/errors.ts'],
+    ['storage imports auth', 'src/server/storage/example.ts', '../auth/secrets.ts'],
+    ['forwarding imports the SMTP intake', 'src/server/forward/example.ts', '../smtp/intake-core.ts'],
+    ['auth imports the server context', 'src/server/auth/example.ts', '../context/context.ts'],
+    ['a route imports the composition root', 'src/server/routes/example.ts', '../app.ts'],
+    ['the sweeper imports the composition root', 'src/server/example.ts', './start.ts'],
+  ];
+  for (const [what, file, specifier] of layerRefused) {
+    test(`lint refuses it when ${what} (${file} → ${specifier})`, async () => {
+      expect(await refusals(file, specifier)).toHaveLength(1);
+    });
+  }
+
+  test('a type-only import of the composition root is refused too', async () => {
+    expect(await refusals('src/server/context/example.ts', '../app.ts', true)).toHaveLength(1);
+  });
+
+  test('a type-only import across a layer is refused too', async () => {
+    expect(await refusals('src/server/storage/example.ts', '../events/types.ts', true)).toHaveLength(1);
+  });
+
+  test('the server-wide rule still holds inside a layer that has its own rule', async () => {
+    expect(await refusals('src/server/storage/example.ts', '../../client/index.ts')).toHaveLength(1);
+  });
+
+  const layerAllowed: Array<[string, string]> = [
+    ['src/cli/example.ts', '../server/index.ts'],
+    ['src/cli/example.ts', '../wire/defaults.ts'],
+    ['src/cli/example.ts', 'node:util'],
+    ['src/cli/example.ts', './usage.ts'],
+    ['src/server/index.ts', './start.ts'],
+    ['src/server/start.ts', './app.ts'],
+    ['src/server/routes/example.ts', '../auth/visibility.ts'],
+    ['src/server/smtp/example.ts', '../forward/forwarder.ts'],
+    ['src/server/storage/sqlite/example.ts', '../types.ts'],
+    ['src/server/storage/example.ts', 'events'],
+  ];
+  for (const [file, specifier] of layerAllowed) {
+    test(`lint lets ${file} import ${specifier}`, async () => {
+      expect(await refusals(file, specifier)).toEqual([]);
+    });
+  }
+});

@@ -5,16 +5,41 @@
  *
  * @packageDocumentation
  */
-import type { MiddlewareHandler } from 'hono';
-import type { AppEnv, ServerContext } from '../context.ts';
-import { planOf } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
-import type { RateLimiter } from '../ratelimit.ts';
-import { API_KEY_PREFIX } from './secrets.ts';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Plan } from '../../wire/schemas.ts';
+import { HttpError } from '../http/errors.ts';
+import type { RateLimitDecision, RateLimiter } from '../http/ratelimit.ts';
+import type { Store } from '../storage/types.ts';
+import { planOf } from './plans.ts';
+import type { PlanId } from './plans.ts';
 import type { Principal } from './principal.ts';
+import { API_KEY_PREFIX } from './secrets.ts';
+
+/** The request variables the middleware sets, readable in every route as `c.var.*`. */
+export interface AuthVariables {
+  /** Who is calling (resolved from the credential; invalid credentials never reach a route). */
+  principal: Principal;
+  /** The rate-limit decision of this request, or null when rate limiting is off. */
+  rateLimit: RateLimitDecision | null;
+}
+
+/** The Hono environment the middleware works in. */
+interface AuthEnv {
+  Variables: AuthVariables;
+}
+
+/** What credential resolution reads: a server context fits. */
+export interface AuthDeps {
+  store: Pick<Store, 'findUserByApiKeyHash' | 'findSession' | 'findUserById' | 'findInboxByTokenHash'>;
+  config: { plans: Record<PlanId, Plan> };
+  /** The clock, in epoch milliseconds. */
+  now(): number;
+  /** How secrets are hashed for lookup. */
+  hash(secret: string): string;
+}
 
 /** The headers a credential is read from. */
-export interface CredentialHeaders {
+interface CredentialHeaders {
   authorization?: string | undefined;
   inboxToken?: string | undefined;
 }
@@ -24,37 +49,37 @@ export interface CredentialHeaders {
  * expired or revoked is an `unauthorized` error, never a silent anonymous call.
  * `Authorization` wins when both headers are sent.
  */
-export async function resolvePrincipal(
-  ctx: ServerContext,
+async function resolvePrincipal(
+  ctx: AuthDeps,
   headers: CredentialHeaders,
   clientAddress: string,
-): Promise<Principal | ApiError> {
+): Promise<Principal | HttpError> {
   const now = ctx.now();
   if (headers.authorization !== undefined) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(headers.authorization);
     if (!match?.[1]) {
-      return new ApiError('unauthorized', 'The Authorization header must be "Bearer <API key or session token>".');
+      return new HttpError('unauthorized', 'The Authorization header must be "Bearer <API key or session token>".');
     }
     const token = match[1];
     const hash = ctx.hash(token);
     if (token.startsWith(API_KEY_PREFIX)) {
       const user = await ctx.store.findUserByApiKeyHash(hash);
-      if (!user) return new ApiError('unauthorized', 'The API key is not valid. Check the key, or create one with `inboxkit keys create`.');
+      if (!user) return new HttpError('unauthorized', 'The API key is not valid. Check the key, or create one with `inboxkit keys create`.');
       return { kind: 'apiKey', user, keyHash: hash };
     }
     const session = await ctx.store.findSession(hash);
     if (!session || session.revoked || session.expiresAt <= now) {
-      return new ApiError('unauthorized', 'The session token is unknown, expired or signed out. Connect again to get a new one.');
+      return new HttpError('unauthorized', 'The session token is unknown, expired or signed out. Connect again to get a new one.');
     }
     const user = await ctx.store.findUserById(session.userId);
-    if (!user) return new ApiError('unauthorized', 'The session token belongs to a user that no longer exists.');
+    if (!user) return new HttpError('unauthorized', 'The session token belongs to a user that no longer exists.');
     return { kind: 'session', user, tokenHash: hash };
   }
   if (headers.inboxToken !== undefined) {
     const hash = ctx.hash(headers.inboxToken.trim());
     const inbox = await ctx.store.findInboxByTokenHash(hash);
     if (!inbox || (inbox.expiresAt !== null && inbox.expiresAt <= now)) {
-      return new ApiError('unauthorized', 'The inbox token is unknown, or its inbox was deleted or has expired. Create a new inbox.');
+      return new HttpError('unauthorized', 'The inbox token is unknown, or its inbox was deleted or has expired. Create a new inbox.');
     }
     return { kind: 'inboxToken', inboxId: inbox.id, tokenHash: hash };
   }
@@ -83,10 +108,10 @@ function rateKey(principal: Principal | null, clientAddress: string): string {
  * @param clientAddressOf - How to read the client's address from a request.
  */
 export function createAuthMiddleware(
-  ctx: ServerContext,
+  ctx: AuthDeps,
   limiter: RateLimiter,
-  clientAddressOf: (c: Parameters<MiddlewareHandler<AppEnv>>[0]) => string,
-): MiddlewareHandler<AppEnv> {
+  clientAddressOf: (c: Context) => string,
+): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
     const clientAddress = clientAddressOf(c);
     const resolved = await resolvePrincipal(
@@ -94,21 +119,21 @@ export function createAuthMiddleware(
       { authorization: c.req.header('authorization'), inboxToken: c.req.header('x-inbox-token') },
       clientAddress,
     );
-    const principal = resolved instanceof ApiError ? null : resolved;
+    const principal = resolved instanceof HttpError ? null : resolved;
     const plan = planOf(ctx.config, principal ?? { kind: 'anonymous', clientAddress });
     const limit = plan.entitlements.requestsPerMinute;
     if (limit !== null) {
       const decision = limiter.hit(rateKey(principal, clientAddress), limit, ctx.now());
       c.set('rateLimit', decision);
       if (!decision.allowed) {
-        throw new ApiError('rate_limited', `Too many requests: the allowance is ${limit} per minute. Retry after ${decision.resetSeconds} s.`, {
+        throw new HttpError('rate_limited', `Too many requests: the allowance is ${limit} per minute. Retry after ${decision.resetSeconds} s.`, {
           'Retry-After': String(decision.resetSeconds),
         });
       }
     } else {
       c.set('rateLimit', null);
     }
-    if (resolved instanceof ApiError) throw resolved;
+    if (resolved instanceof HttpError) throw resolved;
     c.set('principal', resolved);
     await next();
   };

@@ -25,9 +25,9 @@ export function newApiKey(): string {
   return newSecret(API_KEY_PREFIX);
 }
 
-/** A new opaque id with a readable prefix, e.g. `ibx_3f9a…`. */
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
+/** Hex SHA-256 of a secret: how every secret is stored and looked up. Secrets are never stored in clear. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
 /** Compares two strings in time independent of where they differ. */

@@ -1,7 +1,13 @@
-import type { ServerContext } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
-import type { InboxRecord } from '../storage/types.ts';
+import { HttpError } from '../http/errors.ts';
+import type { InboxRecord, Store } from '../storage/types.ts';
 import type { Principal } from './principal.ts';
+
+/** What visibility checks read: a server context fits. */
+export interface VisibilityDeps {
+  store: Pick<Store, 'findInboxById'>;
+  /** The clock, in epoch milliseconds. */
+  now(): number;
+}
 
 /** Whether an inbox is active (not expired) at `now`. */
 export function isActive(inbox: InboxRecord, now: number): boolean {
@@ -9,7 +15,7 @@ export function isActive(inbox: InboxRecord, now: number): boolean {
 }
 
 /** Whether a principal may see an inbox: its own inbox token, or the owning user. */
-export function canSee(principal: Principal, inbox: InboxRecord): boolean {
+function canSee(principal: Principal, inbox: InboxRecord): boolean {
   switch (principal.kind) {
     case 'inboxToken':
       return principal.inboxId === inbox.id;
@@ -25,17 +31,17 @@ export function canSee(principal: Principal, inbox: InboxRecord): boolean {
  * Loads an inbox the caller may see, for every endpoint under `/inboxes/{id}`
  * and for messages (load the message, then its inbox through this).
  *
- * @throws ApiError `unauthorized` for an anonymous caller (these endpoints need a credential);
+ * @throws HttpError `unauthorized` for an anonymous caller (these endpoints need a credential);
  *   `inbox_not_found` when the inbox does not exist, has expired, or is not the caller's
  *   (indistinguishable, so ids cannot be probed).
  */
-export async function loadVisibleInbox(ctx: ServerContext, principal: Principal, inboxId: string): Promise<InboxRecord> {
+export async function loadVisibleInbox(ctx: VisibilityDeps, principal: Principal, inboxId: string): Promise<InboxRecord> {
   if (principal.kind === 'anonymous') {
-    throw new ApiError('unauthorized', 'This endpoint needs a credential: send X-Inbox-Token (from POST /inboxes) or Authorization: Bearer <API key>.');
+    throw new HttpError('unauthorized', 'This endpoint needs a credential: send X-Inbox-Token (from POST /inboxes) or Authorization: Bearer <API key>.');
   }
   const inbox = await ctx.store.findInboxById(inboxId);
   if (!inbox || !isActive(inbox, ctx.now()) || !canSee(principal, inbox)) {
-    throw new ApiError('inbox_not_found', `No inbox ${JSON.stringify(inboxId)} is visible to this credential (it may not exist, have expired, or belong to someone else).`);
+    throw new HttpError('inbox_not_found', `No inbox ${JSON.stringify(inboxId)} is visible to this credential (it may not exist, have expired, or belong to someone else).`);
   }
   return inbox;
 }
@@ -45,6 +51,6 @@ export async function loadVisibleInbox(ctx: ServerContext, principal: Principal,
  */
 export function requireCredential(principal: Principal): asserts principal is Exclude<Principal, { kind: 'anonymous' }> {
   if (principal.kind === 'anonymous') {
-    throw new ApiError('unauthorized', 'This endpoint needs a credential: send X-Inbox-Token (from POST /inboxes) or Authorization: Bearer <API key>.');
+    throw new HttpError('unauthorized', 'This endpoint needs a credential: send X-Inbox-Token (from POST /inboxes) or Authorization: Bearer <API key>.');
   }
 }

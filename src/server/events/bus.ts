@@ -1,4 +1,4 @@
-import type { EventBus, InboxEvent } from './types.ts';
+import type { EventBus, BusEvent } from './types.ts';
 
 /** Options of {@link createEventBus}. */
 export interface EventBusOptions {
@@ -7,7 +7,7 @@ export interface EventBusOptions {
    * failure reach the publisher or the other listeners.
    * @defaultValue ignore the error
    */
-  onListenerError?: (error: unknown, event: InboxEvent) => void;
+  onListenerError?: (error: unknown, event: BusEvent) => void;
 }
 
 /**
@@ -28,7 +28,7 @@ export interface EventBusOptions {
  * ```
  */
 export function createEventBus(options: EventBusOptions = {}): EventBus {
-  const listeners = new Map<string, Set<(event: InboxEvent) => void>>();
+  const listeners = new Map<string, Set<(event: BusEvent) => void>>();
   const onListenerError = options.onListenerError ?? (() => {});
 
   return {
@@ -54,7 +54,7 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
         listeners.set(inboxId, set);
       }
       // Wrapped so the same function can subscribe twice and unsubscribe each once.
-      const entry = (event: InboxEvent) => listener(event);
+      const entry = (event: BusEvent) => listener(event);
       set.add(entry);
       let active = true;
       return () => {

@@ -1,7 +1,7 @@
 import type { MessageSummaryRecord } from '../storage/types.ts';
 
 /** What the service tells an inbox's subscribers. */
-export type InboxEvent =
+export type BusEvent =
   | { type: 'message'; inboxId: string; message: MessageSummaryRecord }
   | { type: 'inbox.deleted' | 'inbox.expired'; inboxId: string };
 
@@ -11,7 +11,7 @@ export type InboxEvent =
  */
 export interface EventBus {
   /** Delivers an event to the current subscribers of its inbox; never blocks on them. */
-  publish(event: InboxEvent): void;
+  publish(event: BusEvent): void;
   /** Subscribes to one inbox; returns the unsubscribe function. */
-  subscribe(inboxId: string, listener: (event: InboxEvent) => void): () => void;
+  subscribe(inboxId: string, listener: (event: BusEvent) => void): () => void;
 }

@@ -1,6 +1,19 @@
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
-import type { ForwardJob, ForwardQueue } from '../smtp/intake-core.ts';
+
+/** A relay job: one stored copy of a message to pass on. */
+export interface ForwardJob {
+  messageId: string;
+  inboxId: string;
+  to: string;
+  envelopeFrom: string;
+  raw: Uint8Array;
+}
+
+/** What the intake hands stored messages to when their inbox forwards; must not block. */
+export interface ForwardQueue {
+  enqueue(job: ForwardJob): void;
+}
 
 /** Sends one message as-is to one recipient; rejects on failure. */
 export type RelaySend = (job: { from: string; to: string; raw: Uint8Array }) => Promise<void>;

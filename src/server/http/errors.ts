@@ -25,8 +25,8 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 41
  * An error the API answers with: thrown by handlers, turned into the JSON error
  * envelope `{ error: { code, message } }` with the status of its code.
  */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
+export class HttpError extends Error {
+  override readonly name = 'HttpError';
   readonly code: ErrorCode;
   readonly status: number;
   readonly headers: Record<string, string>;

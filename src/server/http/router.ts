@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env } from 'hono';
-import { ApiError } from './errors.ts';
+import { HttpError } from './errors.ts';
 
 /**
  * A router whose request validation failures become `400 validation_error`
@@ -13,7 +13,7 @@ export function createRouter<E extends Env = Env>(): OpenAPIHono<E> {
       if (!result.success) {
         const issue = result.error.issues[0];
         const where = issue && issue.path.length > 0 ? issue.path.join('.') : result.target;
-        throw new ApiError('validation_error', `${where}: ${issue?.message ?? 'invalid value'}`);
+        throw new HttpError('validation_error', `${where}: ${issue?.message ?? 'invalid value'}`);
       }
       return undefined;
     },

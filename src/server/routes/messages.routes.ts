@@ -1,11 +1,16 @@
+/**
+ * The message endpoints (route definitions; the behaviour is in
+ * `messages.handlers.ts`).
+ *
+ * @packageDocumentation
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { DeletedMessageSchema, MessagePageSchema, MessageSchema } from '../../wire/schemas.ts';
 import { errorResponses, okResponse, security as securityOf } from '../http/openapi.ts';
+import { InboxIdParams, MessageIdParams, PageQuerySchema, idParam } from '../http/params.ts';
 
 const security = [...securityOf.required];
 
-const InboxIdParam = z.object({ id: z.string().min(1).meta({ param: { name: 'id', in: 'path' }, description: 'Inbox id' }) });
-const MessageIdParam = z.object({ id: z.string().min(1).meta({ param: { name: 'id', in: 'path' }, description: 'Message id' }) });
 
 /** `GET /inboxes/{id}/messages` */
 export const listMessagesRoute = createRoute({
@@ -15,11 +20,8 @@ export const listMessagesRoute = createRoute({
   summary: 'List the messages of an inbox, newest first',
   security,
   request: {
-    params: InboxIdParam,
-    query: z.object({
-      cursor: z.string().min(1).optional().meta({ description: 'nextCursor of the previous page; omit for the first page' }),
-      limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Items per page, 1..100', example: 20 }),
-    }),
+    params: InboxIdParams,
+    query: PageQuerySchema,
   },
   responses: {
     ...okResponse(MessagePageSchema, 'A page of message summaries, newest first'),
@@ -34,7 +36,7 @@ export const getMessageRoute = createRoute({
   tags: ['Messages'],
   summary: 'A whole message: headers, text, sanitized HTML, attachments',
   security,
-  request: { params: MessageIdParam },
+  request: { params: MessageIdParams },
   responses: {
     ...okResponse(MessageSchema, 'The message, with sanitized HTML'),
     ...errorResponses(404),
@@ -48,7 +50,7 @@ export const deleteMessageRoute = createRoute({
   tags: ['Messages'],
   summary: 'Delete a message',
   security,
-  request: { params: MessageIdParam },
+  request: { params: MessageIdParams },
   responses: {
     ...okResponse(DeletedMessageSchema, 'Deleted'),
     ...errorResponses(404),
@@ -64,8 +66,8 @@ export const getAttachmentRoute = createRoute({
   security,
   request: {
     params: z.object({
-      id: z.string().min(1).meta({ param: { name: 'id', in: 'path' }, description: 'Message id' }),
-      attachmentId: z.string().min(1).meta({ param: { name: 'attachmentId', in: 'path' }, description: 'Attachment id' }),
+      id: idParam('id', 'The message id'),
+      attachmentId: idParam('attachmentId', 'The attachment id'),
     }),
   },
   responses: {
@@ -87,7 +89,7 @@ export const getRawRoute = createRoute({
   description: 'Not part of the Disposable Inbox API specification: the local service offers it for test reports.',
   'x-inboxkit-extension': true,
   security,
-  request: { params: MessageIdParam },
+  request: { params: MessageIdParams },
   responses: {
     200: { description: 'The message source (RFC 5322)', content: { 'message/rfc822': { schema: z.string().meta({ format: 'binary' }) } } },
     ...errorResponses(404),

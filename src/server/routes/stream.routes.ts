@@ -1,5 +1,12 @@
+/**
+ * The event stream endpoint (route definition; the behaviour is in
+ * `stream.handlers.ts`).
+ *
+ * @packageDocumentation
+ */
 import { createRoute, z } from '@hono/zod-openapi';
 import { errorResponses, security as securityOf } from '../http/openapi.ts';
+import { InboxIdParams } from '../http/params.ts';
 
 const security = [...securityOf.required];
 
@@ -17,7 +24,7 @@ export const streamRoute = createRoute({
   ].join(' '),
   security,
   request: {
-    params: z.object({ id: z.string().min(1).meta({ param: { name: 'id', in: 'path' }, description: 'Inbox id' }) }),
+    params: InboxIdParams,
     query: z.object({
       lastEventId: z.string().optional().meta({ description: 'Resume after this seq (for clients that cannot send the Last-Event-ID header)' }),
     }),

@@ -1,5 +1,6 @@
 import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import type { EventBus } from '../events/types.ts';
+import type { ForwardQueue } from '../forward/forwarder.ts';
 import { parseMessage } from '../mail/parse.ts';
 import type { InboxRecord, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
@@ -10,20 +11,6 @@ export interface IntakeLogger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
-}
-
-/** A relay job: one stored copy of a message to pass on. */
-export interface ForwardJob {
-  messageId: string;
-  inboxId: string;
-  to: string;
-  envelopeFrom: string;
-  raw: Uint8Array;
-}
-
-/** What the intake hands stored messages to when their inbox forwards; must not block. */
-export interface ForwardQueue {
-  enqueue(job: ForwardJob): void;
 }
 
 /** Limits of the SMTP intake. */
@@ -119,27 +106,20 @@ function smtpError(code: number, message: string): Error & { responseCode: numbe
 }
 
 /** Splits `local@domain` at its last `@`; null when there is none. */
-export function splitAddress(address: string): { localPart: string; domain: string } | null {
+function splitAddress(address: string): { localPart: string; domain: string } | null {
   const at = address.lastIndexOf('@');
   if (at <= 0 || at === address.length - 1) return null;
   return { localPart: address.slice(0, at), domain: address.slice(at + 1) };
 }
 
 /**
- * Starts the SMTP intake: accepts mail for active inboxes, parses it, stores a
- * copy per recipient inbox, answers 250 once the copies are committed, then
- * publishes a `message` event per copy and queues forwarding.
- *
- * @example
- * ```ts
- * const intake = await createSmtpIntake(deps, { host: '127.0.0.1', port: 0 });
- * // … nodemailer.createTransport({ host: '127.0.0.1', port: intake.port }) …
- * await intake.close();
- * ```
+ * The intake's two steps past the SMTP dialogue: finding the active inbox of a
+ * recipient, and delivering a received message (parse, store a copy per inbox,
+ * evict, then publish and queue forwarding once committed). `deliver` resolves
+ * with the 250 reply text, or rejects with an SMTP error.
  */
-export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions): Promise<SmtpIntake> {
+function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
   const { store, bus, logger, limits } = deps;
-  const inFlight = new Set<Promise<unknown>>();
 
   const findInbox = async (address: string): Promise<InboxRecord | null> => {
     const parts = splitAddress(address);
@@ -159,7 +139,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     if (inboxes.size === 0) {
       throw smtpError(550, '5.1.1 None of the recipients has an active inbox any more; create the inbox and send again');
     }
-    const { message, fallbackReason } = await parseMessage(data, { envelopeFrom, timeoutMs: options.parseTimeoutMs ?? 10_000 });
+    const { message, fallbackReason } = await parseMessage(data, { envelopeFrom, timeoutMs: parseTimeoutMs });
     if (fallbackReason !== null) {
       logger.warn({ sessionId: session.id, reason: fallbackReason }, 'smtp: message could not be fully parsed; stored with its raw source and headers');
     }
@@ -191,6 +171,27 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     logger.info({ sessionId: session.id, messageIds: stored.map((s) => s.id), size: data.byteLength }, 'smtp: message stored');
     return `2.0.0 OK: stored as ${stored.map((s) => s.id).join(', ')}`;
   };
+
+  return { findInbox, deliver };
+}
+
+/**
+ * Starts the SMTP intake: accepts mail for active inboxes, parses it, stores a
+ * copy per recipient inbox, answers 250 once the copies are committed, then
+ * publishes a `message` event per copy and queues forwarding.
+ *
+ * @example
+ * ```ts
+ * const intake = await createSmtpIntake(deps, { host: '127.0.0.1', port: 0 });
+ * // … nodemailer.createTransport({ host: '127.0.0.1', port: intake.port }) …
+ * await intake.close();
+ * ```
+ */
+export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions): Promise<SmtpIntake> {
+  const { logger, limits } = deps;
+  const inFlight = new Set<Promise<unknown>>();
+
+  const { findInbox, deliver } = createDelivery(deps, options.parseTimeoutMs ?? 10_000);
 
   const serverOptions: SMTPServerOptions = {
     name: options.name ?? 'inboxkit',

@@ -1,10 +1,10 @@
-import type { ServerContext } from '../context.ts';
+import type { ServerContext } from '../context/context.ts';
 import { createForwarder } from '../forward/forwarder.ts';
 import type { ForwarderOptions } from '../forward/forwarder.ts';
 import { createSmtpIntake } from './intake-core.ts';
 import type { IntakeOptions, SmtpIntake } from './intake-core.ts';
 
-export type { SmtpIntake, IntakeOptions, IntakeDeps, IntakeLimits, ForwardJob, ForwardQueue } from './intake-core.ts';
+export type { SmtpIntake, IntakeOptions, IntakeDeps, IntakeLimits } from './intake-core.ts';
 export { createSmtpIntake } from './intake-core.ts';
 
 /** Options of {@link startSmtpIntake}: where to listen, plus tuning with defaults. */

@@ -19,9 +19,6 @@ export interface UserRecord {
   createdAt: number;
 }
 
-/** Which kind of secret a hashed credential is. */
-export type SecretKind = 'apiKey' | 'session' | 'inboxToken' | 'connectCode';
-
 /** A stored inbox. `ownerUserId` is null for guest inboxes (reachable by their inbox token only). */
 export interface InboxRecord {
   id: string;
@@ -107,21 +104,22 @@ export interface NewMessage {
 }
 
 /** A page of records and the cursor of the next page. */
-export interface RecordPage<T> {
+export interface StorePage<T> {
   items: T[];
   nextCursor: string | null;
 }
 
-/** The service's storage. Every method is async; no backend type leaks out. */
-export interface Store {
-  // Domains
+/** The domains aggregate of a {@link Store}. */
+export interface DomainStore {
   /** Makes the configured domains exist (idempotent); the first is the default. */
   syncDomains(domains: string[]): Promise<DomainRecord[]>;
   listDomains(): Promise<DomainRecord[]>;
   findDomainById(id: string): Promise<DomainRecord | null>;
   findDomainByName(domain: string): Promise<DomainRecord | null>;
+}
 
-  // Users and secrets (all secrets are stored as hashes; callers hash)
+/** The credentials aggregate of a {@link Store}: users and their secrets (all stored as hashes; callers hash). */
+export interface CredentialStore {
   createUser(user: { email: string; planId: string }): Promise<UserRecord>;
   findUserById(id: string): Promise<UserRecord | null>;
   findUserByEmail(email: string): Promise<UserRecord | null>;
@@ -143,8 +141,10 @@ export interface Store {
   addConnectCode(code: { codeHash: string; userId: string; challenge: string; redirectUri: string; expiresAt: number }): Promise<void>;
   /** Marks a connect code used and returns it as it was before (null if unknown). Atomic. */
   spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean } | null>;
+}
 
-  // Inboxes
+/** The inboxes aggregate of a {@link Store}. */
+export interface InboxStore {
   /**
    * Creates an inbox; `'address_taken'` when an active inbox has the address
    * (local part compared case-insensitively). An expired inbox with the address is deleted first.
@@ -159,22 +159,24 @@ export interface Store {
    */
   findActiveInboxByAddress(localPart: string, domain: string, now: number): Promise<InboxRecord | null>;
   /** A user's active inboxes, newest first. */
-  listInboxesByOwner(userId: string, page: { cursor: string | null; limit: number; now: number }): Promise<RecordPage<InboxRecord>>;
+  listInboxesByOwner(userId: string, page: { cursor: string | null; limit: number; now: number }): Promise<StorePage<InboxRecord>>;
   countActiveInboxesByOwner(userId: string, now: number): Promise<number>;
   updateInbox(id: string, patch: { label?: string | null; forwardTo?: string | null }): Promise<InboxRecord | null>;
   /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
   deleteInbox(id: string): Promise<{ messagesDeleted: number } | null>;
   /** Deletes expired inboxes and their data; returns their ids. */
   sweepExpired(now: number): Promise<string[]>;
+}
 
-  // Messages
+/** The messages aggregate of a {@link Store}. */
+export interface MessageStore {
   /**
    * Stores one message in each of the given inboxes in a single transaction,
    * assigning each inbox's next seq. Resolves only once committed.
    */
   insertMessage(inboxIds: string[], message: NewMessage, receivedAt: number): Promise<MessageSummaryRecord[]>;
   /** Newest first; the cursor stays valid while messages arrive and are deleted. */
-  listMessages(inboxId: string, page: { cursor: string | null; limit: number }): Promise<RecordPage<MessageSummaryRecord>>;
+  listMessages(inboxId: string, page: { cursor: string | null; limit: number }): Promise<StorePage<MessageSummaryRecord>>;
   /** Messages of an inbox with seq > afterSeq, oldest first (stream replay). */
   listMessagesAfterSeq(inboxId: string, afterSeq: number, limit: number): Promise<MessageSummaryRecord[]>;
   findMessage(id: string): Promise<MessageRecord | null>;
@@ -184,6 +186,13 @@ export interface Store {
   deleteMessage(id: string): Promise<boolean>;
   /** Deletes the oldest messages of an inbox beyond `keep`; returns how many went. */
   evictOldest(inboxId: string, keep: number): Promise<number>;
+}
 
+/**
+ * The service's storage: one interface per aggregate, every method async, no
+ * backend type leaking out, so a PostgreSQL backend can implement it as SQLite does.
+ */
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore {
+  /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { startServer, createEventBus } from '../../../src/server/index.ts';
-import type { InboxEvent } from '../../../src/server/index.ts';
+import type { BusEvent } from '../../../src/server/index.ts';
 import { test, expect, expectError, apiOf, KEY_A } from './fixtures.ts';
 
 test.describe('with a one-minute inbox lifetime', () => {
@@ -33,7 +33,7 @@ test('the sweeper deletes expired inboxes on its own and tells their subscribers
   try {
     const api = apiOf(server);
     const expiring = (await api('POST', '/inboxes')).body.data;
-    const events: InboxEvent[] = [];
+    const events: BusEvent[] = [];
     const expired = new Promise<void>((resolve) => {
       bus.subscribe(expiring.id, (event) => {
         events.push(event);
@@ -85,7 +85,7 @@ test('DELETE tells the inbox\'s subscribers inbox.deleted', async () => {
   try {
     const api = apiOf(server);
     const inbox = (await api('POST', '/inboxes')).body.data;
-    const events: InboxEvent[] = [];
+    const events: BusEvent[] = [];
     bus.subscribe(inbox.id, (e) => events.push(e));
     await api('DELETE', `/inboxes/${inbox.id}`, { inboxToken: inbox.token });
     expect(events).toEqual([{ type: 'inbox.deleted', inboxId: inbox.id }]);

@@ -2,10 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { startServer } from '../../../src/server/index.ts';
-import type { RunningServer, StartServerOptions } from '../../../src/server/index.ts';
+import { createApp, createEventBus, createServerContext, createSqliteStore, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
+import type { EventBus, RunningServer, StartServerOptions, Store } from '../../../src/server/index.ts';
+import { createSanitizer } from '../../../src/server/mail/sanitize.ts';
 
-/** A controllable clock: starts at the real time and moves only when told. */
+/** A controllable clock: starts at a fixed instant and moves only when told. */
 export interface TestClock {
   now: number;
   advance(ms: number): void;
@@ -35,7 +36,15 @@ export interface CallOptions {
 /** Calls the API of a running server. */
 export type Api = (method: string, path: string, options?: CallOptions) => Promise<Answer>;
 
+/** Sends a request: over a socket to a server's origin, or in-process to an app. */
+type Send = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Calls the API of a listening server over HTTP. */
 export function apiOf(server: RunningServer): Api {
+  return callerOf((url, init) => fetch(url, init), server.url, server.apiUrl);
+}
+
+function callerOf(send: Send, origin: string, apiUrl: string): Api {
   return async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.bearer !== undefined) headers.authorization = `Bearer ${options.bearer}`;
@@ -44,7 +53,7 @@ export function apiOf(server: RunningServer): Api {
     if (options.rawBody !== undefined) body = options.rawBody;
     else if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !('content-type' in headers)) headers['content-type'] = 'application/json';
-    const res = await fetch(`${options.root || path.startsWith('/api/') ? server.url : server.apiUrl}${path}`, { method, headers, body });
+    const res = await send(`${options.root || path.startsWith('/api/') ? origin : apiUrl}${path}`, { method, headers, body });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -58,9 +67,19 @@ export function apiOf(server: RunningServer): Api {
 export const KEY_A = 'tm_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa';
 export const KEY_B = 'tm_bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb';
 
+/** The instant every test clock starts at. */
+export const T0 = Date.UTC(2027, 0, 4, 9, 0, 0);
+
+/** The storage and event bus of a test's service, shared by the in-process app and the listening server. */
+interface Service {
+  store: Store;
+  bus: EventBus;
+}
+
 export const test = base.extend<{
   serverOptions: StartServerOptions;
   clock: TestClock;
+  service: Service;
   server: RunningServer;
   api: Api;
   tempDir: string;
@@ -69,20 +88,45 @@ export const test = base.extend<{
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
   clock: async ({}, use) => {
     const clock: TestClock = {
-      now: Date.now(),
+      now: T0,
       advance(ms) {
         clock.now += ms;
       },
     };
     await use(clock);
   },
-  server: async ({ serverOptions, clock }, use) => {
-    const server = await startServer({ apiKeys: [KEY_A, KEY_B], now: () => clock.now, ...serverOptions });
+  service: async ({ clock }, use) => {
+    const store = createSqliteStore({ now: () => clock.now });
+    await use({ store, bus: createEventBus() });
+    await store.close();
+  },
+  // A listening server (HTTP and SMTP) on the test's store and bus, for the tests that need a socket.
+  server: async ({ serverOptions, clock, service }, use) => {
+    const server = await startServer({ apiKeys: [KEY_A, KEY_B], now: () => clock.now, ...serverOptions, ...service });
     await use(server);
     await server.close();
   },
-  api: async ({ server }, use) => {
-    await use(apiOf(server));
+  // The API in-process (`app.request`), no port: the configured keys and domains are set up as startServer does.
+  api: async ({ serverOptions, clock, service }, use) => {
+    const config = resolveConfig({ apiKeys: [KEY_A, KEY_B], ...serverOptions });
+    await service.store.syncDomains(config.domains);
+    for (const key of config.apiKeys) {
+      const keyHash = hashSecret(key);
+      if (await service.store.findUserByApiKeyHash(keyHash)) continue;
+      const user = await service.store.createUser({ email: `key-${keyHash.slice(0, 12)}@users.inboxkit.test`, planId: 'premium' });
+      await service.store.addApiKey(user.id, keyHash, { configured: true });
+    }
+    const sanitizer = createSanitizer();
+    const app = createApp(createServerContext({ ...service, config, now: () => clock.now }), { sanitizer });
+    const origin = 'http://inboxkit.local';
+    // As over a socket, a body comes with its Content-Length (the app reads an empty JSON body by it).
+    const send: Send = async (url, init) => {
+      const headers = new Headers(init.headers);
+      if (typeof init.body === 'string') headers.set('content-length', String(Buffer.byteLength(init.body)));
+      return app.request(url, { ...init, headers });
+    };
+    await use(callerOf(send, origin, `${origin}/api/v1`));
+    await sanitizer.close();
   },
   // A fresh private folder for database files, removed after the test. (Not the
   // test's output folder: another Playwright run in the same checkout clears that.)

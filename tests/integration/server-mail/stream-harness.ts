@@ -11,12 +11,13 @@ import nodemailer from 'nodemailer';
 import type { SendMailOptions } from 'nodemailer';
 import pino from 'pino';
 import { createApp } from '../../../src/server/app.ts';
-import { hashSecret, resolveConfig } from '../../../src/server/context.ts';
-import type { ServerContext } from '../../../src/server/context.ts';
+import { resolveConfig } from '../../../src/server/context/config.ts';
+import { createServerContext } from '../../../src/server/context/context.ts';
+import type { ServerContext } from '../../../src/server/context/context.ts';
 import { createEventBus } from '../../../src/server/events/bus.ts';
 import type { EventBus } from '../../../src/server/events/types.ts';
-import { createStreamRoutes } from '../../../src/server/routes/stream.ts';
-import type { StreamRoutesOptions } from '../../../src/server/routes/stream.ts';
+import { createStreamRoutes } from '../../../src/server/routes/stream.handlers.ts';
+import type { StreamRoutesOptions } from '../../../src/server/routes/stream.handlers.ts';
 import { startSmtpIntake } from '../../../src/server/smtp/intake.ts';
 import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
 import type { Store } from '../../../src/server/storage/types.ts';
@@ -74,7 +75,7 @@ export async function startStreamServer(
       };
     },
   };
-  const ctx: ServerContext = { store, bus, config, logger, now: () => Date.now(), hash: hashSecret };
+  const ctx = createServerContext({ store, bus, config, logger });
   const app = createApp(ctx);
   app.route(`/tuned${API_PREFIX}`, createStreamRoutes(ctx, options.stream));
   const http: ServerType = await new Promise((resolve) => {

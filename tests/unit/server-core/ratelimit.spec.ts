@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { createRateLimiter, rateLimitHeaders } from '../../../src/server/ratelimit.ts';
+import { createRateLimiter, rateLimitHeaders } from '../../../src/server/http/ratelimit.ts';
 
 test('requests within the allowance pass and count down the remaining ones', () => {
   const limiter = createRateLimiter(60);

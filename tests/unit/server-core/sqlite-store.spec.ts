@@ -242,3 +242,14 @@ test('domains keep stable ids; a domain dropped from the configuration is no lon
   expect(await store.findDomainByName('OTHER.test')).toMatchObject({ id: before[1]!.id });
   await store.close();
 });
+
+test('times the store sets itself come from its injected clock, not the wall clock', async () => {
+  const store = createSqliteStore({ now: () => T0 });
+  try {
+    const user = await store.createUser({ email: 'clock@example.com', planId: 'premium' });
+    expect(user.createdAt).toBe(T0);
+    expect((await store.findUserById(user.id))?.createdAt).toBe(T0);
+  } finally {
+    await store.close();
+  }
+});

@@ -1,13 +1,13 @@
 import { test, expect } from '@playwright/test';
 import { createEventBus } from '../../../src/server/events/bus.ts';
-import type { InboxEvent } from '../../../src/server/events/types.ts';
+import type { BusEvent } from '../../../src/server/events/types.ts';
 
-const gone = (inboxId: string): InboxEvent => ({ type: 'inbox.deleted', inboxId });
+const gone = (inboxId: string): BusEvent => ({ type: 'inbox.deleted', inboxId });
 
 test('an event reaches the subscribers of its inbox only', () => {
   const bus = createEventBus();
-  const a: InboxEvent[] = [];
-  const b: InboxEvent[] = [];
+  const a: BusEvent[] = [];
+  const b: BusEvent[] = [];
   bus.subscribe('a', (e) => a.push(e));
   bus.subscribe('b', (e) => b.push(e));
   bus.publish(gone('a'));
@@ -51,7 +51,7 @@ test('unsubscribing stops delivery, is idempotent, and may happen during deliver
 test('two buses are independent (no global state)', () => {
   const one = createEventBus();
   const two = createEventBus();
-  const seen: InboxEvent[] = [];
+  const seen: BusEvent[] = [];
   one.subscribe('a', (e) => seen.push(e));
   two.publish(gone('a'));
   expect(seen).toEqual([]);

@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { decodeHeaderWords } from '../../../src/server/mail/headers.ts';
 import { fallbackParse, generatedFilename, headersFromLines, parseMessage } from '../../../src/server/mail/parse.ts';
-import { contentDisposition } from '../../../src/server/mail/present.ts';
+import { contentDisposition } from '../../../src/server/http/present.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/eml/${name}`, import.meta.url));
 

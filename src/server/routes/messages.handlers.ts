@@ -1,10 +1,15 @@
+/**
+ * The message endpoints' behaviour (definitions in `messages.routes.ts`).
+ *
+ * @packageDocumentation
+ */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
-import { contentDisposition, toMessage, toMessageSummary } from '../mail/present.ts';
+import { contentDisposition, toMessage, toMessageSummary } from '../http/present.ts';
 import { createSanitizer } from '../mail/sanitize.ts';
 import type { Sanitizer } from '../mail/sanitize.ts';
 import { InvalidCursorError } from '../storage/cursor.ts';
@@ -52,13 +57,13 @@ export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOp
         await loadVisibleInbox(ctx, principal, message.inboxId);
         return message;
       } catch (error) {
-        if (!(error instanceof ApiError) || error.code !== 'inbox_not_found') throw error;
+        if (!(error instanceof HttpError) || error.code !== 'inbox_not_found') throw error;
       }
     } else if (principal.kind === 'anonymous') {
       // Same answer as for an existing message: a credential is needed first.
       await loadVisibleInbox(ctx, principal, '');
     }
-    throw new ApiError('message_not_found', `No message ${JSON.stringify(id)} is visible to this credential (it may not exist, have been deleted, or belong to another inbox).`);
+    throw new HttpError('message_not_found', `No message ${JSON.stringify(id)} is visible to this credential (it may not exist, have been deleted, or belong to another inbox).`);
   };
 
   const sanitizedHtml = async (message: MessageRecord): Promise<string | null> => {
@@ -86,7 +91,7 @@ export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOp
       const page = await ctx.store.listMessages(inbox.id, { cursor: cursor ?? null, limit });
       return c.json({ data: { items: page.items.map(toMessageSummary), nextCursor: page.nextCursor } }, 200);
     } catch (error) {
-      if (error instanceof InvalidCursorError) throw new ApiError('validation_error', error.message);
+      if (error instanceof InvalidCursorError) throw new HttpError('validation_error', error.message);
       throw error;
     }
   });
@@ -99,7 +104,7 @@ export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOp
   app.openapi(deleteMessageRoute, async (c) => {
     const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
     if (!(await ctx.store.deleteMessage(message.id))) {
-      throw new ApiError('message_not_found', `No message ${JSON.stringify(message.id)}: it was deleted meanwhile.`);
+      throw new HttpError('message_not_found', `No message ${JSON.stringify(message.id)}: it was deleted meanwhile.`);
     }
     return c.json({ data: { id: message.id, deleted: true as const } }, 200);
   });
@@ -109,7 +114,7 @@ export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOp
     const message = await loadVisibleMessage(c.var.principal, id);
     const found = await ctx.store.findAttachment(message.id, attachmentId);
     if (!found) {
-      throw new ApiError('attachment_not_found', `Message ${JSON.stringify(message.id)} has no attachment ${JSON.stringify(attachmentId)}; see its attachments list (GET /messages/${message.id}).`);
+      throw new HttpError('attachment_not_found', `Message ${JSON.stringify(message.id)} has no attachment ${JSON.stringify(attachmentId)}; see its attachments list (GET /messages/${message.id}).`);
     }
     return new Response(found.content as Uint8Array<ArrayBuffer>, {
       status: 200,
@@ -125,7 +130,7 @@ export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOp
   app.openapi(getRawRoute, async (c) => {
     const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
     const raw = await ctx.store.findRaw(message.id);
-    if (!raw) throw new ApiError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
+    if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
     return new Response(raw as Uint8Array<ArrayBuffer>, {
       status: 200,
       headers: {

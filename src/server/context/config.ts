@@ -1,19 +1,32 @@
 /**
- * The server's context: everything a route, the SMTP intake or the sweeper
- * needs, passed explicitly (no module-level singletons).
+ * The configuration of the local service: the options a caller may give, the
+ * resolved shape every part reads, the defaults, and {@link resolveConfig},
+ * which applies them and refuses a bad value with a {@link ConfigError}.
  *
  * @packageDocumentation
  */
-import { createHash } from 'node:crypto';
-import type { Logger } from 'pino';
-import type { Entitlements, Plan } from '../wire/schemas.ts';
-import type { EventBus } from './events/types.ts';
-import type { Store } from './storage/types.ts';
-import type { Principal } from './auth/principal.ts';
-import type { RateLimitDecision } from './ratelimit.ts';
+import type { Plan } from '../../wire/schemas.ts';
+import { defaultPlans } from '../auth/plans.ts';
+import type { PlanId, PlanOptions } from '../auth/plans.ts';
 
-/** The plan ids of the local service. */
-export type PlanId = 'guest' | 'premium';
+/**
+ * An option with a value the service cannot use. A `TypeError`, so existing
+ * `instanceof TypeError` checks keep working; `option` names the option and
+ * `reason` says what is wrong without the `inboxkit server:` prefix.
+ */
+export class ConfigError extends TypeError {
+  override readonly name = 'ConfigError';
+  /** The option, as named in {@link ConfigOptions} (`forwarding.attempts` for a nested one). */
+  readonly option: string;
+  /** What is wrong and what to give instead. */
+  readonly reason: string;
+
+  constructor(option: string, reason: string) {
+    super(`inboxkit server: ${reason}`);
+    this.option = option;
+    this.reason = reason;
+  }
+}
 
 /** The configuration of a running service, every default applied. */
 export interface ResolvedConfig {
@@ -95,51 +108,11 @@ export interface ResolvedForwardingConfig {
   maxDelayMs: number;
 }
 
-/** Hono variables set by the app's middleware, readable in every route as `c.var.*`. */
-export interface AppVariables {
-  /** Who is calling (resolved from the credential; invalid credentials never reach a route). */
-  principal: Principal;
-  /** Id of this request, echoed in `X-Request-Id` and in 500 bodies. */
-  requestId: string;
-  /** The rate-limit decision of this request, or null when rate limiting is off. */
-  rateLimit: RateLimitDecision | null;
-}
-
-/** The Hono environment of every router of the service: `createRouter<AppEnv>()`. */
-export interface AppEnv {
-  Variables: AppVariables;
-}
-
-/** What every part of the service is given. */
-export interface ServerContext {
-  store: Store;
-  bus: EventBus;
-  config: ResolvedConfig;
-  logger: Logger;
-  /** The clock, in epoch milliseconds (injectable for tests). */
-  now(): number;
-  /** Hash of a secret as stored (SHA-256, hex). Secrets are never stored in clear. */
-  hash(secret: string): string;
-}
-
-/** Hex SHA-256 of a secret: how every secret is stored and looked up. */
-export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
 /** The default mail domain, under the reserved `.test` TLD. */
 export const DEFAULT_DOMAIN = 'inboxkit.test';
 
 /** Default largest message: 10 MB. */
-export const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
-
-/** Options that shape the plans; each replaces the matching default. */
-export interface PlanOptions {
-  /** Entitlements of anonymous and inbox-token callers. */
-  guest?: Partial<Entitlements>;
-  /** Entitlements of users (API key or session). */
-  premium?: Partial<Entitlements>;
-}
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** The configuration a caller may give; everything is optional. */
 export interface ConfigOptions {
@@ -283,41 +256,9 @@ export interface ConfigOptions {
 
 const DAY = 86_400;
 
-/** The local defaults: generous (a local anonymous user may create custom addresses and forward). */
-function defaultPlans(maxMessageBytes: number): Record<PlanId, Plan> {
-  return {
-    guest: {
-      id: 'guest',
-      name: 'Guest',
-      entitlements: {
-        apiKeys: false,
-        customAddresses: true,
-        forwarding: true,
-        maxActiveInboxes: null,
-        inboxTtlSeconds: DAY,
-        maxMessageBytes,
-        requestsPerMinute: 6000,
-      },
-    },
-    premium: {
-      id: 'premium',
-      name: 'Premium',
-      entitlements: {
-        apiKeys: true,
-        customAddresses: true,
-        forwarding: true,
-        maxActiveInboxes: null,
-        inboxTtlSeconds: 7 * DAY,
-        maxMessageBytes,
-        requestsPerMinute: 6000,
-      },
-    },
-  };
-}
-
 function positiveInt(name: string, value: number, min = 1): number {
   if (!Number.isInteger(value) || value < min) {
-    throw new TypeError(`inboxkit server: option ${name} must be an integer >= ${min}, got ${String(value)}.`);
+    throw new ConfigError(name, `option ${name} must be an integer >= ${min}, got ${String(value)}.`);
   }
   return value;
 }
@@ -326,7 +267,7 @@ function smtpTls(tls: TlsKeyPair | null | undefined): TlsKeyPair | null {
   if (tls == null) return null;
   const empty = (v: unknown) => v === undefined || v === null || (typeof v === 'string' || Buffer.isBuffer(v) ? v.length === 0 : true);
   if (empty(tls.key) || empty(tls.cert)) {
-    throw new TypeError('inboxkit server: option smtpTls needs both a key and a cert (PEM strings or Buffers), or null to not offer STARTTLS.');
+    throw new ConfigError('smtpTls', 'option smtpTls needs both a key and a cert (PEM strings or Buffers), or null to not offer STARTTLS.');
   }
   return { key: tls.key, cert: tls.cert };
 }
@@ -334,7 +275,7 @@ function smtpTls(tls: TlsKeyPair | null | undefined): TlsKeyPair | null {
 /**
  * Applies the defaults to the given options and checks them.
  *
- * @throws TypeError naming the option when a value is out of range.
+ * @throws ConfigError naming the option when a value is out of range.
  * @example
  * ```ts
  * const config = resolveConfig({ domains: ['example.test'], inboxTtlSeconds: null });
@@ -344,7 +285,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
   const domains = (options.domains && options.domains.length > 0 ? options.domains : [DEFAULT_DOMAIN]).map((d) => d.trim().toLowerCase());
   for (const d of domains) {
     if (!/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(d)) {
-      throw new TypeError(`inboxkit server: "${d}" is not a valid mail domain (give a name like example.test).`);
+      throw new ConfigError('domains', `"${d}" is not a valid mail domain (give a name like example.test).`);
     }
   }
   const maxMessageBytes = positiveInt('maxMessageBytes', options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
@@ -365,7 +306,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
   const apiKeys = [...new Set(options.apiKeys ?? [])];
   for (const key of apiKeys) {
     if (!/^tm_[A-Za-z0-9_-]{16,}$/.test(key)) {
-      throw new TypeError('inboxkit server: an API key must start with "tm_" followed by at least 16 letters, digits, "-" or "_" (create one with `inboxkit keys create`).');
+      throw new ConfigError('apiKeys', 'an API key must start with "tm_" followed by at least 16 letters, digits, "-" or "_" (create one with `inboxkit keys create`).');
     }
   }
   const host = options.host ?? '127.0.0.1';
@@ -405,10 +346,3 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
   };
 }
 
-/** The plan of a principal: guest for anonymous and inbox-token callers, the user's plan otherwise. */
-export function planOf(config: ResolvedConfig, principal: Principal): Plan {
-  if (principal.kind === 'apiKey' || principal.kind === 'session') {
-    return config.plans[principal.user.planId as PlanId] ?? config.plans.premium;
-  }
-  return config.plans.guest;
-}

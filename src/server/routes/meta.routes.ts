@@ -1,16 +1,16 @@
 /**
  * Service endpoints: `GET /healthz` and `GET /openapi.json`.
  *
+ * (route definitions; the behaviour is in the handlers module)
+ *
  * @packageDocumentation
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import type { OpenAPIHono } from '@hono/zod-openapi';
 import { HealthSchema } from '../../wire/schemas.ts';
-import type { AppEnv } from '../context.ts';
 import { errorResponses, jsonContent, okResponse, security } from '../http/openapi.ts';
-import { createRouter } from '../http/router.ts';
 
-const healthRoute = createRoute({
+/** `GET /healthz` */
+export const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
   tags: ['Service'],
@@ -20,7 +20,8 @@ const healthRoute = createRoute({
   responses: { ...okResponse(HealthSchema, 'The service is up'), ...errorResponses() },
 });
 
-const openApiRoute = createRoute({
+/** `GET /openapi.json` */
+export const openApiRoute = createRoute({
   method: 'get',
   path: '/openapi.json',
   tags: ['Service'],
@@ -31,15 +32,3 @@ const openApiRoute = createRoute({
     ...errorResponses(),
   },
 });
-
-/**
- * The service routes.
- *
- * @param openApiDocument - Produces the document served at `/openapi.json`.
- */
-export function createMetaRoutes(openApiDocument: () => object): OpenAPIHono<AppEnv> {
-  const app = createRouter<AppEnv>();
-  app.openapi(healthRoute, (c) => c.json({ data: { status: 'ok' as const } }, 200));
-  app.openapi(openApiRoute, (c) => c.json(openApiDocument() as Record<string, unknown>, 200));
-  return app;
-}

@@ -4,91 +4,17 @@
  * @packageDocumentation
  */
 import { randomBytes } from 'node:crypto';
-import { createRoute, z } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import {
-  CreatedInboxSchema,
-  CreateInboxRequestSchema,
-  DeletedInboxSchema,
-  InboxPageSchema,
-  InboxSchema,
-  UpdateInboxRequestSchema,
-} from '../../wire/schemas.ts';
 import { userOf } from '../auth/principal.ts';
 import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
 import { isActive, loadVisibleInbox, requireCredential } from '../auth/visibility.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
-import { planOf } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
-import { toWireInbox } from '../http/format.ts';
-import { errorResponses, jsonBody, okResponse, security } from '../http/openapi.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { planOf } from '../auth/plans.ts';
+import { HttpError } from '../http/errors.ts';
+import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import type { DomainRecord } from '../storage/types.ts';
-
-const InboxIdParams = z.object({
-  id: z.string().min(1).meta({ param: { name: 'id', in: 'path' }, description: 'The inbox id', example: 'ibx_5f0c9a1e2b3d4c5e6f708192' }),
-});
-
-/** `limit` and `cursor` of a list. */
-export const PageQuerySchema = z.object({
-  cursor: z.string().min(1).optional().meta({ description: 'The `nextCursor` of the previous page; omit for the first page' }),
-  limit: z.coerce.number().int().min(1).max(100).optional().meta({ description: 'Items per page, 1 to 100', default: 20 }),
-});
-
-const createInboxRoute = createRoute({
-  method: 'post',
-  path: '/inboxes',
-  tags: ['Inboxes'],
-  summary: 'Create an inbox',
-  description:
-    'Without a credential, creates a guest inbox (reachable with the returned token only). With an API key or session, the inbox belongs to the user. ' +
-    'Neither `localPart` nor `domainId`: a random address on the default domain.',
-  security: security.optional,
-  request: { body: { required: false, description: 'What to create; may be empty', content: { 'application/json': { schema: CreateInboxRequestSchema } } } },
-  responses: { ...okResponse(CreatedInboxSchema, 'The inbox, with its inbox token (shown only here)'), ...errorResponses(400, 403, 404, 409, 413) },
-});
-
-const listInboxesRoute = createRoute({
-  method: 'get',
-  path: '/inboxes',
-  tags: ['Inboxes'],
-  summary: 'List the caller\'s active inboxes',
-  description: 'Newest first, paginated. With an inbox token: that one inbox.',
-  security: security.required,
-  request: { query: PageQuerySchema },
-  responses: { ...okResponse(InboxPageSchema, 'A page of inboxes'), ...errorResponses(400) },
-});
-
-const getInboxRoute = createRoute({
-  method: 'get',
-  path: '/inboxes/{id}',
-  tags: ['Inboxes'],
-  summary: 'Get an inbox',
-  security: security.required,
-  request: { params: InboxIdParams },
-  responses: { ...okResponse(InboxSchema, 'The inbox'), ...errorResponses(404) },
-});
-
-const updateInboxRoute = createRoute({
-  method: 'patch',
-  path: '/inboxes/{id}',
-  tags: ['Inboxes'],
-  summary: 'Update an inbox\'s label or forwarding address',
-  description: 'At least one field; `null` clears. Setting `forwardTo` where the server has no relay is a 400 `forwarding_unavailable`.',
-  security: security.required,
-  request: { params: InboxIdParams, ...jsonBody(UpdateInboxRequestSchema, 'The fields to change') },
-  responses: { ...okResponse(InboxSchema, 'The updated inbox'), ...errorResponses(400, 403, 404, 413) },
-});
-
-const deleteInboxRoute = createRoute({
-  method: 'delete',
-  path: '/inboxes/{id}',
-  tags: ['Inboxes'],
-  summary: 'Delete an inbox and its messages',
-  security: security.required,
-  request: { params: InboxIdParams },
-  responses: { ...okResponse(DeletedInboxSchema, 'The inbox is gone'), ...errorResponses(404) },
-});
+import { createInboxRoute, deleteInboxRoute, getInboxRoute, listInboxesRoute, updateInboxRoute } from './inboxes.routes.ts';
 
 const LOCAL_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -115,12 +41,12 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const now = ctx.now();
 
     if (body.localPart !== undefined && !plan.entitlements.customAddresses) {
-      throw new ApiError('plan_required', `The ${plan.name} plan does not include custom addresses; omit localPart for a random address.`);
+      throw new HttpError('plan_required', `The ${plan.name} plan does not include custom addresses; omit localPart for a random address.`);
     }
     let domain: DomainRecord | null;
     if (body.domainId !== undefined) {
       domain = await ctx.store.findDomainById(body.domainId);
-      if (!domain) throw new ApiError('domain_not_found', `No domain ${JSON.stringify(body.domainId)}; GET /domains lists the domain ids.`);
+      if (!domain) throw new HttpError('domain_not_found', `No domain ${JSON.stringify(body.domainId)}; GET /domains lists the domain ids.`);
     } else {
       const domains = await ctx.store.listDomains();
       domain = domains.find((d) => d.isDefault) ?? domains[0] ?? null;
@@ -128,7 +54,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     }
     const max = plan.entitlements.maxActiveInboxes;
     if (user && max !== null && (await ctx.store.countActiveInboxesByOwner(user.id, now)) >= max) {
-      throw new ApiError('plan_required', `The ${plan.name} plan allows ${max} active inboxes; delete one first.`);
+      throw new HttpError('plan_required', `The ${plan.name} plan allows ${max} active inboxes; delete one first.`);
     }
 
     const token = newSecret(INBOX_TOKEN_PREFIX);
@@ -146,7 +72,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       const created = await ctx.store.createInbox({ ...fields, localPart: body.localPart ?? randomLocalPart() });
       if (created !== 'address_taken') return c.json({ data: { ...toWireInbox(created), token } }, 200);
       if (body.localPart !== undefined) {
-        throw new ApiError('address_taken', `${body.localPart}@${domain.domain} is already in use; choose another localPart.`);
+        throw new HttpError('address_taken', `${addressOf(body.localPart, domain.domain)} is already in use; choose another localPart.`);
       }
     }
     throw new Error('inboxkit: could not find a free random address after 5 attempts');
@@ -155,7 +81,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   app.openapi(listInboxesRoute, async (c) => {
     const principal = c.var.principal;
     requireCredential(principal);
-    const { cursor, limit = 20 } = c.req.valid('query');
+    const { cursor, limit } = c.req.valid('query');
     if (principal.kind === 'inboxToken') {
       const inbox = await ctx.store.findInboxById(principal.inboxId);
       const items = inbox && isActive(inbox, ctx.now()) ? [toWireInbox(inbox)] : [];
@@ -176,23 +102,23 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const body = c.req.valid('json');
     if (body.forwardTo !== undefined && body.forwardTo !== null) {
       if (ctx.config.relayUrl === null) {
-        throw new ApiError('forwarding_unavailable', 'This server has no SMTP relay configured, so it cannot forward mail. Start it with a relay URL (--relay-url), or leave forwardTo out.');
+        throw new HttpError('forwarding_unavailable', 'This server has no SMTP relay configured, so it cannot forward mail. Start it with a relay URL (--relay-url), or leave forwardTo out.');
       }
       const plan = planOf(ctx.config, principal);
-      if (!plan.entitlements.forwarding) throw new ApiError('plan_required', `The ${plan.name} plan does not include forwarding.`);
+      if (!plan.entitlements.forwarding) throw new HttpError('plan_required', `The ${plan.name} plan does not include forwarding.`);
     }
     const patch: { label?: string | null; forwardTo?: string | null } = {};
     if (body.label !== undefined) patch.label = body.label;
     if (body.forwardTo !== undefined) patch.forwardTo = body.forwardTo;
     const updated = await ctx.store.updateInbox(inbox.id, patch);
-    if (!updated) throw new ApiError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
+    if (!updated) throw new HttpError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
     return c.json({ data: toWireInbox(updated) }, 200);
   });
 
   app.openapi(deleteInboxRoute, async (c) => {
     const inbox = await loadVisibleInbox(ctx, c.var.principal, c.req.valid('param').id);
     const result = await ctx.store.deleteInbox(inbox.id);
-    if (!result) throw new ApiError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
+    if (!result) throw new HttpError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
     ctx.bus.publish({ type: 'inbox.deleted', inboxId: inbox.id });
     return c.json({ data: { id: inbox.id, deleted: true as const, messagesDeleted: result.messagesDeleted } }, 200);
   });

@@ -5,40 +5,14 @@
  *
  * @packageDocumentation
  */
-import { createRoute } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { ConnectCodeRequestSchema, ConnectCodeSchema, TokenRequestSchema, TokenSchema } from '../../wire/schemas.ts';
 import { CONNECT_CODE_PREFIX, SESSION_PREFIX, constantTimeEqual, newSecret, verifyPkce } from '../auth/secrets.ts';
 import { requireCredential } from '../auth/visibility.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
-import { iso } from '../http/format.ts';
-import { errorResponses, jsonBody, okResponse, security } from '../http/openapi.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { HttpError } from '../http/errors.ts';
+import { iso } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
-
-const createCodeRoute = createRoute({
-  method: 'post',
-  path: '/extension/codes',
-  tags: ['Extension'],
-  summary: 'Issue a connect code (inboxkit extension of the API)',
-  description: 'For a signed-in user (API key or session). The code is single-use, short-lived and bound to the S256 challenge and the redirect URI.',
-  security: security.user,
-  request: jsonBody(ConnectCodeRequestSchema, 'The PKCE challenge and the redirect URI'),
-  responses: { ...okResponse(ConnectCodeSchema, 'The connect code'), ...errorResponses(400, 403, 413) },
-});
-
-const tokenRoute = createRoute({
-  method: 'post',
-  path: '/extension/token',
-  tags: ['Extension'],
-  summary: 'Exchange a connect code for a session token',
-  description:
-    'The verifier must match the code\'s S256 challenge and `redirectUri` must equal the one the code was issued for. Any mismatch is a 400 `invalid_grant` and spends the code; ' +
-    'presenting a spent code again also revokes the sessions it issued.',
-  security: security.optional,
-  request: jsonBody(TokenRequestSchema, 'The code, its verifier and the redirect URI'),
-  responses: { ...okResponse(TokenSchema, 'A session token'), ...errorResponses(400, 413) },
-});
+import { createCodeRoute, tokenRoute } from './extension.routes.ts';
 
 /** The extension routes (paths relative to `/api/v1`). */
 export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
@@ -48,7 +22,7 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const principal = c.var.principal;
     requireCredential(principal);
     if (principal.kind === 'inboxToken') {
-      throw new ApiError('plan_required', 'Connect codes are for user accounts: send an API key (Authorization: Bearer tm_…), not an inbox token.');
+      throw new HttpError('plan_required', 'Connect codes are for user accounts: send an API key (Authorization: Bearer tm_…), not an inbox token.');
     }
     const body = c.req.valid('json');
     const code = newSecret(CONNECT_CODE_PREFIX);
@@ -68,7 +42,7 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const codeHash = ctx.hash(body.code);
     const now = ctx.now();
     const code = await ctx.store.spendConnectCode(codeHash);
-    const refuse = (why: string) => new ApiError('invalid_grant', `The connect code cannot be exchanged: ${why}. Ask for a new code.`);
+    const refuse = (why: string) => new HttpError('invalid_grant', `The connect code cannot be exchanged: ${why}. Ask for a new code.`);
     if (!code) throw refuse('it is unknown');
     if (code.used) {
       // A replayed code may have been stolen: end every session it issued (RFC 6749 §4.1.2).

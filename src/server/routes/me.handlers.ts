@@ -3,35 +3,14 @@
  *
  * @packageDocumentation
  */
-import { createRoute } from '@hono/zod-openapi';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { MeSchema, SignedOutSchema } from '../../wire/schemas.ts';
 import { userOf } from '../auth/principal.ts';
 import { requireCredential } from '../auth/visibility.ts';
-import type { AppEnv, ServerContext } from '../context.ts';
-import { planOf } from '../context.ts';
-import { ApiError } from '../http/errors.ts';
-import { errorResponses, okResponse, security } from '../http/openapi.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { planOf } from '../auth/plans.ts';
+import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
-
-const meRoute = createRoute({
-  method: 'get',
-  path: '/me',
-  tags: ['Account'],
-  summary: 'Who is calling, and what their plan allows',
-  security: security.optional,
-  responses: { ...okResponse(MeSchema, 'The caller'), ...errorResponses() },
-});
-
-const signOutRoute = createRoute({
-  method: 'delete',
-  path: '/me/session',
-  tags: ['Account'],
-  summary: 'Sign out the bearer session',
-  description: 'Revokes the session token sent. With an API key or inbox token: 400 `not_a_session`.',
-  security: security.user,
-  responses: { ...okResponse(SignedOutSchema, 'The session is revoked'), ...errorResponses(400) },
-});
+import { meRoute, signOutRoute } from './me.routes.ts';
 
 /** The account routes (paths relative to `/api/v1`). */
 export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
@@ -57,7 +36,7 @@ export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const principal = c.var.principal;
     requireCredential(principal);
     if (principal.kind !== 'session') {
-      throw new ApiError('not_a_session', `DELETE /me/session signs out a session token, but this request carries ${principal.kind === 'apiKey' ? 'an API key' : 'an inbox token'}.`);
+      throw new HttpError('not_a_session', `DELETE /me/session signs out a session token, but this request carries ${principal.kind === 'apiKey' ? 'an API key' : 'an inbox token'}.`);
     }
     await ctx.store.revokeSession(principal.tokenHash);
     return c.json({ data: { signedOut: true as const } }, 200);

@@ -1,0 +1,219 @@
+/**
+ * The flags of `inboxkit serve`, in one table: each row is the flag, the
+ * server option it sets, how its text is read, and its help. `--help`, the
+ * argument parser and the options given to `startServer` all come from it, so
+ * a new option is one row.
+ *
+ * @packageDocumentation
+ */
+import { readFile } from 'node:fs/promises';
+import { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT } from '../wire/defaults.ts';
+import { UsageError } from './usage.ts';
+
+/** One flag of `inboxkit serve`. */
+export interface ServeFlag {
+  /** The long flag, without `--`. */
+  flag: string;
+  /** The placeholder of its value in the help. */
+  value: string;
+  /** The `startServer` option it sets; a dot names a nested field (`forwarding.attempts`). */
+  option: string;
+  /** Reads the flag's text; throws a {@link UsageError} naming the flag when it cannot. */
+  parse: (text: string, flag: string) => unknown;
+  /** Whether the flag may be repeated (its values are collected in an array). */
+  multiple?: true;
+  /** An environment variable whose comma- or space-separated values are added to a repeatable flag's. */
+  env?: string;
+  /** The value when the flag is not given; without one the server's default applies. */
+  fallback?: unknown;
+  /** Help lines. */
+  help: string[];
+}
+
+/** A heading of the help and the flags under it. */
+interface FlagSection {
+  title: string;
+  flags: ServeFlag[];
+  /** A paragraph printed after the section. */
+  note?: string;
+}
+
+/** Flags that only work together, with the message when one is missing. */
+export const TOGETHER: Array<{ flags: string[]; message: string }> = [
+  {
+    flags: ['smtp-tls-key', 'smtp-tls-cert'],
+    message: 'STARTTLS needs both --smtp-tls-key and --smtp-tls-cert (PEM files); give both, or neither to not offer STARTTLS.',
+  },
+];
+
+const text = (value: string): string => value;
+
+function port(value: string, flag: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new UsageError(`${flag} must be a port number from 0 to 65535, got "${value}".`);
+  return n;
+}
+
+function size(value: string, flag: string): number {
+  const match = /^(\d+)\s*([kKmM]?)[bB]?$/.exec(value.trim());
+  if (!match) throw new UsageError(`${flag} must be a number of bytes, optionally with a k or m suffix (e.g. 10m), got "${value}".`);
+  const unit = match[2]?.toLowerCase();
+  const n = Number(match[1]) * (unit === 'k' ? 1024 : unit === 'm' ? 1024 * 1024 : 1);
+  if (n < 1) throw new UsageError(`${flag} must be at least 1 byte.`);
+  return n;
+}
+
+/** A duration in milliseconds: bare milliseconds, or with an ms, s or m unit. */
+function duration(value: string, flag: string): number {
+  const match = /^(\d+)\s*(ms|s|m)?$/.exec(value.trim());
+  if (!match) throw new UsageError(`${flag} must be a duration: milliseconds, or a number with ms, s or m (e.g. 500ms, 30s, 2m), got "${value}".`);
+  const unit = match[2] ?? 'ms';
+  return Number(match[1]) * (unit === 'm' ? 60_000 : unit === 's' ? 1000 : 1);
+}
+
+function count(value: string, flag: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${value}".`);
+  return Number(value);
+}
+
+/** A parser that maps one keyword to a value and hands anything else to `parse`. */
+const orKeyword = <T>(keywords: string[], result: T, parse: (value: string, flag: string) => unknown) => (value: string, flag: string) =>
+  keywords.includes(value) ? result : parse(value, flag);
+
+function wholeNumber(what: string, keyword: string) {
+  return (value: string, flag: string): number => {
+    if (!/^\d+$/.test(value)) throw new UsageError(`${flag} must be a number of ${what} or "${keyword}", got "${value}".`);
+    return Number(value);
+  };
+}
+
+function relayUrl(value: string, flag: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`${flag} must be a URL like smtp://127.0.0.1:1025, got "${value}".`);
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new UsageError(`${flag} must use smtp:// or smtps://, got "${value}".`);
+  return value;
+}
+
+async function pemFile(path: string, flag: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read "${path}" (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); give the path of a PEM file.`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(value: string, flag: string): string {
+  if (!LOG_LEVELS.includes(value)) throw new UsageError(`${flag} must be one of ${LOG_LEVELS.join(', ')}, got "${value}".`);
+  return value;
+}
+
+/** The flags of `inboxkit serve`, by help section. */
+const SERVE_SECTIONS: FlagSection[] = [
+  {
+    title: 'Options',
+    flags: [
+      { flag: 'host', value: 'HOST', option: 'host', parse: text, help: ['HTTP host to bind (default 127.0.0.1; 0.0.0.0 exposes it to the network)'] },
+      { flag: 'port', value: 'PORT', option: 'port', parse: port, fallback: DEFAULT_HTTP_PORT, help: [`HTTP port, 0 for a free one (default ${DEFAULT_HTTP_PORT})`] },
+      { flag: 'smtp-host', value: 'HOST', option: 'smtpHost', parse: text, help: ['SMTP host to bind (default: the HTTP host)'] },
+      { flag: 'smtp-port', value: 'PORT', option: 'smtpPort', parse: port, fallback: DEFAULT_SMTP_PORT, help: [`SMTP port, 0 for a free one (default ${DEFAULT_SMTP_PORT})`] },
+      { flag: 'db', value: 'PATH', option: 'dbPath', parse: text, help: ['SQLite database file (WAL); default: in memory, gone on exit'] },
+      {
+        flag: 'domain', value: 'DOMAIN', option: 'domains', parse: text, multiple: true,
+        help: ['Mail domain to accept, repeatable; the first is the default', '(default inboxkit.test)'],
+      },
+      {
+        flag: 'api-key', value: 'KEY', option: 'apiKeys', parse: text, multiple: true, env: 'INBOXKIT_API_KEYS',
+        help: ['Accept this API key (tm_…), repeatable; each is its own user.', 'Also read from INBOXKIT_API_KEYS (comma- or space-separated)'],
+      },
+      {
+        flag: 'rate-limit', value: 'N|off', option: 'rateLimit', parse: orKeyword(['off', '0'], false, wholeNumber('requests per minute', 'off')),
+        help: ['Requests per minute per credential (per address when anonymous)', '(default 6000)'],
+      },
+      {
+        flag: 'ttl', value: 'SECONDS|never', option: 'inboxTtlSeconds', parse: orKeyword(['never', '0'], null, wholeNumber('seconds', 'never')),
+        help: ['Inbox lifetime (default: 86400 for guests, 604800 for API key users)'],
+      },
+      { flag: 'max-message-size', value: 'SIZE', option: 'maxMessageBytes', parse: size, help: ['Largest message over SMTP, in bytes or with k/m suffix (default 10m)'] },
+      {
+        flag: 'relay-url', value: 'URL', option: 'relayUrl', parse: relayUrl,
+        help: ['SMTP relay for forwarding, e.g. smtp://127.0.0.1:1025;', 'without one, setting forwardTo answers 400 forwarding_unavailable'],
+      },
+      { flag: 'forward-attempts', value: 'N', option: 'forwarding.attempts', parse: count, help: ['Relay attempts per forwarded message, the first included (default 5)'] },
+      {
+        flag: 'forward-retry-delay', value: 'D', option: 'forwarding.baseDelayMs', parse: duration,
+        help: ['Delay before the first relay retry, doubled after each failure', '(default 1s)'],
+      },
+      { flag: 'forward-max-retry-delay', value: 'D', option: 'forwarding.maxDelayMs', parse: duration, help: ['Upper bound of a relay retry delay (default 60s)'] },
+    ],
+  },
+  {
+    title: 'SMTP intake',
+    flags: [
+      { flag: 'smtp-tls-key', value: 'PATH', option: 'smtpTls.key', parse: pemFile, help: ['Offer STARTTLS with this private key (PEM); needs --smtp-tls-cert'] },
+      { flag: 'smtp-tls-cert', value: 'PATH', option: 'smtpTls.cert', parse: pemFile, help: ['Certificate (chain, PEM) for STARTTLS; needs --smtp-tls-key'] },
+      {
+        flag: 'smtp-greeting-delay', value: 'D', option: 'smtpGreetingDelayMs', parse: duration,
+        help: ['Wait before the 220 greeting; a client that talks first gets 421', '(default 0)'],
+      },
+      {
+        flag: 'smtp-timeout', value: 'D', option: 'smtpSocketTimeoutMs', parse: duration,
+        help: ['Close an SMTP connection idle this long while the server waits', 'for it, or taking longer to send one line, with 421 (default 60s)'],
+      },
+      {
+        flag: 'smtp-max-connections', value: 'N|unlimited', option: 'smtpMaxConnections', parse: orKeyword(['unlimited'], null, count),
+        help: ['Most simultaneous SMTP connections; the next gets 421', '(default unlimited)'],
+      },
+    ],
+  },
+  {
+    title: 'Event stream',
+    flags: [
+      { flag: 'stream-ping-interval', value: 'D', option: 'streamPingIntervalMs', parse: duration, help: ['Interval of the ": ping" keep-alive comment (default 15s)'] },
+      {
+        flag: 'stream-max-buffer', value: 'SIZE', option: 'streamMaxBufferedBytes', parse: size,
+        help: ['Bytes a stream client may leave unread before it is dropped as', 'too slow (it resumes with Last-Event-ID), k/m suffix (default 1m)'],
+      },
+    ],
+    note: 'Durations (D) are milliseconds, or a number with ms, s or m (e.g. 500ms, 30s, 2m).',
+  },
+  {
+    title: 'Logging and help',
+    flags: [
+      {
+        flag: 'log-level', value: 'LEVEL', option: 'logLevel', parse: logLevel, fallback: 'warn',
+        help: ['fatal, error, warn, info, debug, trace or silent (default warn);', 'logs are JSON lines on stderr'],
+      },
+    ],
+  },
+];
+
+/** Every flag of the table. */
+export const SERVE_FLAGS: ServeFlag[] = SERVE_SECTIONS.flatMap((section) => section.flags);
+
+/** Help lines of one flag: its help after the flag, or on the next lines when the flag is long. */
+function flagHelp(lead: string, help: string[]): string[] {
+  const column = 27;
+  const indent = ' '.repeat(column);
+  if (lead.length >= column) return [lead, ...help.map((line) => indent + line)];
+  const [first = '', ...rest] = help;
+  return [lead.padEnd(column) + first, ...rest.map((line) => indent + line)];
+}
+
+/** The option lines of `inboxkit serve --help`, from the table. */
+export function serveFlagsHelp(): string {
+  const out: string[] = [];
+  for (const section of SERVE_SECTIONS) {
+    out.push(`${section.title}:`);
+    for (const row of section.flags) out.push(...flagHelp(`  --${row.flag} ${row.value}`, row.help));
+    if (section.title === 'Logging and help') out.push(...flagHelp('  -h, --help', ['Show this help']));
+    out.push('');
+    if (section.note) out.push(section.note, '');
+  }
+  return out.join('\n');
+}

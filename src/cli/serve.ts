@@ -1,0 +1,96 @@
+/**
+ * `inboxkit serve`: reads the flags through the table in `serve-flags.ts`,
+ * starts the server through `inboxkit/server`'s public API, and runs until
+ * SIGINT or SIGTERM.
+ *
+ * @packageDocumentation
+ */
+import type { StartServerOptions } from '../server/index.ts';
+import { SERVE_FLAGS, TOGETHER, serveFlagsHelp } from './serve-flags.ts';
+import { READY_PREFIX, UsageError, parse } from './usage.ts';
+import type { CliIo } from './usage.ts';
+
+/** The help of `inboxkit serve`. */
+const SERVE_HELP = `Usage: inboxkit serve [options]
+
+Starts the HTTP API (under /api/v1) and the SMTP intake. Binds 127.0.0.1 unless told otherwise.
+Once listening it prints the URLs, then one line for scripts:
+  ${READY_PREFIX}{"url":…,"apiUrl":…,"smtpHost":…,"smtpPort":…}
+
+${serveFlagsHelp()}`;
+
+/** Sets `value` at a dotted path of `target`, making the objects on the way. */
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  const last = keys.pop() as string;
+  let node = target;
+  for (const key of keys) node = (node[key] ??= {}) as Record<string, unknown>;
+  node[last] = value;
+}
+
+/** The server options the flags (and the environment variables the table names) ask for. */
+async function optionsOf(values: Record<string, string | string[] | boolean | undefined>, env: Record<string, string | undefined>): Promise<Record<string, unknown>> {
+  for (const group of TOGETHER) {
+    const given = group.flags.filter((flag) => values[flag] !== undefined);
+    if (given.length > 0 && given.length < group.flags.length) throw new UsageError(group.message);
+  }
+  const options: Record<string, unknown> = {};
+  for (const row of SERVE_FLAGS) {
+    const flag = `--${row.flag}`;
+    const given = values[row.flag];
+    let value: unknown;
+    if (row.multiple) {
+      const fromEnv = row.env ? (env[row.env] ?? '').split(/[\s,]+/).filter(Boolean) : [];
+      const texts = [...((given as string[] | undefined) ?? []), ...fromEnv];
+      value = given === undefined && fromEnv.length === 0 ? undefined : await Promise.all(texts.map((t) => row.parse(t, flag)));
+    } else {
+      value = typeof given === 'string' ? await row.parse(given, flag) : row.fallback;
+    }
+    if (value !== undefined) setPath(options, row.option, value);
+  }
+  return options;
+}
+
+/** Waits for SIGINT or SIGTERM. */
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: string) => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+/** Runs `inboxkit serve`; resolves with the exit code once stopped by a signal. */
+export async function serve(args: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
+  const flags = Object.fromEntries(SERVE_FLAGS.map((row) => [row.flag, { type: 'string' as const, ...(row.multiple ? { multiple: true } : {}) }]));
+  const { values } = parse(args, flags, SERVE_HELP);
+  if (values.help) {
+    io.stdout(SERVE_HELP);
+    return 0;
+  }
+  const options = (await optionsOf(values, env)) as StartServerOptions;
+  const { startServer, ConfigError } = await import('../server/index.ts');
+  let server;
+  try {
+    server = await startServer({ ...options, logStream: 'stderr' });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.reason);
+    throw error;
+  }
+  io.stdout(
+    `inboxkit is serving the Disposable Inbox API\n` +
+      `  HTTP API  ${server.apiUrl}\n` +
+      `  SMTP      ${server.smtpHost}:${server.smtpPort}\n` +
+      `  domains   ${server.config.domains.join(', ')}\n` +
+      `  database  ${server.config.dbPath ?? 'in memory'}\n` +
+      `Press Ctrl+C to stop.\n`,
+  );
+  io.stdout(`${READY_PREFIX}${JSON.stringify({ url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort })}\n`);
+  await untilSignal();
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,83 @@
+/**
+ * The server's context: everything a route, the SMTP intake or the sweeper
+ * needs, passed explicitly (no module-level singletons), and the one factory
+ * that builds it for `startServer`, the CLI and the tests alike.
+ *
+ * @packageDocumentation
+ */
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import type { AuthVariables } from '../auth/middleware.ts';
+import { hashSecret } from '../auth/secrets.ts';
+import { createEventBus } from '../events/bus.ts';
+import type { EventBus } from '../events/types.ts';
+import type { Store } from '../storage/types.ts';
+import type { ResolvedConfig } from './config.ts';
+
+/** Hono variables set by the app's middleware, readable in every route as `c.var.*`. */
+export interface AppVariables extends AuthVariables {
+  /** Id of this request, echoed in `X-Request-Id` and in 500 bodies. */
+  requestId: string;
+}
+
+/** The Hono environment of every router of the service: `createRouter<AppEnv>()`. */
+export interface AppEnv {
+  Variables: AppVariables;
+}
+
+/** What every part of the service is given. */
+export interface ServerContext {
+  store: Store;
+  bus: EventBus;
+  config: ResolvedConfig;
+  logger: Logger;
+  /** The clock, in epoch milliseconds (injectable for tests). */
+  now(): number;
+  /** Hash of a secret as stored (SHA-256, hex). Secrets are never stored in clear. */
+  hash(secret: string): string;
+}
+
+/** What {@link createServerContext} is given; only the store and the configuration are required. */
+export interface ServerContextOptions {
+  /** The store; its owner closes it. */
+  store: Store;
+  /** The resolved configuration (see `resolveConfig`). */
+  config: ResolvedConfig;
+  /**
+   * The logger.
+   * @defaultValue a silent pino logger
+   */
+  logger?: Logger;
+  /**
+   * The clock, in epoch milliseconds.
+   * @defaultValue `Date.now`
+   */
+  now?: () => number;
+  /**
+   * The event bus.
+   * @defaultValue an in-process bus that logs a failing listener
+   */
+  bus?: EventBus;
+}
+
+/**
+ * Builds a server context: the given parts, with an in-process bus, a silent
+ * logger, the wall clock and SHA-256 secret hashing where none is given.
+ *
+ * @example
+ * ```ts
+ * const store = createSqliteStore();
+ * const app = createApp(createServerContext({ store, config: resolveConfig() }));
+ * ```
+ */
+export function createServerContext(options: ServerContextOptions): ServerContext {
+  const logger = options.logger ?? pino({ level: 'silent' });
+  return {
+    store: options.store,
+    bus: options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') }),
+    config: options.config,
+    logger,
+    now: options.now ?? Date.now,
+    hash: hashSecret,
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The credentials aggregate on SQLite: users, their API keys, sessions and
+ * connect codes. Every secret arrives already hashed; nothing here sees one in clear.
+ *
+ * @packageDocumentation
+ */
+import type { CredentialStore, UserRecord } from '../types.ts';
+import { flag, mapRow, newId, num, rowMapper, text } from './database.ts';
+import type { Sql } from './database.ts';
+
+const toUser = rowMapper<UserRecord>({ id: text, email: text, planId: text, createdAt: num });
+
+/** The credential queries of a SQLite store; creation times come from the store's clock. */
+export function createSqliteCredentials(sql: Sql): CredentialStore {
+  return {
+    async createUser({ email, planId }) {
+      const user: UserRecord = { id: newId('usr'), email, planId, createdAt: sql.now() };
+      sql.run('INSERT INTO users (id, email, plan_id, created_at) VALUES (?, ?, ?, ?)', user.id, email, planId, user.createdAt);
+      return user;
+    },
+    async findUserById(id) {
+      return mapRow(sql.get('SELECT * FROM users WHERE id = ?', id), toUser);
+    },
+    async findUserByEmail(email) {
+      return mapRow(sql.get('SELECT * FROM users WHERE email = ? COLLATE NOCASE', email), toUser);
+    },
+    async addApiKey(userId, keyHash, options = {}) {
+      sql.run(
+        'INSERT INTO api_keys (key_hash, user_id, created_at, configured) VALUES (?, ?, ?, ?)',
+        keyHash, userId, sql.now(), options.configured ? 1 : 0,
+      );
+    },
+    async removeConfiguredApiKeysExcept(keyHashes) {
+      return sql.transaction(() => {
+        const keep = new Set(keyHashes);
+        let removed = 0;
+        for (const row of sql.all('SELECT key_hash FROM api_keys WHERE configured = 1')) {
+          if (!keep.has(String(row.key_hash))) removed += Number(sql.run('DELETE FROM api_keys WHERE key_hash = ?', String(row.key_hash)).changes);
+        }
+        return removed;
+      });
+    },
+    async findUserByApiKeyHash(keyHash) {
+      return mapRow(sql.get('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?', keyHash), toUser);
+    },
+    async addSession({ tokenHash, userId, expiresAt, codeHash }) {
+      sql.run('INSERT INTO sessions (token_hash, user_id, expires_at, code_hash) VALUES (?, ?, ?, ?)', tokenHash, userId, expiresAt, codeHash);
+    },
+    async findSession(tokenHash) {
+      const row = sql.get('SELECT user_id, expires_at, revoked FROM sessions WHERE token_hash = ?', tokenHash);
+      return row ? { userId: String(row.user_id), expiresAt: Number(row.expires_at), revoked: flag(row.revoked) } : null;
+    },
+    async revokeSession(tokenHash) {
+      return Number(sql.run('UPDATE sessions SET revoked = 1 WHERE token_hash = ? AND revoked = 0', tokenHash).changes) > 0;
+    },
+    async revokeSessionsByCode(codeHash) {
+      return Number(sql.run('UPDATE sessions SET revoked = 1 WHERE code_hash = ? AND revoked = 0', codeHash).changes);
+    },
+    async addConnectCode({ codeHash, userId, challenge, redirectUri, expiresAt }) {
+      sql.run(
+        'INSERT INTO connect_codes (code_hash, user_id, challenge, redirect_uri, expires_at) VALUES (?, ?, ?, ?, ?)',
+        codeHash, userId, challenge, redirectUri, expiresAt,
+      );
+    },
+    async spendConnectCode(codeHash) {
+      return sql.transaction(() => {
+        const row = sql.get('SELECT user_id, challenge, redirect_uri, expires_at, used FROM connect_codes WHERE code_hash = ?', codeHash);
+        if (!row) return null;
+        sql.run('UPDATE connect_codes SET used = 1 WHERE code_hash = ?', codeHash);
+        return {
+          userId: String(row.user_id),
+          challenge: String(row.challenge),
+          redirectUri: String(row.redirect_uri),
+          expiresAt: Number(row.expires_at),
+          used: flag(row.used),
+        };
+      });
+    },
+  };
+}

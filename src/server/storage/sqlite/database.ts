@@ -1,0 +1,162 @@
+/**
+ * The SQLite plumbing every aggregate shares: cached prepared statements, one
+ * write transaction helper, the numbered migrations, and the column readers
+ * that turn SQLite values into record fields.
+ *
+ * @packageDocumentation
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { StorePage } from '../types.ts';
+
+/** A result row, column name to value. */
+export type Row = Record<string, SQLInputValue | undefined>;
+
+/** What an aggregate's queries run on. */
+export interface Sql {
+  /** The first row of a query, or undefined. */
+  get(sql: string, ...params: SQLInputValue[]): Row | undefined;
+  /** Every row of a query. */
+  all(sql: string, ...params: SQLInputValue[]): Row[];
+  /** Runs a statement; `changes` is the number of rows it touched. */
+  run(sql: string, ...params: SQLInputValue[]): { changes: number | bigint };
+  /** Runs `fn` in one write transaction (node:sqlite is synchronous: nothing interleaves). */
+  transaction<T>(fn: () => T): T;
+  /** The store's clock, in epoch milliseconds. */
+  now(): number;
+}
+
+/** Wraps an open database in the {@link Sql} helpers, with a statement cache released by `clear`. */
+export function createSql(db: DatabaseSync, now: () => number): Sql & { clear(): void } {
+  const cache = new Map<string, StatementSync>();
+  const stmt = (sql: string): StatementSync => {
+    let s = cache.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      cache.set(sql, s);
+    }
+    return s;
+  };
+  return {
+    get: (sql, ...params) => stmt(sql).get(...params) as Row | undefined,
+    all: (sql, ...params) => stmt(sql).all(...params) as Row[],
+    run: (sql, ...params) => stmt(sql).run(...params),
+    transaction(fn) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        const result = fn();
+        db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (db.isTransaction) db.exec('ROLLBACK');
+        throw error;
+      }
+    },
+    now,
+    clear: () => cache.clear(),
+  };
+}
+
+/** Applies the numbered migrations the database has not seen yet. */
+export function migrate(db: DatabaseSync, dir: URL | string): void {
+  const files = readdirSync(dir)
+    .filter((f) => /^\d+_.*\.sql$/.test(f))
+    .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
+  const current = Number((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version);
+  for (const file of files) {
+    const version = Number.parseInt(file, 10);
+    if (version <= current) continue;
+    const sql = readFileSync(typeof dir === 'string' ? `${dir}/${file}` : new URL(file, dir), 'utf8');
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      db.exec(sql);
+      db.exec(`PRAGMA user_version = ${version}`);
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw new Error(`inboxkit: migration ${file} failed: ${(error as Error).message}`, { cause: error });
+    }
+  }
+}
+
+/** A new opaque id with a readable prefix, e.g. `ibx_3f9a…`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+/** A stable id for a domain name, so ids survive restarts of an in-memory store. */
+export function domainId(domain: string): string {
+  return `dom_${createHash('sha256').update(domain.toLowerCase()).digest('hex').slice(0, 12)}`;
+}
+
+/** A TEXT column that may be NULL. */
+export function textOrNull(value: SQLInputValue | undefined): string | null {
+  return value === null || value === undefined ? null : String(value);
+}
+
+/** An INTEGER column that may be NULL. */
+export function numberOrNull(value: SQLInputValue | undefined): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
+/** A 0/1 INTEGER column as a boolean. */
+export function flag(value: SQLInputValue | undefined): boolean {
+  return value === 1 || value === 1n;
+}
+
+/** A TEXT column holding JSON. */
+export function json<T>(value: SQLInputValue | undefined): T {
+  return JSON.parse(String(value)) as T;
+}
+
+/** A BLOB column (empty when NULL). */
+export function bytes(value: SQLInputValue | undefined): Uint8Array {
+  return value instanceof Uint8Array ? value : new Uint8Array(0);
+}
+
+/** A row mapped to a record, or null when there is no row. */
+export function mapRow<T>(row: Row | undefined, map: (row: Row) => T): T | null {
+  return row ? map(row) : null;
+}
+
+/**
+ * A page from `limit + 1` rows read in list order: the first `limit` mapped, and
+ * the cursor of the next page when there was one more row.
+ *
+ * @param cursorOf - The cursor of the last item of the page.
+ */
+export function keysetPage<T>(rows: Row[], limit: number, map: (row: Row) => T, cursorOf: (row: Row) => string): StorePage<T> {
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { items: page.map(map), nextCursor: rows.length > limit && last ? cursorOf(last) : null };
+}
+
+/** Reads one column's value into a record field. */
+type ColumnReader<V> = (value: SQLInputValue | undefined) => V;
+
+/**
+ * A row-to-record mapper declared field by field: each field names its reader,
+ * and its column is the field's name in snake_case unless given as `[column, reader]`.
+ *
+ * @example
+ * ```ts
+ * const toUser = rowMapper<UserRecord>({ id: text, email: text, planId: text, createdAt: num });
+ * ```
+ */
+export function rowMapper<T>(fields: { [K in keyof T]: ColumnReader<T[K]> | [string, ColumnReader<T[K]>] }): (row: Row) => T {
+  const columns = Object.entries(fields as Record<string, ColumnReader<unknown> | [string, ColumnReader<unknown>]>).map(([field, spec]) =>
+    Array.isArray(spec) ? ([field, spec[0], spec[1]] as const) : ([field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), spec] as const),
+  );
+  return (row) => {
+    const record: Record<string, unknown> = {};
+    for (const [field, column, read] of columns) record[field] = read(row[column]);
+    return record as T;
+  };
+}
+
+/** A TEXT column. */
+export const text: ColumnReader<string> = (value) => String(value);
+
+/** An INTEGER column. */
+export const num: ColumnReader<number> = (value) => Number(value);

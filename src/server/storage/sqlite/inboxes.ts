@@ -1,0 +1,103 @@
+/**
+ * The inboxes aggregate on SQLite: create (an expired holder of the address
+ * gives way), find by id, token or address, list a user's, update, delete and
+ * sweep. Messages go with their inbox (`ON DELETE CASCADE`).
+ *
+ * @packageDocumentation
+ */
+import { decodeCursor, encodeCursor } from '../cursor.ts';
+import type { InboxRecord, InboxStore } from '../types.ts';
+import { keysetPage, mapRow, newId, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
+import type { Sql } from './database.ts';
+
+/** Every column of an inbox row, joined with its domain (`i`, `d`). */
+const SELECT_INBOX = `SELECT i.id, i.local_part, i.domain_id, d.domain, i.owner_user_id, i.label, i.forward_to, i.created_at,
+  i.expires_at, i.token_hash, i.message_count, i.last_seq, i.n
+  FROM inboxes i JOIN domains d ON d.id = i.domain_id`;
+
+const toInbox = rowMapper<InboxRecord>({
+  id: text, localPart: text, domainId: text, domain: text, ownerUserId: textOrNull, label: textOrNull, forwardTo: textOrNull,
+  createdAt: num, expiresAt: numberOrNull, tokenHash: text, messageCount: num, lastSeq: num,
+});
+
+/** The inbox queries of a SQLite store. */
+export function createSqliteInboxes(sql: Sql): InboxStore {
+  const inboxById = (id: string): InboxRecord | null => mapRow(sql.get(`${SELECT_INBOX} WHERE i.id = ?`, id), toInbox);
+
+  return {
+    async createInbox(inbox) {
+      return sql.transaction(() => {
+        const existing = sql.get(
+          'SELECT id, expires_at FROM inboxes WHERE domain_id = ? AND local_part = ? COLLATE NOCASE',
+          inbox.domainId, inbox.localPart,
+        );
+        if (existing) {
+          const expiresAt = numberOrNull(existing.expires_at);
+          if (expiresAt === null || expiresAt > inbox.createdAt) return 'address_taken' as const;
+          sql.run('DELETE FROM inboxes WHERE id = ?', String(existing.id));
+        }
+        const id = newId('ibx');
+        sql.run(
+          `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+          id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash,
+        );
+        const created = inboxById(id);
+        if (!created) throw new Error(`inboxkit: inbox ${id} vanished after insert (domain ${inbox.domainId} unknown?)`);
+        return created;
+      });
+    },
+    async findInboxById(id) {
+      return inboxById(id);
+    },
+    async findInboxByTokenHash(tokenHash) {
+      return mapRow(sql.get(`${SELECT_INBOX} WHERE i.token_hash = ?`, tokenHash), toInbox);
+    },
+    async findActiveInboxByAddress(localPart, domain, now) {
+      const row = sql.get(
+        `${SELECT_INBOX}
+         WHERE d.domain = ? COLLATE NOCASE AND d.active = 1
+           AND i.local_part = ? COLLATE NOCASE AND i.local_part = ? COLLATE BINARY
+           AND (i.expires_at IS NULL OR i.expires_at > ?)`,
+        domain, localPart, localPart, now,
+      );
+      return mapRow(row, toInbox);
+    },
+    async listInboxesByOwner(userId, { cursor, limit, now }) {
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('i', cursor);
+      const rows = sql.all(
+        `${SELECT_INBOX}
+         WHERE i.owner_user_id = ? AND (i.expires_at IS NULL OR i.expires_at > ?) AND i.n < ?
+         ORDER BY i.n DESC LIMIT ?`,
+        userId, now, before, limit + 1,
+      );
+      return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
+    },
+    async countActiveInboxesByOwner(userId, now) {
+      const row = sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE owner_user_id = ? AND (expires_at IS NULL OR expires_at > ?)', userId, now);
+      return Number(row?.c ?? 0);
+    },
+    async updateInbox(id, patch) {
+      sql.transaction(() => {
+        if (patch.label !== undefined) sql.run('UPDATE inboxes SET label = ? WHERE id = ?', patch.label, id);
+        if (patch.forwardTo !== undefined) sql.run('UPDATE inboxes SET forward_to = ? WHERE id = ?', patch.forwardTo, id);
+      });
+      return inboxById(id);
+    },
+    async deleteInbox(id) {
+      return sql.transaction(() => {
+        const row = sql.get('SELECT message_count FROM inboxes WHERE id = ?', id);
+        if (!row) return null;
+        sql.run('DELETE FROM inboxes WHERE id = ?', id);
+        return { messagesDeleted: Number(row.message_count) };
+      });
+    },
+    async sweepExpired(now) {
+      return sql.transaction(() => {
+        const ids = sql.all('SELECT id FROM inboxes WHERE expires_at IS NOT NULL AND expires_at <= ?', now).map((r) => String(r.id));
+        for (const id of ids) sql.run('DELETE FROM inboxes WHERE id = ?', id);
+        return ids;
+      });
+    },
+  };
+}

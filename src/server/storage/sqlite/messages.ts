@@ -1,0 +1,141 @@
+/**
+ * The messages aggregate on SQLite: a message stored once per recipient inbox
+ * (each inbox's seq bumped in the same transaction), its raw source and
+ * attachments beside it, listing by seq, and eviction of the oldest.
+ *
+ * @packageDocumentation
+ */
+import { decodeCursor, encodeCursor } from '../cursor.ts';
+import type { AddressRecord, AttachmentRecord, MessageRecord, MessageStore, MessageSummaryRecord, NewMessage } from '../types.ts';
+import { bytes, flag, json, keysetPage, mapRow, newId, num, rowMapper, text, textOrNull } from './database.ts';
+import type { Sql } from './database.ts';
+
+const SUMMARY_COLUMNS = 'id, inbox_id, seq, from_json, to_json, cc_json, subject, preview, received_at, size, has_attachments';
+const ATTACHMENT_COLUMNS = 'id, message_id, filename, content_type, size, content_id, inline';
+
+const toSummary = rowMapper<MessageSummaryRecord>({
+  id: text, inboxId: text, seq: num, from: ['from_json', (v) => (v === null ? null : json<AddressRecord>(v))],
+  to: ['to_json', json<AddressRecord[]>], cc: ['cc_json', json<AddressRecord[]>], subject: text, preview: text,
+  receivedAt: num, size: num, hasAttachments: flag,
+});
+
+const toAttachment = rowMapper<AttachmentRecord>({
+  id: text, messageId: text, filename: text, contentType: text, size: num, contentId: textOrNull, inline: flag,
+});
+
+/** The preview of a text body: whitespace collapsed, the first 200 characters. */
+function previewOf(body: string | null): string {
+  if (!body) return '';
+  return Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
+}
+
+/** Stores one copy of a message in an inbox whose seq was just bumped to `seq`; returns its id. */
+function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage, receivedAt: number): string {
+  const id = newId('msg');
+  sql.run(
+    `INSERT INTO messages (id, inbox_id, seq, from_json, to_json, cc_json, reply_to_json, subject, preview, received_at,
+       size, has_attachments, headers_json, text_body, raw_html, envelope_from)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    id, inboxId, seq,
+    message.from === null ? null : JSON.stringify(message.from),
+    JSON.stringify(message.to), JSON.stringify(message.cc), JSON.stringify(message.replyTo),
+    message.subject, previewOf(message.text), receivedAt, message.raw.byteLength, message.attachments.length > 0 ? 1 : 0,
+    JSON.stringify(message.headers), message.text, message.rawHtml, message.envelopeFrom,
+  );
+  sql.run('INSERT INTO message_raw (message_id, raw) VALUES (?, ?)', id, message.raw);
+  message.attachments.forEach((a, position) => {
+    sql.run(
+      `INSERT INTO attachments (id, message_id, position, filename, content_type, size, content_id, inline, content)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      newId('att'), id, position, a.filename, a.contentType, a.content.byteLength, a.contentId, a.inline ? 1 : 0, a.content,
+    );
+  });
+  return id;
+}
+
+/** The message queries of a SQLite store. */
+export function createSqliteMessages(sql: Sql): MessageStore {
+  return {
+    async insertMessage(inboxIds, message, receivedAt) {
+      return sql.transaction(() => {
+        const stored: MessageSummaryRecord[] = [];
+        for (const inboxId of new Set(inboxIds)) {
+          const bumped = sql.get(
+            'UPDATE inboxes SET last_seq = last_seq + 1, message_count = message_count + 1 WHERE id = ? RETURNING last_seq',
+            inboxId,
+          );
+          // The inbox was deleted between RCPT and the end of DATA: nothing to store for it.
+          if (!bumped) continue;
+          const id = insertCopy(sql, inboxId, Number(bumped.last_seq), message, receivedAt);
+          const summary = mapRow(sql.get(`SELECT ${SUMMARY_COLUMNS} FROM messages WHERE id = ?`, id), toSummary);
+          if (summary) stored.push(summary);
+        }
+        return stored;
+      });
+    },
+    async listMessages(inboxId, { cursor, limit }) {
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('m', cursor);
+      const rows = sql.all(
+        `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+        inboxId, before, limit + 1,
+      );
+      return keysetPage(rows, limit, toSummary, (last) => encodeCursor('m', Number(last.seq)));
+    },
+    async listMessagesAfterSeq(inboxId, afterSeq, limit) {
+      return sql
+        .all(`SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq > ? ORDER BY seq ASC LIMIT ?`, inboxId, afterSeq, limit)
+        .map(toSummary);
+    },
+    async findMessage(id) {
+      const row = sql.get(`SELECT ${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html FROM messages WHERE id = ?`, id);
+      if (!row) return null;
+      const attachments = sql.all(`SELECT ${ATTACHMENT_COLUMNS} FROM attachments WHERE message_id = ? ORDER BY position`, id).map(toAttachment);
+      const message: MessageRecord = {
+        ...toSummary(row),
+        replyTo: json<AddressRecord[]>(row.reply_to_json),
+        headers: json<Record<string, string>>(row.headers_json),
+        text: textOrNull(row.text_body),
+        rawHtml: textOrNull(row.raw_html),
+        sanitizedHtml: textOrNull(row.sanitized_html),
+        attachments,
+      };
+      return message;
+    },
+    async setSanitizedHtml(messageId, html) {
+      sql.run('UPDATE messages SET sanitized_html = ? WHERE id = ?', html, messageId);
+    },
+    async findRaw(messageId) {
+      return mapRow(sql.get('SELECT raw FROM message_raw WHERE message_id = ?', messageId), (row) => bytes(row.raw));
+    },
+    async findAttachment(messageId, attachmentId) {
+      const row = sql.get(`SELECT ${ATTACHMENT_COLUMNS}, content FROM attachments WHERE message_id = ? AND id = ?`, messageId, attachmentId);
+      return mapRow(row, (r) => ({ record: toAttachment(r), content: bytes(r.content) }));
+    },
+    async deleteMessage(id) {
+      return sql.transaction(() => {
+        const row = sql.get('SELECT inbox_id FROM messages WHERE id = ?', id);
+        if (!row) return false;
+        sql.run('DELETE FROM messages WHERE id = ?', id);
+        sql.run('UPDATE inboxes SET message_count = message_count - 1 WHERE id = ?', String(row.inbox_id));
+        return true;
+      });
+    },
+    async evictOldest(inboxId, keep) {
+      const keepCount = Math.max(0, keep);
+      // Called after every delivery: an inbox under its limit costs one indexed read, no write transaction.
+      const counted = sql.get('SELECT message_count FROM inboxes WHERE id = ?', inboxId);
+      if (!counted || Number(counted.message_count) <= keepCount) return 0;
+      return sql.transaction(() => {
+        const gone = Number(
+          sql.run(
+            `DELETE FROM messages WHERE inbox_id = ?1 AND seq <=
+               (SELECT seq FROM messages WHERE inbox_id = ?1 ORDER BY seq DESC LIMIT 1 OFFSET ?2)`,
+            inboxId, keepCount,
+          ).changes,
+        );
+        if (gone > 0) sql.run('UPDATE inboxes SET message_count = message_count - ? WHERE id = ?', gone, inboxId);
+        return gone;
+      });
+    },
+  };
+}
