@@ -1,4 +1,4 @@
-import { InboxkitError } from '../client/errors.ts';
+import { InboxkitError } from '../errors/inboxkit-error.ts';
 import type { ExtractedLink, OtpCandidate, RejectedOtp } from './types.ts';
 
 /**
