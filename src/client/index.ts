@@ -17,6 +17,7 @@ export type { WaitMismatch, WaitTimeoutInit } from './wait-errors.ts';
 export {
   extractLinks,
   findLink,
+  describeLinkFilter,
   extractOtp,
   extractOtps,
   unwrapTrackingUrl,

@@ -31,8 +31,8 @@ export class LinkNotFoundError extends ExtractionError {
   constructor(filter: string, links: ExtractedLink[], bodies: string) {
     super(
       links.length === 0
-        ? `No link matched ${filter}: the message has no links at all (${bodies}). Check that you waited for the right message, or read its text instead.`
-        : `No link matched ${filter}. The message has ${links.length} link${links.length === 1 ? '' : 's'}:\n${formatLinkList(links)}\nAdjust the filter (text, href, host or where) to match one of them.`,
+        ? `No link matched the filter (${filter}): the message has no links at all (${bodies}). Check that you waited for the right message, or read its text instead.`
+        : `No link matched the filter (${filter}). The message has ${links.length} link${links.length === 1 ? '' : 's'}:\n${formatLinkList(links)}\nAdjust the filter (text, href, host or where) to match one of them.`,
     );
     this.links = links;
     this.filter = filter;
@@ -47,7 +47,7 @@ export class AmbiguousLinkError extends ExtractionError {
   /** A readable description of the filter. */
   readonly filter: string;
   constructor(filter: string, matches: ExtractedLink[]) {
-    super(`${matches.length} different links matched ${filter}; expected exactly one:\n${formatLinkList(matches)}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all.`);
+    super(`${matches.length} different links matched the filter (${filter}); expected exactly one:\n${formatLinkList(matches)}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all.`);
     this.matches = matches;
     this.filter = filter;
   }

@@ -5,7 +5,9 @@
  * `message.link()`, `message.otp()`, `message.otps()`).
  */
 export { extractLinks, findLink } from './links.ts';
-export type { LinkFilter, LinkOptions, LinkQuery, LinkFilterArg } from './links.ts';
+export { describeLinkFilter } from './link-filter.ts';
+export type { LinkFilter, LinkOptions, LinkQuery, LinkFilterArg } from './link-filter.ts';
+export { matchesPattern } from './pattern.ts';
 export { extractOtps, extractOtp, normalizeCode, OTP_MIN_SCORE } from './otp.ts';
 export type { OtpOptions } from './otp.ts';
 export { unwrapTrackingUrl } from './unwrap.ts';

@@ -1,49 +1,10 @@
 import * as cheerio from 'cheerio';
 import { AmbiguousLinkError, LinkNotFoundError } from './errors.ts';
 import { normalizeInput, type ExtractSource } from './input.ts';
+import { describeLinkFilter, matchesQuery, toQuery, type LinkFilterArg, type LinkOptions } from './link-filter.ts';
 import { findTextUrls } from './text-urls.ts';
 import type { ExtractedLink } from './types.ts';
 import { unwrapTrackingUrl } from './unwrap.ts';
-
-/**
- * Which links to keep. Every given criterion must hold. Strings match
- * case-insensitively as "contains"; RegExps are tested as given.
- */
-export interface LinkFilter {
-  /** Anchor text (any of the merged texts, or an image's alt text). */
-  text?: string | RegExp;
-  /** The final href (after unwrapping tracking redirects). */
-  href?: string | RegExp;
-  /** Host of the final href: a string matches that host and its subdomains (`example.com` matches `app.example.com`). */
-  host?: string | RegExp;
-  /** Any other condition on the link. */
-  where?: (link: ExtractedLink) => boolean;
-}
-
-/** How links are read. */
-export interface LinkOptions {
-  /**
-   * Keep `mailto:` links (with the address as `href`).
-   * @defaultValue false
-   */
-  includeMailto?: boolean;
-  /**
-   * Unwrap click-tracking and SafeLinks redirects whose target is in the URL
-   * (see `unwrapTrackingUrl`). With `false`, `href` is the URL as written.
-   * @defaultValue true
-   */
-  unwrapTracking?: boolean;
-}
-
-/** A filter and reading options together. */
-export type LinkQuery = LinkFilter & LinkOptions;
-
-/**
- * What `extractLinks` and `findLink` accept as a filter: a {@link LinkQuery};
- * a string or RegExp, matched against the anchor text OR the href; or a
- * predicate.
- */
-export type LinkFilterArg = LinkQuery | string | RegExp | ((link: ExtractedLink) => boolean);
 
 const SKIPPED_SCHEME = /^(?:tel|sms|cid|javascript|vbscript|data|about|file|callto|skype):/i;
 const BLOCKS = 'p,li,td,th,div,h1,h2,h3,h4,h5,h6,blockquote,section,article,dd,dt,pre,center,table,body';
@@ -161,59 +122,6 @@ function buildLinks(raws: RawLink[], baseUrl: string | undefined, options: LinkO
     out.push(link);
   }
   return out;
-}
-
-function toQuery(filter: LinkFilterArg | undefined): LinkQuery {
-  if (filter === undefined) return {};
-  if (typeof filter === 'function') return { where: filter };
-  if (typeof filter === 'string' || filter instanceof RegExp) {
-    const f = filter;
-    return { where: (l: ExtractedLink) => textMatches(l, f) || test(f, l.href) };
-  }
-  return filter;
-}
-
-function test(pattern: string | RegExp, value: string): boolean {
-  if (typeof pattern === 'string') return collapse(value).toLowerCase().includes(collapse(pattern).toLowerCase());
-  pattern.lastIndex = 0;
-  return pattern.test(value);
-}
-
-function textMatches(link: ExtractedLink, pattern: string | RegExp): boolean {
-  return link.texts.some((t) => test(pattern, t)) || (link.texts.length === 0 && test(pattern, link.text));
-}
-
-function hostMatches(href: string, host: string | RegExp): boolean {
-  let hostname: string;
-  try { hostname = new URL(href).hostname.toLowerCase(); } catch { return false; }
-  if (host instanceof RegExp) { host.lastIndex = 0; return host.test(hostname); }
-  const h = host.toLowerCase().replace(/^\.+|\.+$/g, '');
-  return hostname === h || hostname.endsWith(`.${h}`);
-}
-
-function matchesQuery(link: ExtractedLink, q: LinkQuery): boolean {
-  if (q.text !== undefined && !textMatches(link, q.text)) return false;
-  if (q.href !== undefined && !test(q.href, link.href)) return false;
-  if (q.host !== undefined && !hostMatches(link.href, q.host)) return false;
-  if (q.where !== undefined && !q.where(link)) return false;
-  return true;
-}
-
-function describeValue(v: string | RegExp): string {
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
-}
-
-/** A readable description of a filter for error messages. */
-export function describeLinkFilter(filter: LinkFilterArg | undefined): string {
-  if (filter === undefined) return 'any link';
-  if (typeof filter === 'string' || filter instanceof RegExp) return `text or href ${describeValue(filter)}`;
-  if (typeof filter === 'function') return 'the given predicate';
-  const parts: string[] = [];
-  if (filter.text !== undefined) parts.push(`text: ${describeValue(filter.text)}`);
-  if (filter.href !== undefined) parts.push(`href: ${describeValue(filter.href)}`);
-  if (filter.host !== undefined) parts.push(`host: ${describeValue(filter.host)}`);
-  if (filter.where !== undefined) parts.push('where: (predicate)');
-  return parts.length === 0 ? 'any link' : `{ ${parts.join(', ')} }`;
 }
 
 function readAll(source: ExtractSource, options: LinkOptions): { links: ExtractedLink[]; bodies: string } {
