@@ -35,6 +35,7 @@ export type {
   LinkOptions,
   LinkQuery,
   OtpCandidate,
+  OtpCandidates,
   OtpOptions,
   RejectedOtp,
   UnwrapResult,

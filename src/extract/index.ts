@@ -14,4 +14,4 @@ export { unwrapTrackingUrl } from './unwrap.ts';
 export type { UnwrapResult } from './unwrap.ts';
 export type { ExtractInput, ExtractSource } from './input.ts';
 export { ExtractionError, LinkNotFoundError, AmbiguousLinkError, OtpNotFoundError } from './errors.ts';
-export type { ExtractedLink, OtpCandidate, RejectedOtp, ExtractedFrom } from './types.ts';
+export type { ExtractedLink, OtpCandidate, OtpCandidates, RejectedOtp, ExtractedFrom } from './types.ts';

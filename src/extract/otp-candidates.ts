@@ -9,28 +9,37 @@ import type { Style } from './otp-document.ts';
 export interface OtpOptions {
   /**
    * Length of the code as typed (separators removed): an exact number, a
-   * `[min, max]` pair or `{ min, max }`.
-   * @defaultValue 4–8 for digit codes, 4–10 for codes with letters
+   * `[min, max]` pair or `{ min, max }`. An explicit length also lets a
+   * number of that length through the phone, date and `#` reference masks.
+   * @defaultValue 4–10 for digit codes and for letters mixed with digits, 6–10 for letter-only codes
    */
   length?: number | readonly [number, number] | { min?: number; max?: number };
   /**
    * The shape of the code. When given, candidates are the matches of this
    * pattern (its first capture group if it has one) instead of the built-in
-   * shapes; the exclusion rules and the ranking still apply.
+   * shapes; the ranking still applies, and so do the exclusions, except that
+   * a match is not taken for a phone number, date or `#` reference.
    * @example `{ pattern: /[A-Z]{4}-[A-Z]{4}/ }`
-   * @defaultValue 4–8 digits, or upper-case letters mixed with digits
+   * @defaultValue 4–10 digits, upper-case letters mixed with digits, or upper-case letters alone where the evidence says code
    */
   pattern?: RegExp;
   /**
    * Also consider codes made of upper-case letters and digits (`K7PX2M`,
-   * `ABC-123`); with `false` only digit codes are candidates.
+   * `ABC-123`) or of letters alone (`KWNR-TXBH`); with `false` only digit
+   * codes are candidates.
    * @defaultValue true
    */
   alphanumeric?: boolean;
 }
 
+/** What a built-in candidate is made of. */
+export type CodeKind = 'digits' | 'alnum' | 'letters';
+
+/** Default lengths of each kind of code (separators removed). */
+export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10] };
+
 /** A piece of text shaped like a code; `start`/`end` are offsets in its block. */
-export interface Token { raw: string; code: string; start: number; end: number; kind: 'digits' | 'alnum' | 'pattern'; spacedOut: boolean; split?: Style }
+export interface Token { raw: string; code: string; start: number; end: number; kind: CodeKind | 'pattern'; spacedOut: boolean; split?: Style }
 
 const RUN = /(?<![A-Za-z0-9_\u00C0-\u024F])[A-Z0-9]+(?:(?: |-|–|‑|·| - | – )[A-Z0-9]+)*(?![A-Za-z0-9_\u00C0-\u024F])/g;
 const SEP = /( - | – | |-|–|‑|·)/;
@@ -41,7 +50,7 @@ export function normalizeCode(raw: string): string {
 }
 
 /** The accepted length of a code of this kind: the caller's `length`, or the default. */
-export function lengthRange(options: OtpOptions, kind: 'digits' | 'alnum'): [number, number] {
+export function lengthRange(options: OtpOptions, kind: CodeKind): readonly [number, number] {
   const l = options.length;
   if (typeof l === 'number') return [l, l];
   if (Array.isArray(l)) return [l[0] ?? 1, l[1] ?? 64];
@@ -49,11 +58,11 @@ export function lengthRange(options: OtpOptions, kind: 'digits' | 'alnum'): [num
     const r = l as { min?: number; max?: number };
     return [r.min ?? 1, r.max ?? 64];
   }
-  return kind === 'digits' ? [4, 8] : [4, 10];
+  return DEFAULT_LENGTHS[kind];
 }
 
 /** The kind of code `code` (separators removed) would be, or `null` when it is not one. */
-export function shape(code: string, options: OtpOptions): 'digits' | 'alnum' | null {
+export function shape(code: string, options: OtpOptions): CodeKind | null {
   if (/^\d+$/.test(code)) {
     const [min, max] = lengthRange(options, 'digits');
     return code.length >= min && code.length <= max ? 'digits' : null;
@@ -61,6 +70,10 @@ export function shape(code: string, options: OtpOptions): 'digits' | 'alnum' | n
   if (options.alphanumeric !== false && /^[A-Z0-9]+$/.test(code) && /\d/.test(code) && /[A-Z]/.test(code)) {
     const [min, max] = lengthRange(options, 'alnum');
     return code.length >= min && code.length <= max ? 'alnum' : null;
+  }
+  if (options.alphanumeric !== false && /^[A-Z]+$/.test(code)) {
+    const [min, max] = lengthRange(options, 'letters');
+    return code.length >= min && code.length <= max ? 'letters' : null;
   }
   return null;
 }
@@ -128,7 +141,7 @@ export function patternTokens(text: string, pattern: RegExp, options: OtpOptions
     const start = m.index + Math.max(0, m[0].indexOf(raw));
     const code = normalizeCode(raw);
     if (options.length !== undefined) {
-      const [min, max] = lengthRange(options, /^\d+$/.test(code) ? 'digits' : 'alnum');
+      const [min, max] = lengthRange(options, /^\d+$/.test(code) ? 'digits' : /^[A-Z]+$/.test(code) ? 'letters' : 'alnum');
       if (code.length < min || code.length > max) continue;
     }
     out.push({ raw, code, start, end: start + raw.length, kind: 'pattern', spacedOut: false });

@@ -5,7 +5,7 @@
  */
 import * as cheerio from 'cheerio';
 import type { ExtractedFrom } from './types.ts';
-import { isHidden, parseCss } from './visibility.ts';
+import { VISIBLE, hiddenReason, parseCss, visibilityOf, type Visibility } from './visibility.ts';
 
 /** How a run of text looks. */
 export interface Style { large: boolean; bold: boolean; mono: boolean; spaced: boolean }
@@ -15,8 +15,10 @@ export interface Run { start: number; end: number; style: Style }
 export interface Block { text: string; runs: Run[]; offset: number }
 /** A code written one character per cell, found in the block at `blockIndex`. */
 export interface SplitCode { raw: string; blockIndex: number; style: Style }
-/** A body (or the subject) as blocks of text joined by newlines. */
-export interface Doc { source: ExtractedFrom; text: string; blocks: Block[]; splits: SplitCode[] }
+/** Text a reader cannot see, and why. */
+export interface HiddenText { text: string; reason: string }
+/** A body (or the subject) as blocks of text joined by newlines, and the text it hides. */
+export interface Doc { source: ExtractedFrom; text: string; blocks: Block[]; splits: SplitCode[]; hidden: HiddenText[] }
 interface DomNode { type: string; name?: string; data?: string; attribs?: Record<string, string>; children?: DomNode[] }
 
 /** The style of unstyled text. */
@@ -112,20 +114,23 @@ function finishDoc(source: ExtractedFrom, raw: Array<{ text: string; runs: Run[]
     blocks.push({ text: b.text, runs: b.runs, offset: text.length });
     text += b.text;
   }
-  return { source, text, blocks, splits };
+  return { source, text, blocks, splits, hidden: [] };
 }
 
-/** Reads an HTML body: visible text only, in blocks, with its styling. */
+/** Reads an HTML body: visible text only, in blocks, with its styling; hidden text is set aside with the reason. */
 export function htmlDoc(html: string): Doc {
   const $ = cheerio.load(html);
   const root = $.root()[0] as unknown as DomNode;
   const raw: Array<{ text: string; runs: Run[] }> = [];
   const splits: SplitCode[] = [];
+  const hidden: HiddenText[] = [];
   let cur: { text: string; runs: Run[] } = { text: '', runs: [] };
+  let tinyRun: HiddenText | null = null;
   const flush = (): void => {
     const trimmed = cur.text.replace(/ +$/, '');
     if (trimmed.trim() !== '') raw.push({ text: trimmed, runs: cur.runs });
     cur = { text: '', runs: [] };
+    tinyRun = null;
   };
   const append = (data: string, style: Style): void => {
     let t = asciiDigits(data).replace(/(?:\s|\u200b|\u200c|\u200d|\ufeff|\u034f)+/g, ' ');
@@ -134,15 +139,29 @@ export function htmlDoc(html: string): Doc {
     const start = cur.text.length;
     cur.text += t;
     cur.runs.push({ start, end: cur.text.length, style });
+    tinyRun = null;
   };
-  const visit = (node: DomNode, style: Style): void => {
-    if (node.type === 'text') { append(node.data ?? '', style); return; }
+  const setAside = (text: string, reason: string, merge: boolean): void => {
+    const t = asciiDigits(text).replace(/\s+/g, ' ');
+    if (t.trim() === '') return;
+    if (merge && tinyRun) { tinyRun.text += t; return; }
+    const entry = { text: t, reason };
+    hidden.push(entry);
+    tinyRun = merge ? entry : null;
+  };
+  const visit = (node: DomNode, style: Style, vis: Visibility): void => {
+    if (node.type === 'text') {
+      const reason = hiddenReason(vis);
+      if (reason) setAside(node.data ?? '', reason, true); else append(node.data ?? '', style);
+      return;
+    }
     if (node.type !== 'tag' && node.type !== 'root') return;
     const name = (node.name ?? '').toLowerCase();
     if (SKIP_TAGS.has(name)) return;
     const attrs = node.attribs ?? {};
     const css = parseCss(attrs['style'] ?? '');
-    if (isHidden(attrs, css)) return;
+    const inner = node.type === 'root' ? vis : visibilityOf(vis, attrs, css);
+    if (inner.hidden) { setAside(textOf(node), inner.hidden, false); return; }
     if (name === 'br') { flush(); return; }
     const next = node.type === 'root' ? style : deriveStyle(style, name, attrs, css);
     const block = BLOCK_TAGS.has(name);
@@ -155,12 +174,12 @@ export function htmlDoc(html: string): Doc {
         splits.push({ raw: split, blockIndex: raw.length, style: cell ? deriveStyle(next, (cell.name ?? '').toLowerCase(), cellAttrs, parseCss(cellAttrs['style'] ?? '')) : next });
       }
     }
-    for (const child of node.children ?? []) visit(child, next);
+    for (const child of node.children ?? []) visit(child, next, inner);
     if (block) flush();
   };
-  visit(root, PLAIN);
+  visit(root, PLAIN, VISIBLE);
   flush();
-  return finishDoc('html', raw, splits);
+  return { ...finishDoc('html', raw, splits), hidden };
 }
 
 /** Reads a text body (or the subject): one block per non-blank line. */

@@ -4,8 +4,15 @@
  * numbers, postal codes, decimals and copyright years.
  */
 
-/** A stretch of a block's text that is not a code, and why. */
-export interface Mask { start: number; end: number; reason: string }
+/**
+ * A stretch of a block's text that is not a code, and why. A mask that
+ * `yields` (a phone number, a date, a `#` reference) steps aside when the
+ * text names a code right before it or the caller asked for that length or
+ * pattern: a grouped code such as `482-913-067` has a phone number's shape.
+ */
+export interface Mask { start: number; end: number; reason: string; yields: boolean }
+
+const YIELDING = /^(?:a phone number|a date|a number marked with "#")/;
 /** How many digits `s` contains. */
 export const digitCount = (s: string): number => s.replace(/\D/g, '').length;
 const MONEY_NUMBER = "(?:\\d{1,3}(?:[.,'\u00a0\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
@@ -54,7 +61,7 @@ export function masksOf(text: string): Mask[] {
       if (covered.subarray(start, end).includes(1)) continue;
       const reason = rule.reason(m[0]);
       if (!reason) continue;
-      masks.push({ start, end, reason });
+      masks.push({ start, end, reason, yields: YIELDING.test(reason) });
       covered.fill(1, start, end);
     }
   }

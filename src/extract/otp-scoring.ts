@@ -4,7 +4,7 @@
  * appears. Every weight is named in {@link WEIGHTS}.
  */
 import {
-  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK, VERIFY_WORDS, VERIFY_WORDS_CJK, compileWords,
+  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK, VERIFY_WORDS, VERIFY_WORDS_CJK, compileWords,
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
 import type { Token } from './otp-candidates.ts';
@@ -44,6 +44,8 @@ export const WEIGHTS = {
   alsoInSubject: 3,
   /** More than once in the same body. */
   repeated: 1,
+  /** A letter-only code needs a code word at most this far away (in the distance {@link nearest} measures). */
+  letterCodeWordReach: 100,
 } as const;
 
 const CODE_RE = compileWords(CODE_WORDS, CODE_WORDS_CJK);
@@ -58,6 +60,13 @@ const LABEL_AFTER = new RegExp(`^\\s*(?:is|was|ist|est|es|è|är|is je)\\s+(?:yo
 const YEAR = /^(?:199\d|20\d\d)$/;
 const YEAR_BEFORE = /(?<![\p{L}])(?:since|in|from|until|till|by|of|year|class of|seit|im|ab|bis|depuis|en|desde|dal|nel|sedan|år|od|w|roku|с|в|до)\s*$/iu;
 const CODE_WORD_IN_CLAUSE = new RegExp(`(?:${CODE_RE.source})[^.!?。\\n]*$`, 'iu');
+
+const CODE_BEFORE = new RegExp(`(?:${CODE_RE.source})${GAP}$`, 'iu');
+
+/** Whether the text right before a number names it as a code ("verification code: ", "your code is "), not a phone number. */
+export function namesCode(before: string): boolean {
+  return CODE_BEFORE.test(before) && !PHONE_BEFORE.test(before);
+}
 
 /** One place a candidate occurs, with its score there. */
 export interface Occurrence { token: Token; doc: Doc; blockIndex: number; score: number; reasons: string[]; docStart: number }
@@ -157,12 +166,17 @@ function ruledOutByContext(doc: Doc, block: Block, token: Token, words: WordHits
   return null;
 }
 
-/** Points for the candidate's styling and for standing apart from other text. */
-function layoutScore(doc: Doc, block: Block, token: Token, reasons: string[]): number {
-  const isSplit = token.split !== undefined;
+interface Placement { alone: boolean; style: Style }
+
+/** Whether the token stands alone in its block (or cells), and how it is styled. */
+function placementOf(block: Block, token: Token): Placement {
   const rest = block.text.slice(0, token.start) + block.text.slice(token.end);
-  const alone = isSplit || /^[\s\p{P}\p{S}]*$/u.test(rest);
-  const style = token.split ?? styleOver(block, token.start, token.end);
+  return { alone: token.split !== undefined || /^[\s\p{P}\p{S}]*$/u.test(rest), style: token.split ?? styleOver(block, token.start, token.end) };
+}
+
+/** Points for the candidate's styling and for standing apart from other text. */
+function layoutScore(doc: Doc, token: Token, { alone, style }: Placement, reasons: string[]): number {
+  const isSplit = token.split !== undefined;
   let score = 0;
   const add = (points: number, reason: string): void => { score += points; reasons.push(reason); };
   if (isSplit) add(WEIGHTS.oneCharPerCell, 'one character per cell');
@@ -177,11 +191,40 @@ function layoutScore(doc: Doc, block: Block, token: Token, reasons: string[]): n
   return score;
 }
 
+const VOWEL = /[AEIOUY]/;
+const CAPS_BEFORE = /(?<![\p{L}])\p{Lu}{2,}\s+$/u;
+const CAPS_AFTER = /^\s+\p{Lu}{2,}(?![\p{L}])/u;
+
+/**
+ * Letters alone make a code only with evidence: a code word nearby, and one of
+ * being named a code right before it, being set apart or styled like a code,
+ * or being written in a consonant alphabet (no vowels, as systems that avoid
+ * spelling words use). Words in capitals, words the message also writes in
+ * lower case (brand names) and words of a phrase in capitals (headings) are
+ * never codes. Returns why the token is ruled out (`null`: an ordinary word,
+ * not worth reporting), or the evidence for it.
+ */
+function letterEvidence(doc: Doc, block: Block, token: Token, kwDistance: number, place: Placement): { ruledOut: string | null } | { evidence: string[] } {
+  // Ordinary words are not reported as ruled out: they never looked like a code.
+  if (CAPITAL_WORDS.has(token.code)) return { ruledOut: null };
+  const asWord = new RegExp(`(?<![\\p{L}])${token.code}(?![\\p{L}])`, 'giu');
+  if ([...doc.text.matchAll(asWord)].some((m) => m[0] !== token.code)) return { ruledOut: null };
+  if (CAPS_BEFORE.test(block.text.slice(0, token.start)) || CAPS_AFTER.test(block.text.slice(token.end))) return { ruledOut: null };
+  if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'letters only, with no code word nearby' };
+  const evidence: string[] = [];
+  if (namesCode(block.text.slice(Math.max(0, token.start - 60), token.start))) evidence.push('named a code right before it');
+  if (place.alone || place.style.large || place.style.bold || place.style.mono || place.style.spaced) evidence.push('set apart like a code');
+  if (!VOWEL.test(token.code)) evidence.push('consonants only');
+  if (evidence.length === 0) return { ruledOut: 'letters only, and only a nearby code word says code' };
+  return { evidence: [`letters only: ${evidence.join(', ')}`] };
+}
+
 /**
  * Scores one token where it occurs, or says why it is not a code at all.
- * Returns the occurrence, or the reason it was ruled out.
+ * Returns the occurrence, or the reason it was ruled out (`null` for an
+ * ordinary word that is not worth reporting).
  */
-export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: WordHits): Occurrence | string {
+export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: WordHits): Occurrence | string | null {
   const block = doc.blocks[blockIndex];
   if (!block) return 'outside the text';
   const docStart = block.offset + token.start;
@@ -193,10 +236,15 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
 
   const reasons: string[] = [];
   let score = 0;
+  const place = placementOf(block, token);
+  if (token.kind === 'letters') {
+    const letters = letterEvidence(doc, block, token, kwDistance, place);
+    if ('ruledOut' in letters) return letters.ruledOut;
+    reasons.push(...letters.evidence);
+  }
   if (token.kind === 'digits' && YEAR.test(token.code)) {
     const before = block.text.slice(Math.max(0, token.start - 60), token.start);
-    const alone = token.split !== undefined || /^[\s\p{P}\p{S}]*$/u.test(block.text.slice(0, token.start) + block.text.slice(token.end));
-    if ((kwDistance > 20 && !alone) || YEAR_BEFORE.test(before)) return 'a year';
+    if ((kwDistance > 20 && !place.alone) || YEAR_BEFORE.test(before)) return 'a year';
     score += WEIGHTS.year;
     reasons.push('looks like a year');
   }
@@ -206,7 +254,7 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   const weak = verify && verify.distance <= WEIGHTS.verifyWordReach ? Math.max(1, Math.round(WEIGHTS.verifyWordMax - verify.distance / WEIGHTS.verifyWordStep)) : 0;
   if (strong > 0 && kw) { score += strong; reasons.push(`near "${kw.hit.text}"`); }
   else if (weak > 0 && verify) { score += weak; reasons.push(`near "${verify.hit.text}"`); }
-  score += layoutScore(doc, block, token, reasons);
+  score += layoutScore(doc, token, place, reasons);
   return { token, doc, blockIndex, score, reasons, docStart };
 }
 

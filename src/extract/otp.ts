@@ -5,11 +5,11 @@
  */
 import { OtpNotFoundError } from './errors.ts';
 import { normalizeInput, type ExtractSource, type NormalizedInput } from './input.ts';
-import { normalizeCode, patternTokens, shape, tokensOf, type OtpOptions, type Token } from './otp-candidates.ts';
+import { lengthRange, normalizeCode, patternTokens, shape, tokensOf, type OtpOptions, type Token } from './otp-candidates.ts';
 import { htmlDoc, textDoc, type Doc } from './otp-document.ts';
 import { digitCount, masksOf, type Mask } from './otp-masks.ts';
-import { findWords, rank, scoreToken, type Occurrence } from './otp-scoring.ts';
-import type { OtpCandidate, RejectedOtp } from './types.ts';
+import { findWords, namesCode, rank, scoreToken, type Occurrence } from './otp-scoring.ts';
+import type { OtpCandidate, OtpCandidates, RejectedOtp } from './types.ts';
 
 export type { OtpOptions } from './otp-candidates.ts';
 export { normalizeCode } from './otp-candidates.ts';
@@ -20,27 +20,38 @@ export const OTP_MIN_SCORE = 6;
 interface Analysis { candidates: OtpCandidate[]; rejected: RejectedOtp[] }
 interface Located { token: Token; blockIndex: number }
 
+/** Whether a yielding mask steps aside: the caller asked for this length or a pattern, or the text names a code right before it. */
+function maskYields(mask: Mask, doc: Doc, blockIndex: number, options: OtpOptions): boolean {
+  if (!mask.yields) return false;
+  if (options.pattern) return true;
+  const block = doc.blocks[blockIndex];
+  if (!block) return false;
+  const text = block.text.slice(mask.start, mask.end);
+  const [min, max] = lengthRange(options, 'digits');
+  const digits = digitCount(text);
+  if (digits < min || digits > max) return false;
+  if (options.length !== undefined) return true;
+  if (namesCode(block.text.slice(Math.max(0, mask.start - 60), mask.start))) return true;
+  const alone = /^[\s\p{P}\p{S}]*$/u.test(block.text.slice(0, mask.start) + block.text.slice(mask.end));
+  const previous = doc.blocks[blockIndex - 1];
+  return alone && previous !== undefined && namesCode(previous.text);
+}
+
 /** The code-shaped tokens of a document, what the masks ruled out, and the masked characters. */
 function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; rejected: RejectedOtp[]; masked: Uint8Array } {
   const tokens: Located[] = [];
   const rejected: RejectedOtp[] = [];
   const masked = new Uint8Array(doc.text.length);
   doc.blocks.forEach((block, blockIndex) => {
-    const masks = masksOf(block.text);
+    const masks = masksOf(block.text).filter((k) => !maskYields(k, doc, blockIndex, options));
     for (const k of masks) {
       masked.fill(1, k.start + block.offset, k.end + block.offset);
       const text = block.text.slice(k.start, k.end);
       const shown = text.replace(/^[\s,;]+/, '');
       if (digitCount(text) >= 4) rejected.push({ raw: shown.length > 50 ? `${shown.slice(0, 49)}…` : shown, reason: k.reason, source: doc.source });
     }
-    if (options.pattern) {
-      for (const token of patternTokens(block.text, options.pattern, options)) {
-        if (!masks.some((k) => token.start < k.end && token.end > k.start)) tokens.push({ token, blockIndex });
-      }
-      return;
-    }
     const parts: Array<{ raw: string; part: string }> = [];
-    for (const token of tokensOf(blank(block.text, masks), options, parts)) tokens.push({ token, blockIndex });
+    for (const token of tokensIn(block.text, masks, options, parts)) tokens.push({ token, blockIndex });
     for (const p of parts) rejected.push({ raw: p.part, reason: `part of the longer identifier ${p.raw}`, source: doc.source });
   });
   if (!options.pattern) {
@@ -52,7 +63,16 @@ function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; reje
       tokens.push({ token: { raw: split.raw, code, start: 0, end: block.text.length, kind, spacedOut: true, split: split.style }, blockIndex: split.blockIndex });
     }
   }
+  for (const h of doc.hidden) {
+    for (const token of tokensIn(h.text, masksOf(h.text), options, [])) rejected.push({ raw: token.raw, reason: `hidden (${h.reason})`, source: doc.source });
+  }
   return { tokens, rejected, masked };
+}
+
+/** The code-shaped tokens of one piece of text outside its masks: the caller's pattern, or the built-in shapes. */
+function tokensIn(text: string, masks: Mask[], options: OtpOptions, parts: Array<{ raw: string; part: string }>): Token[] {
+  if (options.pattern) return patternTokens(text, options.pattern, options).filter((t) => !masks.some((k) => t.start < k.end && t.end > k.start));
+  return tokensOf(blank(text, masks), options, parts);
 }
 
 /** `text` with its masked stretches replaced by a character no code contains. */
@@ -69,7 +89,7 @@ function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[];
   for (const { token, blockIndex } of tokens) {
     const scored = scoreToken(doc, blockIndex, token, words);
     if (typeof scored === 'string') rejected.push({ raw: token.raw, reason: scored, source: doc.source });
-    else occurrences.push(scored);
+    else if (scored) occurrences.push(scored);
   }
   return { occurrences, rejected };
 }
@@ -102,17 +122,24 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
 
 /**
  * Lists the one-time-code candidates of a message, best first, each with a
- * score and the reasons for it. Looks at the HTML body (with its styling),
- * the text body when the HTML has no convincing candidate, and the subject.
+ * score and the reasons for it; `rejected` on the result lists what was ruled
+ * out and why. Looks at the visible text of the HTML body (with its
+ * styling), the text body when the HTML has no convincing candidate, and the
+ * subject.
  *
- * Candidates are 4–8 digits or upper-case letters mixed with digits,
- * optionally grouped (`123 456`, `123-456`, `1 2 3 4 5 6`, one digit per
- * table cell); `code` has the separators removed and `raw` keeps them.
- * Ruled out entirely: colours, dates, times, phone numbers, prices,
+ * Candidates are 4–10 digits, 4–10 upper-case letters mixed with digits, or
+ * 6–10 upper-case letters alone where the evidence says code (a code word
+ * nearby and, besides, named a code right before it, set apart or styled like
+ * a code, or consonants only), optionally grouped (`123 456`, `482-913-067`,
+ * `KWNR-TXBH`, `1 2 3 4 5 6`, one character per table cell); `code` has the
+ * separators removed and `raw` keeps them. Ruled out entirely: hidden text,
+ * colours, dates, times, phone numbers, prices,
  * percentages, decimals, years standing alone, numbers labelled as order /
  * invoice / reference / ticket / promo code / postal code (in several
  * languages), street numbers and postal codes near address words, and
- * anything inside a URL or an email address. Ranking favours nearness to
+ * anything inside a URL or an email address. A phone number, date or `#`
+ * reference yields when the text names a code right before it or the
+ * caller's `length` or `pattern` asks for it. Ranking favours nearness to
  * words like code, verification, OTP, passcode, PIN (in en, de, fr, es, it,
  * pt, nl, pl, sv, da, ru, tr, ja, zh, ko), large, bold, monospace or
  * letter-spaced text, and a code alone in its cell or line.
@@ -123,8 +150,9 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
  * console.log(best?.code, best?.reasons);
  * ```
  */
-export function extractOtps(source: ExtractSource, options: OtpOptions = {}): OtpCandidate[] {
-  return analyze(normalizeInput(source), options).candidates;
+export function extractOtps(source: ExtractSource, options: OtpOptions = {}): OtpCandidates {
+  const { candidates, rejected } = analyze(normalizeInput(source), options);
+  return Object.defineProperty(candidates, 'rejected', { value: rejected, enumerable: false }) as OtpCandidates;
 }
 
 /**

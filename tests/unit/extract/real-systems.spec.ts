@@ -120,8 +120,10 @@ test.describe('long and grouped digit codes', () => {
 
   test('a date-shaped code yields to a code context, and any mask to an explicit length or pattern', () => {
     expect(extractOtp('Your verification code is 12-05-24.')).toBe('120524');
-    expect(extractOtp('Enter 482-913-067 on the sign-in page.', { length: 9 })).toBe('482913067');
-    expect(extractOtp('Enter 482-913-067 on the sign-in page.', { pattern: /\d{3}-\d{3}-\d{3}/ })).toBe('482913067');
+    const loose = 'Here is the code we promised, 482-913-067, valid for ten minutes.';
+    expect(extractOtps(loose).map((c) => c.code)).toEqual([]);
+    expect(extractOtp(loose, { length: 9 })).toBe('482913067');
+    expect(extractOtp(loose, { pattern: /\d{3}-\d{3}-\d{3}/ })).toBe('482913067');
   });
 
   test('otps() says why a visible-looking number was dropped', () => {
