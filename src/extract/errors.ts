@@ -1,4 +1,5 @@
 import { InboxkitError } from '../errors/inboxkit-error.ts';
+import type { LinkMatch } from './link-filter.ts';
 import type { ExtractedLink, OtpCandidate, RejectedOtp } from './types.ts';
 
 /**
@@ -9,10 +10,10 @@ export class ExtractionError extends InboxkitError {
   override name = 'ExtractionError';
 }
 
-/** Formats links as `  1. "text" → href` lines for error messages. */
-export function formatLinkList(links: readonly ExtractedLink[], max = 20): string {
+/** Formats links as `  1. "text" → href` lines for error messages, each with what matched when `matched` is given. */
+export function formatLinkList(links: readonly ExtractedLink[], max = 20, matched?: readonly string[]): string {
   if (links.length === 0) return '  (none)';
-  const lines = links.slice(0, max).map((l, i) => `  ${i + 1}. ${l.text ? JSON.stringify(truncate(l.text, 60)) : '(no text)'} → ${truncate(l.href, 120)}${l.href !== l.originalHref && l.unwrapped.length > 0 ? ` (unwrapped from ${l.unwrapped.join(' → ')})` : ''}`);
+  const lines = links.slice(0, max).map((l, i) => `  ${i + 1}. ${l.text ? JSON.stringify(truncate(l.text, 60)) : '(no text)'} → ${truncate(l.href, 120)}${matched?.[i] ? ` (${matched[i]} matched)` : ''}${l.href !== l.originalHref && l.unwrapped.length > 0 ? ` (unwrapped from ${l.unwrapped.join(' → ')})` : ''}`);
   if (links.length > max) lines.push(`  … and ${links.length - max} more`);
   return lines.join('\n');
 }
@@ -39,16 +40,20 @@ export class LinkNotFoundError extends ExtractionError {
   }
 }
 
-/** Thrown by `findLink` when more than one distinct link matches the filter. */
+/**
+ * Thrown by `findLink` when more than one distinct link matches the filter.
+ * The message lists each match and what of it matched (its text or its href).
+ */
 export class AmbiguousLinkError extends ExtractionError {
   override name = 'AmbiguousLinkError';
   /** The links that matched. */
   readonly matches: ExtractedLink[];
   /** A readable description of the filter. */
   readonly filter: string;
-  constructor(filter: string, matches: ExtractedLink[]) {
-    super(`${matches.length} different links matched the filter (${filter}); expected exactly one:\n${formatLinkList(matches)}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all.`);
-    this.matches = matches;
+  constructor(filter: string, matches: readonly LinkMatch[]) {
+    const links = matches.map((m) => m.link);
+    super(`${matches.length} different links matched the filter (${filter}); expected exactly one:\n${formatLinkList(links, 20, matches.map((m) => m.matched))}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all.`);
+    this.matches = links;
     this.filter = filter;
   }
 }

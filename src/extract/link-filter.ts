@@ -41,20 +41,35 @@ export type LinkQuery = LinkFilter & LinkOptions;
 
 /**
  * What `extractLinks` and `findLink` accept as a filter: a {@link LinkQuery};
- * a string or RegExp, matched against the anchor text OR the href; or a
- * predicate.
+ * a string or RegExp, matched against the link texts first and against the
+ * hrefs only when no text matches; or a predicate.
  */
 export type LinkFilterArg = LinkQuery | string | RegExp | ((link: ExtractedLink) => boolean);
 
-/** The filter as a query object (a shorthand string, RegExp or predicate turned into its fields). */
-export function toQuery(filter: LinkFilterArg | undefined): LinkQuery {
-  if (filter === undefined) return {};
-  if (typeof filter === 'function') return { where: filter };
+/** The reading options inside a filter (only a query object carries them). */
+export function readingOptions(filter: LinkFilterArg | undefined): LinkOptions {
+  return typeof filter === 'object' && !(filter instanceof RegExp) ? filter : {};
+}
+
+/** A link that matched a filter, and what of it matched (`'text'`, `'href'`, `'text and host'` …). */
+export interface LinkMatch { link: ExtractedLink; matched: string }
+
+/**
+ * The links that match a filter. A string or RegExp shorthand names a link by
+ * what a reader sees: it matches the link texts first, and only when no text
+ * matches does it look at the hrefs. A query object matches every criterion
+ * it gives (`{ href }` for the href alone); a function is a predicate.
+ */
+export function selectLinks(links: readonly ExtractedLink[], filter: LinkFilterArg | undefined): LinkMatch[] {
   if (typeof filter === 'string' || filter instanceof RegExp) {
-    const f = filter;
-    return { where: (l: ExtractedLink) => textMatches(l, f) || matchesPattern(f, l.href) };
+    const byText = links.filter((l) => textMatches(l, filter));
+    if (byText.length > 0) return byText.map((link) => ({ link, matched: 'text' }));
+    return links.filter((l) => matchesPattern(filter, l.href)).map((link) => ({ link, matched: 'href' }));
   }
-  return filter;
+  const q: LinkQuery = typeof filter === 'function' ? { where: filter } : filter ?? {};
+  const fields = (['text', 'href', 'host', 'where'] as const).filter((k) => q[k] !== undefined).map((k) => (k === 'where' ? 'the predicate' : k));
+  const matched = fields.length === 0 ? 'no filter' : fields.join(' and ');
+  return links.filter((l) => matchesQuery(l, q)).map((link) => ({ link, matched }));
 }
 
 function textMatches(link: ExtractedLink, pattern: string | RegExp): boolean {
@@ -70,7 +85,7 @@ function hostMatches(href: string, host: string | RegExp): boolean {
 }
 
 /** Whether one link satisfies every criterion of the query. */
-export function matchesQuery(link: ExtractedLink, q: LinkQuery): boolean {
+function matchesQuery(link: ExtractedLink, q: LinkQuery): boolean {
   if (q.text !== undefined && !textMatches(link, q.text)) return false;
   if (q.href !== undefined && !matchesPattern(q.href, link.href)) return false;
   if (q.host !== undefined && !hostMatches(link.href, q.host)) return false;

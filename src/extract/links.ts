@@ -1,8 +1,9 @@
 import * as cheerio from 'cheerio';
 import { AmbiguousLinkError, LinkNotFoundError } from './errors.ts';
 import { normalizeInput, type ExtractSource } from './input.ts';
-import { describeLinkFilter, matchesQuery, toQuery, type LinkFilterArg, type LinkOptions } from './link-filter.ts';
+import { describeLinkFilter, readingOptions, selectLinks, type LinkFilterArg, type LinkOptions } from './link-filter.ts';
 import { findTextUrls } from './text-urls.ts';
+import { hiddenBy, parseCss, visibilityAt, visibleContent, type VisNode } from './visibility.ts';
 import type { ExtractedLink } from './types.ts';
 import { unwrapTrackingUrl } from './unwrap.ts';
 
@@ -44,7 +45,7 @@ export function shortContext(block: string, needle: string, max = 160): string {
   return `${start > 0 ? '…' : ''}${block.slice(start, stop).trim()}${stop < block.length ? '…' : ''}`;
 }
 
-interface TextNode { type: string; name?: string; data?: string; children?: TextNode[] }
+interface TextNode { type: string; name?: string; data?: string; attribs?: Record<string, string>; children?: TextNode[] }
 const BLOCK_NAMES = new Set([...BLOCKS.split(','), 'br', 'tr', 'ul', 'ol', 'hr']);
 
 /** The visible text of an element with a space at every block or line boundary. */
@@ -53,6 +54,7 @@ function spacedText(node: TextNode): string {
   if (node.type !== 'tag' && node.type !== 'root') return '';
   const name = node.name ?? '';
   if (name === 'script' || name === 'style' || name === 'head') return '';
+  if (node.attribs && hiddenBy(node.attribs, parseCss(node.attribs['style'] ?? ''))) return '';
   const inner = (node.children ?? []).map(spacedText).join('');
   return BLOCK_NAMES.has(name) ? ` ${inner} ` : inner;
 }
@@ -69,9 +71,14 @@ function linksFromHtml(html: string): RawLink[] {
   $('script,style,head,template').remove();
   const out: RawLink[] = [];
   $('a[href], area[href]').each((_, el) => {
+    const node = el as unknown as VisNode;
+    const visibility = visibilityAt(node);
+    const shown = visibleContent(node, visibility);
+    // A link a reader cannot see is not offered: hidden for good, or all its text zero-sized and no image.
+    if (visibility.hidden || (shown.text.trim() === '' && !shown.image && $(el).text().trim() !== '')) return;
     const $el = $(el);
     const raw = fixEscapedAmpersands(($el.attr('href') ?? '').replace(/[\t\n\r]/g, '').trim());
-    let text = collapse($el.text());
+    let text = collapse(shown.text);
     if (text === '') {
       text = collapse($el.find('img[alt]').first().attr('alt') ?? $el.attr('aria-label') ?? $el.attr('title') ?? $el.attr('alt') ?? '');
     }
@@ -142,7 +149,10 @@ function readAll(source: ExtractSource, options: LinkOptions): { links: Extracte
  * written), and links with the same final href merged into one entry at the
  * position of the first (its `text` is the first real text, `texts` all of
  * them). `mailto:` (unless `includeMailto`), `tel:`, `cid:`, `javascript:`
- * and `#anchor` links are left out.
+ * and `#anchor` links are left out, and so are links a reader cannot see
+ * (inside `display:none` and the like, or with only zero-sized text; see
+ * the visibility rule of `extractOtps`). A string or RegExp filter matches
+ * the link texts first, the hrefs only when no text matches.
  *
  * @example
  * ```ts
@@ -151,9 +161,8 @@ function readAll(source: ExtractSource, options: LinkOptions): { links: Extracte
  * ```
  */
 export function extractLinks(source: ExtractSource, filter?: LinkFilterArg): ExtractedLink[] {
-  const query = toQuery(filter);
-  const { links } = readAll(source, query);
-  return links.filter((l) => matchesQuery(l, query));
+  const { links } = readAll(source, readingOptions(filter));
+  return selectLinks(links, filter).map((m) => m.link);
 }
 
 /**
@@ -169,11 +178,10 @@ export function extractLinks(source: ExtractSource, filter?: LinkFilterArg): Ext
  * ```
  */
 export function findLink(source: ExtractSource, filter?: LinkFilterArg): ExtractedLink {
-  const query = toQuery(filter);
-  const { links, bodies } = readAll(source, query);
-  const matches = links.filter((l) => matchesQuery(l, query));
+  const { links, bodies } = readAll(source, readingOptions(filter));
+  const matches = selectLinks(links, filter);
   const only = matches[0];
-  if (matches.length === 1 && only) return only;
+  if (matches.length === 1 && only) return only.link;
   const description = describeLinkFilter(filter);
   if (matches.length === 0) throw new LinkNotFoundError(description, links, bodies);
   throw new AmbiguousLinkError(description, matches);
