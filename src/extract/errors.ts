@@ -73,7 +73,7 @@ export class OtpNotFoundError extends ExtractionError {
     if (rejected.length > 0) {
       parts.push(`Ruled out:\n${rejected.slice(0, 15).map((r) => `  - ${r.raw}: ${r.reason}`).join('\n')}${rejected.length > 15 ? `\n  … and ${rejected.length - 15} more` : ''}`);
     }
-    if (candidates.length === 0 && rejected.length === 0) parts.push('Nothing in the message looked like a code (4–8 digits, or letters and digits).');
+    if (candidates.length === 0 && rejected.length === 0) parts.push('Nothing in the message looked like a code (4–10 digits, letters and digits, or letters next to a code word).');
     parts.push('If the code has another shape, pass { pattern } or { length }; to see the ranking, call otps() / extractOtps().');
     super(parts.join('\n'));
     this.candidates = candidates;
