@@ -60,6 +60,16 @@ export default tseslint.config(
   },
   // --- server layers and cli ---
   ...serverLayersAndCli(),
+  // --- extract and shared errors ---
+  // Extraction is the lower layer under the client: it may import cheerio, its own
+  // files and the shared error root, nothing else (the client imports it, never
+  // the other way round). The shared error root imports nothing but its own folder.
+  boundary(['src/extract/**'], [
+    { regex: '^(?!(?:cheerio|\\./[^/]+|\\.\\./errors/[^/]+)$)', message: 'src/extract may import only cheerio, its own files and ../errors/ (the shared error root).' },
+  ]),
+  boundary(['src/errors/**'], [
+    { regex: '^(?!\\./[^/]+$)', message: 'src/errors is the shared error root: it imports nothing outside its own folder.' },
+  ]),
 );
 
 /**

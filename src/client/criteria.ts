@@ -6,9 +6,13 @@
  * @packageDocumentation
  */
 import type { Address, MessageSummary } from '../wire/schemas.ts';
+import { matchesPattern } from '../extract/index.ts';
 import { InboxkitError } from './errors.ts';
 import { formatAddress } from './format.ts';
 import type { ReceivedMessage } from './received.ts';
+
+/** Whether `value` matches a criterion's pattern (see {@link MessageCriteria}); link filters match the same way. */
+export { matchesPattern };
 
 /**
  * A condition on the whole received message (bodies, headers, attachments,
@@ -105,13 +109,6 @@ export function describeCriteria(match?: MessageMatch): string {
 
 function collapse(value: string): string {
   return value.replace(/\s+/g, ' ');
-}
-
-/** Whether `value` matches a criterion's pattern (see {@link MessageCriteria}). */
-export function matchesPattern(pattern: string | RegExp, value: string): boolean {
-  if (typeof pattern === 'string') return collapse(value).toLowerCase().includes(collapse(pattern).toLowerCase());
-  const flags = pattern.flags.replace(/[gy]/g, '');
-  return new RegExp(pattern.source, flags).test(value);
 }
 
 function matchesAddress(pattern: string | RegExp, address: Address): boolean {

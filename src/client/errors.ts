@@ -9,23 +9,10 @@
  *
  * @packageDocumentation
  */
+import { InboxkitError } from '../errors/inboxkit-error.ts';
 import type { RateLimit } from './types.ts';
 
-/**
- * The root of every error the inboxkit client throws.
- *
- * @example
- * ```ts
- * try { await client.inboxes.get(id); }
- * catch (err) { if (err instanceof InboxkitError) console.error(err.message); }
- * ```
- */
-export class InboxkitError extends Error {
-  override name: string = 'InboxkitError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
+export { InboxkitError };
 
 /** What the client knows about the HTTP answer that an {@link ApiError} stands for. */
 export interface ApiErrorInit {

@@ -16,6 +16,7 @@ export type { WaitOptions, ExpectNoMessageOptions, PeekOptions, WaitMismatch, Wa
 export {
   extractLinks,
   findLink,
+  describeLinkFilter,
   extractOtp,
   extractOtps,
   unwrapTrackingUrl,
@@ -33,6 +34,7 @@ export type {
   LinkOptions,
   LinkQuery,
   OtpCandidate,
+  OtpCandidates,
   OtpOptions,
   RejectedOtp,
   UnwrapResult,

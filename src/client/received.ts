@@ -7,7 +7,7 @@
 import { inspect } from 'node:util';
 import type { Address, Attachment, DeletedMessage, Message } from '../wire/schemas.ts';
 import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
-import type { ExtractedLink, LinkFilterArg, OtpCandidate, OtpOptions } from '../extract/index.ts';
+import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../extract/index.ts';
 import { InboxkitError } from './errors.ts';
 import type { AttachmentDownload, RawMessage } from './resources.ts';
 import type { RequestOptions } from './types.ts';
@@ -155,8 +155,8 @@ export class ReceivedMessage {
     return extractOtp(this.#source(), options);
   }
 
-  /** The one-time-code candidates, best first, with their scores and reasons. */
-  otps(options?: OtpOptions): OtpCandidate[] {
+  /** The one-time-code candidates, best first, with their scores and reasons; `rejected` on the result says what was ruled out and why. */
+  otps(options?: OtpOptions): OtpCandidates {
     return extractOtps(this.#source(), options);
   }
 

@@ -1,4 +1,5 @@
-import { InboxkitError } from '../client/errors.ts';
+import { InboxkitError } from '../errors/inboxkit-error.ts';
+import type { LinkMatch } from './link-filter.ts';
 import type { ExtractedLink, OtpCandidate, RejectedOtp } from './types.ts';
 
 /**
@@ -9,10 +10,10 @@ export class ExtractionError extends InboxkitError {
   override name = 'ExtractionError';
 }
 
-/** Formats links as `  1. "text" → href` lines for error messages. */
-export function formatLinkList(links: readonly ExtractedLink[], max = 20): string {
+/** Formats links as `  1. "text" → href` lines for error messages, each with what matched when `matched` is given. */
+export function formatLinkList(links: readonly ExtractedLink[], max = 20, matched?: readonly string[]): string {
   if (links.length === 0) return '  (none)';
-  const lines = links.slice(0, max).map((l, i) => `  ${i + 1}. ${l.text ? JSON.stringify(truncate(l.text, 60)) : '(no text)'} → ${truncate(l.href, 120)}${l.href !== l.originalHref && l.unwrapped.length > 0 ? ` (unwrapped from ${l.unwrapped.join(' → ')})` : ''}`);
+  const lines = links.slice(0, max).map((l, i) => `  ${i + 1}. ${l.text ? JSON.stringify(truncate(l.text, 60)) : '(no text)'} → ${truncate(l.href, 120)}${matched?.[i] ? ` (${matched[i]} matched)` : ''}${l.href !== l.originalHref && l.unwrapped.length > 0 ? ` (unwrapped from ${l.unwrapped.join(' → ')})` : ''}`);
   if (links.length > max) lines.push(`  … and ${links.length - max} more`);
   return lines.join('\n');
 }
@@ -31,24 +32,28 @@ export class LinkNotFoundError extends ExtractionError {
   constructor(filter: string, links: ExtractedLink[], bodies: string) {
     super(
       links.length === 0
-        ? `No link matched ${filter}: the message has no links at all (${bodies}). Check that you waited for the right message, or read its text instead.`
-        : `No link matched ${filter}. The message has ${links.length} link${links.length === 1 ? '' : 's'}:\n${formatLinkList(links)}\nAdjust the filter (text, href, host or where) to match one of them.`,
+        ? `No link matched the filter (${filter}): the message has no links at all (${bodies}). Check that you waited for the right message, or read its text instead.`
+        : `No link matched the filter (${filter}). The message has ${links.length} link${links.length === 1 ? '' : 's'}:\n${formatLinkList(links)}\nAdjust the filter (text, href, host or where) to match one of them.`,
     );
     this.links = links;
     this.filter = filter;
   }
 }
 
-/** Thrown by `findLink` when more than one distinct link matches the filter. */
+/**
+ * Thrown by `findLink` when more than one distinct link matches the filter.
+ * The message lists each match and what of it matched (its text or its href).
+ */
 export class AmbiguousLinkError extends ExtractionError {
   override name = 'AmbiguousLinkError';
   /** The links that matched. */
   readonly matches: ExtractedLink[];
   /** A readable description of the filter. */
   readonly filter: string;
-  constructor(filter: string, matches: ExtractedLink[]) {
-    super(`${matches.length} different links matched ${filter}; expected exactly one:\n${formatLinkList(matches)}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all.`);
-    this.matches = matches;
+  constructor(filter: string, matches: readonly LinkMatch[]) {
+    const links = matches.map((m) => m.link);
+    super(`${matches.length} different links matched the filter (${filter}); expected exactly one:\n${formatLinkList(links, 20, matches.map((m) => m.matched))}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all.`);
+    this.matches = links;
     this.filter = filter;
   }
 }
@@ -68,7 +73,7 @@ export class OtpNotFoundError extends ExtractionError {
     if (rejected.length > 0) {
       parts.push(`Ruled out:\n${rejected.slice(0, 15).map((r) => `  - ${r.raw}: ${r.reason}`).join('\n')}${rejected.length > 15 ? `\n  … and ${rejected.length - 15} more` : ''}`);
     }
-    if (candidates.length === 0 && rejected.length === 0) parts.push('Nothing in the message looked like a code (4–8 digits, or letters and digits).');
+    if (candidates.length === 0 && rejected.length === 0) parts.push('Nothing in the message looked like a code (4–10 digits, letters and digits, or letters next to a code word).');
     parts.push('If the code has another shape, pass { pattern } or { length }; to see the ranking, call otps() / extractOtps().');
     super(parts.join('\n'));
     this.candidates = candidates;

@@ -5,11 +5,13 @@
  * `message.link()`, `message.otp()`, `message.otps()`).
  */
 export { extractLinks, findLink } from './links.ts';
-export type { LinkFilter, LinkOptions, LinkQuery, LinkFilterArg } from './links.ts';
+export { describeLinkFilter } from './link-filter.ts';
+export type { LinkFilter, LinkOptions, LinkQuery, LinkFilterArg } from './link-filter.ts';
+export { matchesPattern } from './pattern.ts';
 export { extractOtps, extractOtp, normalizeCode, OTP_MIN_SCORE } from './otp.ts';
 export type { OtpOptions } from './otp.ts';
 export { unwrapTrackingUrl } from './unwrap.ts';
 export type { UnwrapResult } from './unwrap.ts';
 export type { ExtractInput, ExtractSource } from './input.ts';
 export { ExtractionError, LinkNotFoundError, AmbiguousLinkError, OtpNotFoundError } from './errors.ts';
-export type { ExtractedLink, OtpCandidate, RejectedOtp, ExtractedFrom } from './types.ts';
+export type { ExtractedLink, OtpCandidate, OtpCandidates, RejectedOtp, ExtractedFrom } from './types.ts';

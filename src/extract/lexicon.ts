@@ -95,3 +95,27 @@ export function compileWords(words: readonly string[], anywhere: readonly string
   if (anywhere.length > 0) parts.push(`(?:${[...anywhere].sort(byLength).join('|')})`);
   return new RegExp(parts.join('|'), 'giu');
 }
+
+/**
+ * Words and abbreviations that emails write in capitals and that are never
+ * letter-only codes: calls to action, headings, currencies, time zones,
+ * technical abbreviations. (A word the message also writes in lower case,
+ * such as a brand name, is ruled out without being listed.)
+ */
+export const CAPITAL_WORDS: ReadonlySet<string> = new Set([
+  'VERIFY', 'VERIFIED', 'VERIFICATION', 'CONFIRM', 'CONFIRMED', 'CONFIRMATION', 'ACTIVATE', 'ACTIVATION', 'ACCOUNT', 'ACCOUNTS', 'PASSWORD', 'PASSCODE', 'SECURITY', 'SECURE',
+  'LOGIN', 'LOGOUT', 'SIGNIN', 'SIGNUP', 'SIGNED', 'REGISTER', 'RESET', 'CHANGE', 'UPDATE', 'UPDATED', 'REQUEST', 'REQUESTED', 'ACCESS', 'ACTION', 'REQUIRED', 'IMPORTANT',
+  'URGENT', 'WARNING', 'NOTICE', 'ALERT', 'ATTENTION', 'REMINDER', 'WELCOME', 'HELLO', 'THANKS', 'THANK', 'PLEASE', 'EXPIRES', 'EXPIRED', 'EXPIRING', 'MINUTES', 'SECONDS',
+  'HOURS', 'TODAY', 'TOMORROW', 'INVITATION', 'INVITED', 'SUBSCRIBE', 'UNSUBSCRIBE', 'PRIVACY', 'POLICY', 'TERMS', 'SUPPORT', 'CONTACT', 'SETTINGS', 'PROFILE', 'DEVICE',
+  'BROWSER', 'LOCATION', 'ADDRESS', 'EMAIL', 'MOBILE', 'NUMBER', 'CUSTOMER', 'SERVICE', 'SERVICES', 'COMPANY', 'LIMITED', 'INCORPORATED', 'DETAILS', 'SUMMARY', 'STATUS',
+  'SUCCESS', 'FAILED', 'DECLINED', 'APPROVED', 'PENDING', 'COMPLETE', 'COMPLETED', 'CONTINUE', 'SUBMIT', 'CANCEL', 'DELETE', 'REMOVE', 'ORDER', 'ORDERS', 'INVOICE', 'RECEIPT',
+  'PAYMENT', 'BILLING', 'SHIPPING', 'DELIVERY', 'TRACKING', 'RETURN', 'REFUND', 'OFFER', 'OFFERS', 'PROMO', 'COUPON', 'DISCOUNT', 'SPECIAL', 'LIMITED', 'EXCLUSIVE', 'MEMBER',
+  'MEMBERS', 'PREMIUM', 'BUSINESS', 'PERSONAL', 'PRIVATE', 'PUBLIC', 'OFFICIAL', 'ONLINE', 'OFFLINE', 'DOWNLOAD', 'INSTALL', 'CLICK', 'BUTTON', 'BELOW', 'ABOVE', 'STRONG',
+  'CAUTION', 'DANGER', 'BEWARE', 'PHISHING', 'SCAM', 'FRAUD', 'NEVER', 'ALWAYS', 'ONLY', 'DIGIT', 'DIGITS', 'CHARACTERS', 'LETTERS', 'STEP', 'STEPS', 'FINAL', 'AGAIN',
+  'HTTPS', 'HTTP', 'HTML', 'SMTP', 'IMAP', 'HTTPS', 'JSON', 'XHTML', 'MSO', 'CSS', 'PDF', 'ASCII', 'UTF', 'TOTP', 'HOTP', 'FIDO', 'WEBAUTHN', 'PASSKEY', 'OAUTH', 'SAML', 'OIDC',
+  'USD', 'EUR', 'GBP', 'CHF', 'JPY', 'CNY', 'SEK', 'NOK', 'DKK', 'PLN', 'CAD', 'AUD', 'NZD', 'INR', 'BRL', 'MXN', 'RUB', 'KRW', 'UTC', 'GMT', 'CEST', 'CET', 'BST', 'PST', 'PDT',
+  'EST', 'EDT', 'CST', 'CDT', 'MST', 'MDT', 'AEST', 'AEDT', 'JST', 'IST', 'NOTE', 'FREE', 'CODE', 'CODES', 'OTP',
+  // de / fr / es / it / pt / nl
+  'BESTÄTIGEN', 'BESTÄTIGUNG', 'WICHTIG', 'ACHTUNG', 'HINWEIS', 'KONTO', 'PASSWORT', 'ANMELDEN', 'CONFIRMER', 'ATTENTION', 'IMPORTANT', 'COMPTE', 'CONFIRMAR', 'CUENTA',
+  'IMPORTANTE', 'ATENCIÓN', 'CONFERMA', 'ATTENZIONE', 'BEVESTIG', 'BEVESTIGEN', 'BELANGRIJK',
+]);

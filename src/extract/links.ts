@@ -1,49 +1,11 @@
 import * as cheerio from 'cheerio';
 import { AmbiguousLinkError, LinkNotFoundError } from './errors.ts';
 import { normalizeInput, type ExtractSource } from './input.ts';
+import { describeLinkFilter, readingOptions, selectLinks, type LinkFilterArg, type LinkOptions } from './link-filter.ts';
 import { findTextUrls } from './text-urls.ts';
+import { hiddenBy, parseCss, visibilityAt, visibleContent, type VisNode } from './visibility.ts';
 import type { ExtractedLink } from './types.ts';
 import { unwrapTrackingUrl } from './unwrap.ts';
-
-/**
- * Which links to keep. Every given criterion must hold. Strings match
- * case-insensitively as "contains"; RegExps are tested as given.
- */
-export interface LinkFilter {
-  /** Anchor text (any of the merged texts, or an image's alt text). */
-  text?: string | RegExp;
-  /** The final href (after unwrapping tracking redirects). */
-  href?: string | RegExp;
-  /** Host of the final href: a string matches that host and its subdomains (`example.com` matches `app.example.com`). */
-  host?: string | RegExp;
-  /** Any other condition on the link. */
-  where?: (link: ExtractedLink) => boolean;
-}
-
-/** How links are read. */
-export interface LinkOptions {
-  /**
-   * Keep `mailto:` links (with the address as `href`).
-   * @defaultValue false
-   */
-  includeMailto?: boolean;
-  /**
-   * Unwrap click-tracking and SafeLinks redirects whose target is in the URL
-   * (see `unwrapTrackingUrl`). With `false`, `href` is the URL as written.
-   * @defaultValue true
-   */
-  unwrapTracking?: boolean;
-}
-
-/** A filter and reading options together. */
-export type LinkQuery = LinkFilter & LinkOptions;
-
-/**
- * What `extractLinks` and `findLink` accept as a filter: a {@link LinkQuery};
- * a string or RegExp, matched against the anchor text OR the href; or a
- * predicate.
- */
-export type LinkFilterArg = LinkQuery | string | RegExp | ((link: ExtractedLink) => boolean);
 
 const SKIPPED_SCHEME = /^(?:tel|sms|cid|javascript|vbscript|data|about|file|callto|skype):/i;
 const BLOCKS = 'p,li,td,th,div,h1,h2,h3,h4,h5,h6,blockquote,section,article,dd,dt,pre,center,table,body';
@@ -83,7 +45,7 @@ export function shortContext(block: string, needle: string, max = 160): string {
   return `${start > 0 ? '…' : ''}${block.slice(start, stop).trim()}${stop < block.length ? '…' : ''}`;
 }
 
-interface TextNode { type: string; name?: string; data?: string; children?: TextNode[] }
+interface TextNode { type: string; name?: string; data?: string; attribs?: Record<string, string>; children?: TextNode[] }
 const BLOCK_NAMES = new Set([...BLOCKS.split(','), 'br', 'tr', 'ul', 'ol', 'hr']);
 
 /** The visible text of an element with a space at every block or line boundary. */
@@ -92,6 +54,7 @@ function spacedText(node: TextNode): string {
   if (node.type !== 'tag' && node.type !== 'root') return '';
   const name = node.name ?? '';
   if (name === 'script' || name === 'style' || name === 'head') return '';
+  if (node.attribs && hiddenBy(node.attribs, parseCss(node.attribs['style'] ?? ''))) return '';
   const inner = (node.children ?? []).map(spacedText).join('');
   return BLOCK_NAMES.has(name) ? ` ${inner} ` : inner;
 }
@@ -108,9 +71,14 @@ function linksFromHtml(html: string): RawLink[] {
   $('script,style,head,template').remove();
   const out: RawLink[] = [];
   $('a[href], area[href]').each((_, el) => {
+    const node = el as unknown as VisNode;
+    const visibility = visibilityAt(node);
+    const shown = visibleContent(node, visibility);
+    // A link a reader cannot see is not offered: hidden for good, or all its text zero-sized and no image.
+    if (visibility.hidden || (shown.text.trim() === '' && !shown.image && $(el).text().trim() !== '')) return;
     const $el = $(el);
     const raw = fixEscapedAmpersands(($el.attr('href') ?? '').replace(/[\t\n\r]/g, '').trim());
-    let text = collapse($el.text());
+    let text = collapse(shown.text);
     if (text === '') {
       text = collapse($el.find('img[alt]').first().attr('alt') ?? $el.attr('aria-label') ?? $el.attr('title') ?? $el.attr('alt') ?? '');
     }
@@ -163,59 +131,6 @@ function buildLinks(raws: RawLink[], baseUrl: string | undefined, options: LinkO
   return out;
 }
 
-function toQuery(filter: LinkFilterArg | undefined): LinkQuery {
-  if (filter === undefined) return {};
-  if (typeof filter === 'function') return { where: filter };
-  if (typeof filter === 'string' || filter instanceof RegExp) {
-    const f = filter;
-    return { where: (l: ExtractedLink) => textMatches(l, f) || test(f, l.href) };
-  }
-  return filter;
-}
-
-function test(pattern: string | RegExp, value: string): boolean {
-  if (typeof pattern === 'string') return collapse(value).toLowerCase().includes(collapse(pattern).toLowerCase());
-  pattern.lastIndex = 0;
-  return pattern.test(value);
-}
-
-function textMatches(link: ExtractedLink, pattern: string | RegExp): boolean {
-  return link.texts.some((t) => test(pattern, t)) || (link.texts.length === 0 && test(pattern, link.text));
-}
-
-function hostMatches(href: string, host: string | RegExp): boolean {
-  let hostname: string;
-  try { hostname = new URL(href).hostname.toLowerCase(); } catch { return false; }
-  if (host instanceof RegExp) { host.lastIndex = 0; return host.test(hostname); }
-  const h = host.toLowerCase().replace(/^\.+|\.+$/g, '');
-  return hostname === h || hostname.endsWith(`.${h}`);
-}
-
-function matchesQuery(link: ExtractedLink, q: LinkQuery): boolean {
-  if (q.text !== undefined && !textMatches(link, q.text)) return false;
-  if (q.href !== undefined && !test(q.href, link.href)) return false;
-  if (q.host !== undefined && !hostMatches(link.href, q.host)) return false;
-  if (q.where !== undefined && !q.where(link)) return false;
-  return true;
-}
-
-function describeValue(v: string | RegExp): string {
-  return typeof v === 'string' ? JSON.stringify(v) : String(v);
-}
-
-/** A readable description of a filter for error messages. */
-export function describeLinkFilter(filter: LinkFilterArg | undefined): string {
-  if (filter === undefined) return 'any link';
-  if (typeof filter === 'string' || filter instanceof RegExp) return `text or href ${describeValue(filter)}`;
-  if (typeof filter === 'function') return 'the given predicate';
-  const parts: string[] = [];
-  if (filter.text !== undefined) parts.push(`text: ${describeValue(filter.text)}`);
-  if (filter.href !== undefined) parts.push(`href: ${describeValue(filter.href)}`);
-  if (filter.host !== undefined) parts.push(`host: ${describeValue(filter.host)}`);
-  if (filter.where !== undefined) parts.push('where: (predicate)');
-  return parts.length === 0 ? 'any link' : `{ ${parts.join(', ')} }`;
-}
-
 function readAll(source: ExtractSource, options: LinkOptions): { links: ExtractedLink[]; bodies: string } {
   const input = normalizeInput(source);
   let links: ExtractedLink[] = [];
@@ -234,7 +149,10 @@ function readAll(source: ExtractSource, options: LinkOptions): { links: Extracte
  * written), and links with the same final href merged into one entry at the
  * position of the first (its `text` is the first real text, `texts` all of
  * them). `mailto:` (unless `includeMailto`), `tel:`, `cid:`, `javascript:`
- * and `#anchor` links are left out.
+ * and `#anchor` links are left out, and so are links a reader cannot see
+ * (inside `display:none` and the like, or with only zero-sized text; see
+ * the visibility rule of `extractOtps`). A string or RegExp filter matches
+ * the link texts first, the hrefs only when no text matches.
  *
  * @example
  * ```ts
@@ -243,9 +161,8 @@ function readAll(source: ExtractSource, options: LinkOptions): { links: Extracte
  * ```
  */
 export function extractLinks(source: ExtractSource, filter?: LinkFilterArg): ExtractedLink[] {
-  const query = toQuery(filter);
-  const { links } = readAll(source, query);
-  return links.filter((l) => matchesQuery(l, query));
+  const { links } = readAll(source, readingOptions(filter));
+  return selectLinks(links, filter).map((m) => m.link);
 }
 
 /**
@@ -261,11 +178,10 @@ export function extractLinks(source: ExtractSource, filter?: LinkFilterArg): Ext
  * ```
  */
 export function findLink(source: ExtractSource, filter?: LinkFilterArg): ExtractedLink {
-  const query = toQuery(filter);
-  const { links, bodies } = readAll(source, query);
-  const matches = links.filter((l) => matchesQuery(l, query));
+  const { links, bodies } = readAll(source, readingOptions(filter));
+  const matches = selectLinks(links, filter);
   const only = matches[0];
-  if (matches.length === 1 && only) return only;
+  if (matches.length === 1 && only) return only.link;
   const description = describeLinkFilter(filter);
   if (matches.length === 0) throw new LinkNotFoundError(description, links, bodies);
   throw new AmbiguousLinkError(description, matches);

@@ -45,3 +45,18 @@ export interface RejectedOtp {
   /** Where it was found. */
   source: ExtractedFrom;
 }
+
+/**
+ * What `extractOtps` and `message.otps()` return: the candidates, best first,
+ * and in `rejected` every code-shaped text that was ruled out, with the
+ * reason (hidden, a phone number, a date, labelled "order" …), so that a code
+ * you can see in the message but not in the list is explained. `rejected` is
+ * not enumerable: the value still compares equal to a plain array.
+ *
+ * @example
+ * ```ts
+ * const found = message.otps();
+ * console.log(found.map((c) => c.code), found.rejected);
+ * ```
+ */
+export type OtpCandidates = OtpCandidate[] & { readonly rejected: RejectedOtp[] };

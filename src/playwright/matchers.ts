@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
-import { InboxkitError, OtpNotFoundError, describeCriteria } from '../client/index.ts';
+import { InboxkitError, OtpNotFoundError, describeCriteria, describeLinkFilter } from '../client/index.ts';
 import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
 
@@ -24,28 +24,8 @@ export interface ToHaveReceivedOptions {
 /** How many received messages or links a failure message lists at most. */
 const LIST_LIMIT = 20;
 
-function describeValue(value: unknown): string {
-  if (value instanceof RegExp) return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'function') return 'a predicate';
-  return String(value);
-}
-
-/** A link filter in words: `text or href contains "Confirm"`, `text matches /reset/i, host "acme.example"`. */
-export function describeLinkMatch(filter: LinkMatch): string {
-  if (filter === undefined) return 'any link';
-  if (typeof filter === 'string') return `text or href contains ${JSON.stringify(filter)}`;
-  if (filter instanceof RegExp) return `text or href matches ${String(filter)}`;
-  if (typeof filter === 'function') return 'a link the predicate accepts';
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(filter)) {
-    if (value === undefined) continue;
-    if (key === 'where') parts.push('the `where` predicate accepts it');
-    else if (typeof value === 'boolean') parts.push(`${key}: ${String(value)}`);
-    else parts.push(`${key} ${value instanceof RegExp ? 'matches' : 'contains'} ${describeValue(value)}`);
-  }
-  return parts.length > 0 ? parts.join(', ') : 'any link';
-}
+/** A link filter in words: `text or href contains "Confirm"`, `text matches /reset/i, host is "acme.example" or a subdomain of it`. */
+export const describeLinkMatch: (filter: LinkMatch) => string = describeLinkFilter;
 
 function isReceivedMessage(value: unknown): value is ReceivedMessage {
   return typeof value === 'object' && value !== null && typeof (value as ReceivedMessage).links === 'function' && typeof (value as ReceivedMessage).otp === 'function';

@@ -133,3 +133,36 @@ test.describe('server layers and the CLI', () => {
     });
   }
 });
+
+test.describe('extraction and the shared error root', () => {
+  const refusedHere: Array<[string, string]> = [
+    ['src/extract/example.ts', '../client/errors.ts'],
+    ['src/extract/example.ts', '../client/index.ts'],
+    ['src/extract/example.ts', '../wire/schemas.ts'],
+    ['src/extract/example.ts', '../playwright/index.ts'],
+    ['src/extract/example.ts', 'undici'],
+    ['src/extract/example.ts', 'cheerio/lib/utils'],
+    ['src/errors/example.ts', '../client/errors.ts'],
+    ['src/errors/example.ts', '../extract/index.ts'],
+    ['src/errors/example.ts', 'zod'],
+  ];
+  for (const [file, specifier] of refusedHere) {
+    test(`${file} may not import ${specifier}`, async () => {
+      expect(await importErrors(file, specifier)).toHaveLength(1);
+    });
+  }
+
+  const allowedHere: Array<[string, string]> = [
+    ['src/extract/example.ts', 'cheerio'],
+    ['src/extract/example.ts', './links.ts'],
+    ['src/extract/example.ts', '../errors/inboxkit-error.ts'],
+    ['src/client/example.ts', '../errors/inboxkit-error.ts'],
+    ['src/client/example.ts', '../extract/index.ts'],
+    ['src/errors/example.ts', './other-error.ts'],
+  ];
+  for (const [file, specifier] of allowedHere) {
+    test(`${file} may import ${specifier}`, async () => {
+      expect(await importErrors(file, specifier)).toEqual([]);
+    });
+  }
+});

@@ -164,7 +164,7 @@ test.describe('findLink', () => {
     expect(error).toBeInstanceOf(ExtractionError);
     expect(error).toBeInstanceOf(InboxkitError);
     const message = (error as LinkNotFoundError).message;
-    expect(message).toContain('No link matched { text: "reset" }');
+    expect(message).toContain('No link matched the filter (text contains "reset")');
     expect(message).toContain('"Verify your email" → https://app.example.com/verify?t=1');
     expect(message).toContain('"Help Center" → https://example.com/help');
     expect(message).toContain('"Privacy" → https://example.com/privacy');
@@ -174,7 +174,7 @@ test.describe('findLink', () => {
   test('when several different links match, the error lists the matches and asks for a narrower filter', () => {
     const error = (() => { try { findLink(html, { host: 'example.com' }); } catch (e) { return e; } return null; })();
     expect(error).toBeInstanceOf(AmbiguousLinkError);
-    expect((error as Error).message).toMatch(/^3 different links matched \{ host: "example\.com" \}/);
+    expect((error as Error).message).toMatch(/^3 different links matched the filter \(host is "example\.com" or a subdomain of it\)/);
     expect((error as Error).message).toContain('"Privacy" → https://example.com/privacy');
     expect((error as Error).message).toContain('Narrow the filter');
   });

@@ -1,0 +1,150 @@
+/**
+ * Tokens that have the shape of a code: digit runs, upper-case letters mixed
+ * with digits, grouped forms (`123 456`, `ABC-123`, `1 2 3 4 5 6`), or the
+ * matches of the caller's pattern.
+ */
+import type { Style } from './otp-document.ts';
+
+/** Options of `extractOtps` and `extractOtp`. */
+export interface OtpOptions {
+  /**
+   * Length of the code as typed (separators removed): an exact number, a
+   * `[min, max]` pair or `{ min, max }`. An explicit length also lets a
+   * number of that length through the phone, date and `#` reference masks.
+   * @defaultValue 4–10 for digit codes and for letters mixed with digits, 6–10 for letter-only codes
+   */
+  length?: number | readonly [number, number] | { min?: number; max?: number };
+  /**
+   * The shape of the code. When given, candidates are the matches of this
+   * pattern (its first capture group if it has one) instead of the built-in
+   * shapes; the ranking still applies, and so do the exclusions, except that
+   * a match is not taken for a phone number, date or `#` reference.
+   * @example `{ pattern: /[A-Z]{4}-[A-Z]{4}/ }`
+   * @defaultValue 4–10 digits, upper-case letters mixed with digits, or upper-case letters alone where the evidence says code
+   */
+  pattern?: RegExp;
+  /**
+   * Also consider codes made of upper-case letters and digits (`K7PX2M`,
+   * `ABC-123`) or of letters alone (`KWNR-TXBH`); with `false` only digit
+   * codes are candidates.
+   * @defaultValue true
+   */
+  alphanumeric?: boolean;
+}
+
+/** What a built-in candidate is made of. */
+export type CodeKind = 'digits' | 'alnum' | 'letters';
+
+/** Default lengths of each kind of code (separators removed). */
+export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10] };
+
+/** A piece of text shaped like a code; `start`/`end` are offsets in its block. */
+export interface Token { raw: string; code: string; start: number; end: number; kind: CodeKind | 'pattern'; spacedOut: boolean; split?: Style }
+
+const RUN = /(?<![A-Za-z0-9_\u00C0-\u024F])[A-Z0-9]+(?:(?: |-|–|‑|·| - | – )[A-Z0-9]+)*(?![A-Za-z0-9_\u00C0-\u024F])/g;
+const SEP = /( - | – | |-|–|‑|·)/;
+
+/** Removes the separators a user does not type. */
+export function normalizeCode(raw: string): string {
+  return raw.replace(/[\s\-–‑·.\u00a0]/g, '');
+}
+
+/** The accepted length of a code of this kind: the caller's `length`, or the default. */
+export function lengthRange(options: OtpOptions, kind: CodeKind): readonly [number, number] {
+  const l = options.length;
+  if (typeof l === 'number') return [l, l];
+  if (Array.isArray(l)) return [l[0] ?? 1, l[1] ?? 64];
+  if (l && typeof l === 'object' && !Array.isArray(l)) {
+    const r = l as { min?: number; max?: number };
+    return [r.min ?? 1, r.max ?? 64];
+  }
+  return DEFAULT_LENGTHS[kind];
+}
+
+/** The kind of code `code` (separators removed) would be, or `null` when it is not one. */
+export function shape(code: string, options: OtpOptions): CodeKind | null {
+  if (/^\d+$/.test(code)) {
+    const [min, max] = lengthRange(options, 'digits');
+    return code.length >= min && code.length <= max ? 'digits' : null;
+  }
+  if (options.alphanumeric !== false && /^[A-Z0-9]+$/.test(code) && /\d/.test(code) && /[A-Z]/.test(code)) {
+    const [min, max] = lengthRange(options, 'alnum');
+    return code.length >= min && code.length <= max ? 'alnum' : null;
+  }
+  if (options.alphanumeric !== false && /^[A-Z]+$/.test(code)) {
+    const [min, max] = lengthRange(options, 'letters');
+    return code.length >= min && code.length <= max ? 'letters' : null;
+  }
+  return null;
+}
+
+/** The code-shaped tokens of a block whose masked stretches are blanked out; pieces of longer identifiers go to `rejectedParts`. */
+export function tokensOf(masked: string, options: OtpOptions, rejectedParts: Array<{ raw: string; part: string }>): Token[] {
+  const out: Token[] = [];
+  RUN.lastIndex = 0;
+  for (const m of masked.matchAll(RUN)) {
+    const parts = m[0].split(SEP);
+    // parts = [group, sep, group, sep, group …]
+    const groups: Array<{ text: string; start: number; sep: string }> = [];
+    let pos = m.index;
+    for (let i = 0; i < parts.length; i += 2) {
+      const text = parts[i] ?? '';
+      groups.push({ text, start: pos, sep: parts[i - 1] ?? '' });
+      pos += text.length + (parts[i + 1] ?? '').length;
+    }
+    // Pieces of a hyphenated identifier that is not itself a code (2024-PRM-55183) are not codes either.
+    const hyphenated = groups.slice(1).some((g) => g.sep !== ' ');
+    let i = 0;
+    while (i < groups.length) {
+      let taken = false;
+      for (let j = Math.min(groups.length, i + 10); j >= i + 2; j--) {
+        const win = groups.slice(i, j);
+        const seps = new Set(win.slice(1).map((g) => g.sep));
+        if (seps.size !== 1) continue;
+        const lengths = win.map((g) => g.text.length);
+        const allSingle = win.length >= 4 && lengths.every((n) => n === 1);
+        const uniform = win.length <= 4 && lengths.every((n) => n === lengths[0]) && (lengths[0] ?? 0) >= 2 && (lengths[0] ?? 0) <= 4;
+        if (!allSingle && !uniform) continue;
+        const first = win[0];
+        const last = win[win.length - 1];
+        if (!first || !last) continue;
+        const raw = masked.slice(first.start, last.start + last.text.length);
+        const code = normalizeCode(raw);
+        const kind = shape(code, options);
+        if (!kind) continue;
+        out.push({ raw, code, start: first.start, end: last.start + last.text.length, kind, spacedOut: allSingle });
+        i = j;
+        taken = true;
+        break;
+      }
+      if (taken) continue;
+      const g = groups[i];
+      if (g && hyphenated && !/^[A-Z]{1,2}-\d{4,8}$/.test(m[0])) {
+        if (shape(g.text, options)) rejectedParts.push({ raw: m[0], part: g.text });
+      } else if (g) {
+        const kind = shape(g.text, options);
+        if (kind) out.push({ raw: g.text, code: g.text, start: g.start, end: g.start + g.text.length, kind, spacedOut: false });
+      }
+      i++;
+    }
+  }
+  return out;
+}
+
+/** The matches of the caller's pattern (its first capture group if it has one) that fit `length`. */
+export function patternTokens(text: string, pattern: RegExp, options: OtpOptions): Token[] {
+  const re = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
+  const out: Token[] = [];
+  for (const m of text.matchAll(re)) {
+    const raw = m[1] ?? m[0];
+    if (raw === '') continue;
+    const start = m.index + Math.max(0, m[0].indexOf(raw));
+    const code = normalizeCode(raw);
+    if (options.length !== undefined) {
+      const [min, max] = lengthRange(options, /^\d+$/.test(code) ? 'digits' : /^[A-Z]+$/.test(code) ? 'letters' : 'alnum');
+      if (code.length < min || code.length > max) continue;
+    }
+    out.push({ raw, code, start, end: start + raw.length, kind: 'pattern', spacedOut: false });
+  }
+  return out;
+}

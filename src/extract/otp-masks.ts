@@ -1,0 +1,69 @@
+/**
+ * Numbers that cannot be one-time codes, recognised from the text alone:
+ * URLs, email addresses, colours, dates, times, prices, percentages, phone
+ * numbers, postal codes, decimals and copyright years.
+ */
+
+/**
+ * A stretch of a block's text that is not a code, and why. A mask that
+ * `yields` (a phone number, a date, a `#` reference) steps aside when the
+ * text names a code right before it or the caller asked for that length or
+ * pattern: a grouped code such as `482-913-067` has a phone number's shape.
+ */
+export interface Mask { start: number; end: number; reason: string; yields: boolean }
+
+const YIELDING = /^(?:a phone number|a date|a number marked with "#")/;
+/** How many digits `s` contains. */
+export const digitCount = (s: string): number => s.replace(/\D/g, '').length;
+const MONEY_NUMBER = "(?:\\d{1,3}(?:[.,'\u00a0\u202f ]\\d{3})+(?:[.,]\\d{1,2})?|\\d+(?:[.,]\\d{1,2})?)";
+const CURRENCY_BEFORE = '(?:[$€£¥₹₽₩]|US\\$|R\\$|CHF|EUR|USD|GBP|SEK|NOK|DKK|PLN|JPY|CNY|RUB)';
+const CURRENCY_AFTER = '(?:€|EUR|USD|\\$|£|zł|PLN|kr\\.?|SEK|NOK|DKK|руб\\.?|₽|円|元|CHF|yen|Kč)';
+
+const MASK_RULES: ReadonlyArray<{ re: RegExp; reason: (m: string) => string | null }> = [
+  { re: /\b(?:https?:\/\/|www\.)[^\s<>"]+/giu, reason: () => 'part of a URL' },
+  { re: /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu, reason: () => 'part of an email address' },
+  { re: /(?<![a-z0-9.-])(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"]*/gu, reason: () => 'part of a URL' },
+  { re: /(?:^|(?<=[^\w&]))#[0-9A-Fa-f]{3,8}\b/gu, reason: (m) => (/[A-Fa-f]/.test(m) || [4, 7, 9].includes(m.length) ? 'a colour' : `a number marked with "#" (a reference, not a code)`) },
+  { re: /#\d{2,}\b/gu, reason: () => 'a number marked with "#" (a reference, not a code)' },
+  { re: /\b(?:rgba?|hsla?)\s*\([^)]*\)/giu, reason: () => 'a colour' },
+  { re: /\b\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[T ]\d{1,2}:\d{2}(?::\d{2})?)?\b/gu, reason: () => 'a date' },
+  { re: /\b\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b/gu, reason: () => 'a date' },
+  { re: /\d{4}\s?年\s?\d{1,2}\s?月(?:\s?\d{1,2}\s?日)?|\d{1,2}\s?月\s?\d{1,2}\s?日/gu, reason: () => 'a date' },
+  { re: /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:UTC|GMT|[A-Z]{2,4}T))?/gu, reason: () => 'a time' },
+  { re: /\b\d{1,2}\s?[AaPp]\.?[Mm]\.?(?![\p{L}])|\b\d{1,2}h\d{2}\b|\b\d{1,2}[.:]\d{2}\s?Uhr\b/gu, reason: () => 'a time' },
+  { re: new RegExp(`${CURRENCY_BEFORE}\\s?${MONEY_NUMBER}`, 'gu'), reason: () => 'a price' },
+  { re: new RegExp(`(?<![\\d.,'])${MONEY_NUMBER}\\s?${CURRENCY_AFTER}(?![\\p{L}])`, 'gu'), reason: () => 'a price' },
+  { re: /\b\d+(?:[.,]\d+)?\s?%/gu, reason: () => 'a percentage' },
+  { re: /(?:\+|\b00)[1-9]\d{0,2}(?:[\s.\-/]?\(?\d{1,5}\)?){2,6}/gu, reason: (m) => (digitCount(m) >= 8 ? 'a phone number' : null) },
+  { re: /\(\d{2,5}\)\s?\d{2,5}(?:[\s.-]\d{2,5}){0,3}/gu, reason: (m) => (digitCount(m) >= 7 ? 'a phone number' : null) },
+  { re: /\b1[\s.-]\d{3}[\s.-]\d{3}[\s.-]\d{4}\b|\b\d{3}[.-]\d{3}[.-]\d{4}\b|\b\d{3} \d{3} \d{4}\b|\b\d{3}-\d{4}\b/gu, reason: () => 'a phone number' },
+  { re: /\b[78][\s-]?\(?\d{3}\)?[\s-]?\d{3}[\s-]?\d{2}[\s-]?\d{2}\b/gu, reason: () => 'a phone number' },
+  { re: /\b\d{1,4}(?:[\s.-]\d{2,4}){2,5}\b/gu, reason: (m) => (digitCount(m) >= 9 ? 'a phone number' : null) },
+  { re: /\b\d+(?:\/\d+)+\b/gu, reason: () => 'a date or a number with slashes' },
+  { re: /\b(?:0800|0808|0900|1300|1800|1-800|800|888|877|866)[\s-]?\d{3}[\s-]?\d{3,4}\b/gu, reason: () => 'a phone number' },
+  { re: /\b0\d{1,4}(?:[\s/-]\d{2,8}){1,4}\b/gu, reason: (m) => (digitCount(m) >= 9 ? 'a phone number' : null) },
+  { re: /,\s?[A-Z]{2}\s\d{5}(?:-\d{4})?\b/gu, reason: () => 'a US ZIP code' },
+  { re: /\b[A-Z]{1,2}\d[A-Z\d]? \d[A-Z]{2}\b/gu, reason: () => 'a UK postcode' },
+  { re: /\b[AC-FHKNPRTV-Y]\d{2} [AC-FHKNPRTV-Y\d]{4}\b/gu, reason: (m) => (/[A-Z]/.test(m.slice(3)) ? 'an Irish Eircode' : null) },
+  { re: /\b\d+(?:[.,]\d+)+\b/gu, reason: () => 'a decimal number, version or IP address' },
+  { re: /©\s?\d{4}(?:\s?[-–]\s?\d{4})?/gu, reason: () => 'a copyright year' },
+];
+
+/** The masked stretches of a block's text, in order; the first rule to claim a character wins. */
+export function masksOf(text: string): Mask[] {
+  const masks: Mask[] = [];
+  const covered = new Uint8Array(text.length);
+  for (const rule of MASK_RULES) {
+    rule.re.lastIndex = 0;
+    for (const m of text.matchAll(rule.re)) {
+      const start = m.index;
+      const end = start + m[0].length;
+      if (covered.subarray(start, end).includes(1)) continue;
+      const reason = rule.reason(m[0]);
+      if (!reason) continue;
+      masks.push({ start, end, reason, yields: YIELDING.test(reason) });
+      covered.fill(1, start, end);
+    }
+  }
+  return masks.sort((a, b) => a.start - b.start);
+}

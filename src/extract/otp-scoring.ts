@@ -1,0 +1,282 @@
+/**
+ * Ranking one-time-code candidates: labels and phone words that rule a number
+ * out, nearness to code words, styling, and how often and where a code
+ * appears. Every weight is named in {@link WEIGHTS}.
+ */
+import {
+  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK, VERIFY_WORDS, VERIFY_WORDS_CJK, compileWords,
+} from './lexicon.ts';
+import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
+import type { Token } from './otp-candidates.ts';
+import type { ExtractedFrom, OtpCandidate } from './types.ts';
+
+/** The points a candidate earns (or loses) for each piece of evidence. */
+export const WEIGHTS = {
+  /** Six digits, the most common length of a code. */
+  sixDigits: 2,
+  /** Any other number of digits. */
+  otherDigits: 1,
+  /** A number that reads as a year (1990–2099) but was not ruled out. */
+  year: -8,
+  /** A code word right next to the candidate; loses a point every `codeWordStep` characters away. */
+  codeWordMax: 12,
+  codeWordStep: 12,
+  /** Code words further than this never count. */
+  codeWordReach: 150,
+  /** A verifying word ("verify", "Bestätigung") next to it, when there is no code word. */
+  verifyWordMax: 4,
+  verifyWordStep: 20,
+  verifyWordReach: 80,
+  /** One character per table cell or box. */
+  oneCharPerCell: 5,
+  /** Written with a space or hyphen between every character. */
+  spacedOut: 1,
+  /** HTML styling of the candidate's text. */
+  large: 4,
+  bold: 2,
+  monospace: 3,
+  letterSpaced: 3,
+  /** Alone in its HTML block or cell. */
+  aloneInBlock: 5,
+  /** On a line of its own in a text body. */
+  ownLine: 4,
+  /** Also in the subject line. */
+  alsoInSubject: 3,
+  /** More than once in the same body. */
+  repeated: 1,
+  /** A letter-only code needs a code word at most this far away (in the distance {@link nearest} measures). */
+  letterCodeWordReach: 100,
+} as const;
+
+const CODE_RE = compileWords(CODE_WORDS, CODE_WORDS_CJK);
+const VERIFY_RE = compileWords(VERIFY_WORDS, VERIFY_WORDS_CJK);
+const ADDRESS_RE = compileWords(ADDRESS_WORDS, ADDRESS_WORDS_CJK);
+const GAP = "[\\s:：#№().\\-–—=]*(?:(?:n[°º]|no\\.?|nr\\.?)[\\s:：#№().\\-–—=]*)?(?:(is|was|ist|lautet|est|es|è|é|är|er|jest|wynosi|は|为|為)[\\s:：#№().\\-–—]*)?";
+const wordsAlt = (words: readonly string[], cjk: readonly string[]): string =>
+  `(?:(?<![\\p{L}\\p{N}])(?:${[...words].sort((a, b) => b.length - a.length).join('|')})|${[...cjk].sort((a, b) => b.length - a.length).join('|')})`;
+const LABEL_BEFORE = new RegExp(`${wordsAlt(LABEL_WORDS, LABEL_WORDS_CJK)}${GAP}$`, 'iu');
+const PHONE_BEFORE = new RegExp(`${wordsAlt(PHONE_WORDS, PHONE_WORDS_CJK)}(?:\\s+(?:us|at|on|oss|på))*${GAP}$`, 'iu');
+const LABEL_AFTER = new RegExp(`^\\s*(?:is|was|ist|est|es|è|är|is je)\\s+(?:your|the|ihre?|deine?|votre|ton|tu|su|il tuo|la tua|seu|sua|uw|je|twój|din|ditt|ваш)?\\s*${wordsAlt(LABEL_WORDS, LABEL_WORDS_CJK)}(?![\\p{L}])`, 'iu');
+const YEAR = /^(?:199\d|20\d\d)$/;
+const YEAR_BEFORE = /(?<![\p{L}])(?:since|in|from|until|till|by|of|year|class of|seit|im|ab|bis|depuis|en|desde|dal|nel|sedan|år|od|w|roku|с|в|до)\s*$/iu;
+const CODE_WORD_IN_CLAUSE = new RegExp(`(?:${CODE_RE.source})[^.!?。\\n]*$`, 'iu');
+
+const CODE_BEFORE = new RegExp(`(?:${CODE_RE.source})${GAP}$`, 'iu');
+
+/** Whether the text right before a number names it as a code ("verification code: ", "your code is "), not a phone number. */
+export function namesCode(before: string): boolean {
+  return CODE_BEFORE.test(before) && !PHONE_BEFORE.test(before);
+}
+
+/** One place a candidate occurs, with its score there. */
+export interface Occurrence { token: Token; doc: Doc; blockIndex: number; score: number; reasons: string[]; docStart: number }
+
+interface WordHit { start: number; end: number; text: string }
+
+/** The code, verifying and address words of a document, outside masked text. */
+export interface WordHits { code: WordHit[]; verify: WordHit[]; address: WordHit[] }
+
+/** Matches of a word list outside masked text (a "code" inside a URL is not a code word). */
+function wordHits(doc: Doc, re: RegExp, masked: Uint8Array): WordHit[] {
+  re.lastIndex = 0;
+  const hits: WordHit[] = [];
+  for (const m of doc.text.matchAll(re)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    if (masked.subarray(start, end).includes(1)) continue;
+    hits.push({ start, end, text: m[0] });
+  }
+  return hits;
+}
+
+/** Finds the code, verifying and address words of `doc`; `masked` marks the characters inside masks. */
+export function findWords(doc: Doc, masked: Uint8Array): WordHits {
+  return { code: wordHits(doc, CODE_RE, masked), verify: wordHits(doc, VERIFY_RE, masked), address: wordHits(doc, ADDRESS_RE, masked) };
+}
+
+function blockIndexAt(doc: Doc, pos: number): number {
+  let lo = 0;
+  let hi = doc.blocks.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((doc.blocks[mid]?.offset ?? 0) <= pos) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Hits further than this many characters away never count. */
+const WINDOW = 300;
+
+/** Distance in characters, where crossing into another block or cell counts as 25. `hits` are in document order. */
+function nearest(doc: Doc, hits: WordHit[], start: number, end: number): { distance: number; hit: WordHit } | null {
+  let best: { distance: number; hit: WordHit } | null = null;
+  const block = blockIndexAt(doc, start);
+  // First hit that ends after start - WINDOW.
+  let lo = 0;
+  let hi = hits.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((hits[mid]?.end ?? 0) < start - WINDOW) lo = mid + 1; else hi = mid;
+  }
+  for (let i = lo; i < hits.length; i++) {
+    const h = hits[i];
+    if (!h || h.start > end + WINDOW) break;
+    const gap = h.end <= start ? start - h.end : h.start >= end ? h.start - end : 0;
+    const crossed = Math.abs(blockIndexAt(doc, h.start) - block);
+    // A keyword after the code is a weaker hint than one before it ("123456 is your code" is rarer).
+    const distance = gap + 25 * crossed + (h.start >= end ? 10 : 0);
+    if (!best || distance < best.distance) best = { distance, hit: h };
+  }
+  return best;
+}
+
+function styleOver(block: Block, start: number, end: number): Style {
+  const s: Style = { ...PLAIN };
+  for (const r of block.runs) {
+    if (r.start < end && r.end > start && /[A-Z0-9]/.test(block.text.slice(Math.max(r.start, start), Math.min(r.end, end)))) {
+      s.large ||= r.style.large;
+      s.bold ||= r.style.bold;
+      s.mono ||= r.style.mono;
+      s.spaced ||= r.style.spaced;
+    }
+  }
+  return s;
+}
+
+/**
+ * Why the text right around a token says it is not a code (a label such as
+ * "order", a phone word, a nearby address word), or `null`.
+ */
+function ruledOutByContext(doc: Doc, block: Block, token: Token, words: WordHits, kwDistance: number): string | null {
+  const before = block.text.slice(Math.max(0, token.start - 60), token.start);
+  const after = block.text.slice(token.end, token.end + 60);
+  let label = LABEL_BEFORE.exec(before);
+  // "the OTP for this transaction is 123456": a verb between label and number, and a code word earlier in
+  // the clause, means the label is not the number's name.
+  if (label?.[1] && CODE_WORD_IN_CLAUSE.test(before.slice(Math.max(0, label.index - 50), label.index))) label = null;
+  label ??= LABEL_AFTER.exec(after);
+  const isSplit = token.split !== undefined;
+  if (label && !isSplit) return `labelled "${label[0].trim().replace(/[\s:：#№().\-–—=]+$/u, '')}" (not a one-time code)`;
+  const phone = PHONE_BEFORE.exec(before);
+  if (phone && !isSplit) return `follows "${phone[0].trim()}" (a phone number)`;
+  if (token.kind === 'digits' && (token.code.length === 4 || token.code.length === 5)) {
+    const addr = nearest(doc, words.address, block.offset + token.start, block.offset + token.end);
+    if (addr && addr.distance <= 60 && addr.distance < kwDistance) return `near the address word "${addr.hit.text}" (a street number or postal code)`;
+  }
+  return null;
+}
+
+interface Placement { alone: boolean; style: Style }
+
+/** Whether the token stands alone in its block (or cells), and how it is styled. */
+function placementOf(block: Block, token: Token): Placement {
+  const rest = block.text.slice(0, token.start) + block.text.slice(token.end);
+  return { alone: token.split !== undefined || /^[\s\p{P}\p{S}]*$/u.test(rest), style: token.split ?? styleOver(block, token.start, token.end) };
+}
+
+/** Points for the candidate's styling and for standing apart from other text. */
+function layoutScore(doc: Doc, token: Token, { alone, style }: Placement, reasons: string[]): number {
+  const isSplit = token.split !== undefined;
+  let score = 0;
+  const add = (points: number, reason: string): void => { score += points; reasons.push(reason); };
+  if (isSplit) add(WEIGHTS.oneCharPerCell, 'one character per cell');
+  else if (token.spacedOut) add(WEIGHTS.spacedOut, 'spaced out');
+  if (doc.source === 'html') {
+    if (style.large) add(WEIGHTS.large, 'large font');
+    if (style.bold) add(WEIGHTS.bold, 'bold');
+    if (style.mono) add(WEIGHTS.monospace, 'monospace');
+    if (style.spaced) add(WEIGHTS.letterSpaced, 'letter-spaced');
+    if (alone && !isSplit) add(WEIGHTS.aloneInBlock, 'alone in its block');
+  } else if (doc.source === 'text' && alone) add(WEIGHTS.ownLine, 'on a line of its own');
+  return score;
+}
+
+const VOWEL = /[AEIOUY]/;
+const CAPS_BEFORE = /(?<![\p{L}])\p{Lu}{2,}\s+$/u;
+const CAPS_AFTER = /^\s+\p{Lu}{2,}(?![\p{L}])/u;
+
+/**
+ * Letters alone make a code only with evidence: a code word nearby, and one of
+ * being named a code right before it, being set apart or styled like a code,
+ * or being written in a consonant alphabet (no vowels, as systems that avoid
+ * spelling words use). Words in capitals, words the message also writes in
+ * lower case (brand names) and words of a phrase in capitals (headings) are
+ * never codes. Returns why the token is ruled out (`null`: an ordinary word,
+ * not worth reporting), or the evidence for it.
+ */
+function letterEvidence(doc: Doc, block: Block, token: Token, kwDistance: number, place: Placement): { ruledOut: string | null } | { evidence: string[] } {
+  // Ordinary words are not reported as ruled out: they never looked like a code.
+  if (CAPITAL_WORDS.has(token.code)) return { ruledOut: null };
+  const asWord = new RegExp(`(?<![\\p{L}])${token.code}(?![\\p{L}])`, 'giu');
+  if ([...doc.text.matchAll(asWord)].some((m) => m[0] !== token.code)) return { ruledOut: null };
+  if (CAPS_BEFORE.test(block.text.slice(0, token.start)) || CAPS_AFTER.test(block.text.slice(token.end))) return { ruledOut: null };
+  if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'letters only, with no code word nearby' };
+  const evidence: string[] = [];
+  if (namesCode(block.text.slice(Math.max(0, token.start - 60), token.start))) evidence.push('named a code right before it');
+  if (place.alone || place.style.large || place.style.bold || place.style.mono || place.style.spaced) evidence.push('set apart like a code');
+  if (!VOWEL.test(token.code)) evidence.push('consonants only');
+  if (evidence.length === 0) return { ruledOut: 'letters only, and only a nearby code word says code' };
+  return { evidence: [`letters only: ${evidence.join(', ')}`] };
+}
+
+/**
+ * Scores one token where it occurs, or says why it is not a code at all.
+ * Returns the occurrence, or the reason it was ruled out (`null` for an
+ * ordinary word that is not worth reporting).
+ */
+export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: WordHits): Occurrence | string | null {
+  const block = doc.blocks[blockIndex];
+  if (!block) return 'outside the text';
+  const docStart = block.offset + token.start;
+  const docEnd = block.offset + token.end;
+  const kw = nearest(doc, words.code, docStart, docEnd);
+  const kwDistance = kw?.distance ?? Infinity;
+  const ruledOut = ruledOutByContext(doc, block, token, words, kwDistance);
+  if (ruledOut) return ruledOut;
+
+  const reasons: string[] = [];
+  let score = 0;
+  const place = placementOf(block, token);
+  if (token.kind === 'letters') {
+    const letters = letterEvidence(doc, block, token, kwDistance, place);
+    if ('ruledOut' in letters) return letters.ruledOut;
+    reasons.push(...letters.evidence);
+  }
+  if (token.kind === 'digits' && YEAR.test(token.code)) {
+    const before = block.text.slice(Math.max(0, token.start - 60), token.start);
+    if ((kwDistance > 20 && !place.alone) || YEAR_BEFORE.test(before)) return 'a year';
+    score += WEIGHTS.year;
+    reasons.push('looks like a year');
+  }
+  if (token.kind === 'digits') { score += token.code.length === 6 ? WEIGHTS.sixDigits : WEIGHTS.otherDigits; reasons.push(`${token.code.length} digits`); }
+  const verify = nearest(doc, words.verify, docStart, docEnd);
+  const strong = kw && kwDistance <= WEIGHTS.codeWordReach ? Math.max(1, Math.round(WEIGHTS.codeWordMax - kwDistance / WEIGHTS.codeWordStep)) : 0;
+  const weak = verify && verify.distance <= WEIGHTS.verifyWordReach ? Math.max(1, Math.round(WEIGHTS.verifyWordMax - verify.distance / WEIGHTS.verifyWordStep)) : 0;
+  if (strong > 0 && kw) { score += strong; reasons.push(`near "${kw.hit.text}"`); }
+  else if (weak > 0 && verify) { score += weak; reasons.push(`near "${verify.hit.text}"`); }
+  score += layoutScore(doc, token, place, reasons);
+  return { token, doc, blockIndex, score, reasons, docStart };
+}
+
+/** Merges the occurrences of each code into one candidate, best first. */
+export function rank(occurrences: Occurrence[]): OtpCandidate[] {
+  const byCode = new Map<string, { best: Occurrence; count: number; sources: Set<ExtractedFrom>; order: number }>();
+  occurrences.forEach((o, order) => {
+    const entry = byCode.get(o.token.code);
+    if (!entry) { byCode.set(o.token.code, { best: o, count: 1, sources: new Set([o.doc.source]), order }); return; }
+    entry.count++;
+    entry.sources.add(o.doc.source);
+    if (o.score > entry.best.score || (o.score === entry.best.score && o.doc.source !== 'subject' && entry.best.doc.source === 'subject')) entry.best = o;
+  });
+  const out: Array<OtpCandidate & { order: number }> = [];
+  for (const [code, e] of byCode) {
+    let score = e.best.score;
+    const reasons = [...e.best.reasons];
+    if (e.sources.has('subject') && e.best.doc.source !== 'subject') { score += WEIGHTS.alsoInSubject; reasons.push('also in the subject'); }
+    const bodyCount = occurrences.filter((o) => o.token.code === code && o.doc.source === e.best.doc.source && o.doc.source !== 'subject').length;
+    if (bodyCount > 1) { score += WEIGHTS.repeated; reasons.push(`appears ${bodyCount} times`); }
+    out.push({ code, raw: e.best.token.raw, score, reasons, source: e.best.doc.source, order: e.order });
+  }
+  out.sort((a, b) => b.score - a.score || a.order - b.order);
+  return out.map(({ order: _order, ...c }) => c);
+}
