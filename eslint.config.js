@@ -29,6 +29,15 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  // Size limits of the library code (issue 13): a function a newcomer can hold
+  // in mind, a file one can read in a sitting.
+  {
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 120 }],
+    },
+  },
   boundary(['src/server/**'], [
     { group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', 'inboxkit', 'inboxkit/*', 'undici', 'eventsource-parser', 'cheerio', '@playwright/*'], message: 'The server never imports the client or the Playwright layer.' },
   ]),

@@ -1,0 +1,123 @@
+/**
+ * The architecture the README's "Architecture" section describes holds: the
+ * folders of `src/` import each other without a cycle, and each folder imports
+ * only the folders the README says it may.
+ */
+import { test, expect } from '@playwright/test';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const src = path.join(root, 'src');
+
+/**
+ * The unit of the graph: a top-level folder of src/, and for the server, each
+ * of its own folders (its layers). Files directly in src/ or src/server/ are
+ * their folder's composition root.
+ */
+function folderOf(file: string): string {
+  const parts = path.relative(src, file).split(path.sep);
+  if (parts.length === 1) return '(root)';
+  if (parts[0] === 'server') return parts.length === 2 ? 'server' : `server/${parts[1]}`;
+  return parts[0]!;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return /\.tsx?$/.test(name) ? [full] : [];
+  });
+}
+
+/** Relative import specifiers of a file: static, type-only, re-exports and dynamic imports alike. */
+function relativeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g)) found.push(match[1]!);
+  return found;
+}
+
+/** Folder → the folders it imports (itself excluded). */
+function folderGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(src)) {
+    const from = folderOf(file);
+    const edges = graph.get(from) ?? new Set<string>();
+    graph.set(from, edges);
+    for (const specifier of relativeImports(file)) {
+      const target = path.resolve(path.dirname(file), specifier);
+      if (!target.startsWith(src + path.sep)) continue;
+      const to = folderOf(target);
+      if (to !== from) edges.add(to);
+    }
+  }
+  return graph;
+}
+
+/** Every cycle's path, found by depth-first search; empty when the graph is acyclic. */
+function cycles(graph: Map<string, Set<string>>): string[] {
+  const found: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (node: string): void => {
+    state.set(node, 'open');
+    stack.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') found.push([...stack.slice(stack.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    stack.pop();
+    state.set(node, 'done');
+  };
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node);
+  return found;
+}
+
+test('the folders of src/ import each other without a cycle', () => {
+  expect(cycles(folderGraph())).toEqual([]);
+});
+
+test('the cycle finder names a cycle when there is one', () => {
+  const graph = new Map([
+    ['a', new Set(['b'])],
+    ['b', new Set(['c'])],
+    ['c', new Set(['a'])],
+  ]);
+  expect(cycles(graph)).toEqual(['a → b → c → a']);
+});
+
+test('nothing inside the server imports its composition root but the package index', () => {
+  const offenders = sourceFiles(path.join(src, 'server'))
+    .filter((file) => !['index.ts', 'start.ts', 'app.ts'].includes(path.relative(path.join(src, 'server'), file)))
+    .flatMap((file) =>
+      relativeImports(file)
+        .map((specifier) => path.relative(src, path.resolve(path.dirname(file), specifier)))
+        .filter((target) => target === path.join('server', 'start.ts') || target === path.join('server', 'app.ts'))
+        .map((target) => `${path.relative(root, file)} imports src/${target}`),
+    );
+  expect(offenders).toEqual([]);
+});
+
+test.describe('the size limits', () => {
+  async function sizeErrors(code: string): Promise<string[]> {
+    const { ESLint } = await import('eslint');
+    const eslint = new ESLint({ cwd: root });
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, 'src/client/example.ts') });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'max-lines' || m.ruleId === 'max-lines-per-function').map((m) => m.ruleId!);
+  }
+  const lines = (n: number, line: string) => Array.from({ length: n }, (_, i) => line.replaceAll('#', String(i))).join('\n');
+
+  test('lint refuses a file of library code over 400 lines', async () => {
+    expect(await sizeErrors(`${lines(401, 'export const v# = #;')}\n`)).toEqual(['max-lines']);
+  });
+
+  test('lint refuses a function of library code over 120 lines', async () => {
+    expect(await sizeErrors(`export function long(): number {\n  let n = 0;\n${lines(120, '  n += #;')}\n  return n;\n}\n`)).toEqual(['max-lines-per-function']);
+  });
+
+  test('lint accepts a function of 120 lines', async () => {
+    expect(await sizeErrors(`export function fits(): number {\n  let n = 0;\n${lines(116, '  n += #;')}\n  return n;\n}\n`)).toEqual([]);
+  });
+});
