@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Entitlements, Plan } from '../wire/schemas.ts';
 import type { EventBus } from './events/types.ts';
+import type { DeliveryFaults } from './faults/table.ts';
 import type { Store } from './storage/types.ts';
 import type { Principal } from './auth/principal.ts';
 import type { RateLimitDecision } from './ratelimit.ts';
@@ -120,6 +121,8 @@ export interface ServerContext {
   now(): number;
   /** Hash of a secret as stored (SHA-256, hex). Secrets are never stored in clear. */
   hash(secret: string): string;
+  /** The per-inbox delivery faults the SMTP intake honours (an extension); without it the fault endpoints answer 404. */
+  faults?: DeliveryFaults;
 }
 
 /** Hex SHA-256 of a secret: how every secret is stored and looked up. */

@@ -17,6 +17,7 @@ import type { ConfigOptions, ResolvedConfig, ServerContext } from './context.ts'
 import { createEventBus } from './events/bus.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
+import { createDeliveryFaults } from './faults/table.ts';
 import { createSanitizer } from './mail/sanitize.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
@@ -167,14 +168,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
-    const ctx: ServerContext = {
-      store,
-      bus: options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') }),
-      config,
-      logger,
-      now: options.now ?? Date.now,
-      hash: hashSecret,
-    };
+    const bus = options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') });
+    const now = options.now ?? Date.now;
+    const ctx: ServerContext = { store, bus, config, logger, now, hash: hashSecret, faults: createDeliveryFaults({ bus, now }) };
     // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
     const sanitizer = createSanitizer();
     cleanups.push(() => sanitizer.close());
@@ -191,6 +187,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       maxConnections: config.smtp.maxConnections,
     });
     cleanups.push(() => smtp.close());
+    // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
+    cleanups.push(() => ctx.faults?.close());
     const sweeper = startSweeper(ctx);
     cleanups.push(() => sweeper.stop());
 
