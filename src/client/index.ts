@@ -72,6 +72,9 @@ export {
 } from './errors.ts';
 export type { ApiErrorInit } from './errors.ts';
 export { createPkceVerifier, pkceChallenge } from './pkce.ts';
+export { FaultsResource, DeliveryFaultsUnsupportedError, checkDeliveryFault } from './faults.ts';
+export type { DeliveryFaultOptions } from './faults.ts';
+export type { DeliveryFault, ClearedDeliveryFault } from '../wire/faults.ts';
 export type { ClientOptions, RequestOptions, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './types.ts';
 export type {
   Address,
