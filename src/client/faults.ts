@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ClearedDeliveryFaultSchema, DeliveryFaultRequestSchema, DeliveryFaultSchema, DeliveryFaultStateSchema } from '../wire/faults.ts';
 import type { ClearedDeliveryFault, DeliveryFault, DeliveryFaultRequest } from '../wire/faults.ts';
 import { ApiPromise } from './api-promise.ts';
