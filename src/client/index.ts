@@ -72,6 +72,8 @@ export {
 } from './errors.ts';
 export type { ApiErrorInit } from './errors.ts';
 export { createPkceVerifier, pkceChallenge } from './pkce.ts';
+export { checkCompatibility, resolveEmailClients } from './compatibility.ts';
+export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './compatibility.ts';
 export { FaultsResource, DeliveryFaultsUnsupportedError, checkDeliveryFault } from './faults.ts';
 export type { DeliveryFaultOptions } from './faults.ts';
 export type { DeliveryFault, ClearedDeliveryFault } from '../wire/faults.ts';

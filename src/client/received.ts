@@ -9,6 +9,8 @@ import type { Address, Attachment, DeletedMessage, Message } from '../wire/schem
 import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
 import type { ExtractedLink, LinkFilterArg, OtpCandidate, OtpOptions } from '../extract/index.ts';
 import { InboxkitError } from './errors.ts';
+import { messageCompatibility } from './compatibility.ts';
+import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
 import type { InboxHandle } from './inbox-handle.ts';
 import type { RequestOptions } from './types.ts';
 
@@ -147,6 +149,25 @@ export class ReceivedMessage {
   /** The one-time-code candidates, best first, with their scores and reasons. */
   otps(options?: OtpOptions): OtpCandidate[] {
     return extractOtps(this.#source(), options);
+  }
+
+  /**
+   * The HTML and CSS features of the email that the named clients do not
+   * support (or support in part), from the caniemail.com data bundled with
+   * inboxkit, with a score per client as Mailpit's HTML check computes it. The
+   * original HTML part is checked (read from the raw source); a server that does
+   * not serve raw sources gets the sanitized HTML checked instead (`source`).
+   *
+   * @param clients - `gmail` (every platform), `outlook.windows`, `apple-mail.ios`, `*.android` …; every client when omitted.
+   * @throws InboxkitError for an unknown client name, listing the known ones.
+   * @example
+   * ```ts
+   * const report = await message.compatibility(['gmail', 'outlook.windows']);
+   * console.log(report.clients.map((c) => `${c.name}: ${c.score.supported}%`));
+   * ```
+   */
+  async compatibility(clients?: EmailClientNames, options?: RequestOptions): Promise<CompatibilityReport> {
+    return messageCompatibility(this, clients, options);
   }
 
   /** The raw source (`.eml` bytes) as received over SMTP. */
