@@ -45,6 +45,7 @@ const test = base.extend<{ app: CountingServer; elsewhere: CountingServer; send:
     { scope: 'worker' },
   ],
   inboxkit: [async ({ service }, use) => use({ baseUrl: service.url }), { scope: 'worker' }],
+  // eslint-disable-next-line no-empty-pattern
   app: async ({}, use) => {
     const app = await countingServer({
       '/ok': { status: 200 },
@@ -57,6 +58,7 @@ const test = base.extend<{ app: CountingServer; elsewhere: CountingServer; send:
     await use(app);
     await new Promise<void>((resolve) => app.server.close(() => resolve()));
   },
+  // eslint-disable-next-line no-empty-pattern
   elsewhere: async ({}, use) => {
     const other = await countingServer({ '/page': { status: 200 }, '/click': { status: 302, location: '/page' } });
     await use(other);
