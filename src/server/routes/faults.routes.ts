@@ -31,7 +31,7 @@ export const setDeliveryFaultRoute = createRoute({
   request: { params: InboxIdParam, ...jsonBody(DeliveryFaultRequestSchema, 'The fault') },
   responses: {
     ...okResponse(DeliveryFaultSchema, 'The fault now in force'),
-    ...errorResponses(400, 404),
+    ...errorResponses(400, 404, 413),
   },
 });
 
