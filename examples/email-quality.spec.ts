@@ -10,6 +10,7 @@ test('the newsletter links all work but one: the archive page the app does not h
   await page.getByRole('button', { name: 'Subscribe' }).click();
   const message = await inbox.waitForMessage({ subject: /^Acme Weekly/ });
 
+  // #region links
   // Every link to the app is requested through the test's own `request` context;
   // the tracked story links are followed through the click tracker's redirect.
   const { ok, broken } = await message.checkLinks();
@@ -18,6 +19,7 @@ test('the newsletter links all work but one: the archive page the app does not h
 
   // As an assertion, the failure would list the broken link and attach the check to the report:
   await expect(message).not.toHaveWorkingLinks();
+  // #endregion
 });
 
 test('the invoice email has no broken link', async ({ page, inbox }) => {
@@ -35,6 +37,7 @@ test('the sign-in code email uses only features Gmail and Apple Mail support', a
   await page.getByRole('button', { name: 'Email me a code' }).click();
   const message = await inbox.waitForMessage({ subject: 'Your sign-in code' });
 
+  // #region compatibility
   await expect(message).toBeCompatibleWith(['gmail.desktop-webmail', 'gmail.android', 'apple-mail']);
 
   // The same data as a report: features per client, and Mailpit's score.
@@ -42,11 +45,14 @@ test('the sign-in code email uses only features Gmail and Apple Mail support', a
   for (const client of report.clients) {
     console.log(`${client.name}: ${client.score.supported}% supported; lacks ${client.unsupported.map((f) => f.feature).join(', ') || 'nothing'}`);
   }
+  // #endregion
 });
 
 test('the app retries when the mail server defers its mail, and the code arrives', async ({ page, inbox }) => {
+  // #region faults
   // The next two deliveries to this inbox get "451 4.3.0"; other tests' inboxes are untouched.
   await inbox.failDeliveries({ code: 451, count: 2 });
+  // #endregion
 
   await page.goto('/login');
   await page.getByLabel('Email').fill(inbox.address);
