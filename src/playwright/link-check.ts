@@ -22,6 +22,14 @@ export interface LinkCheckOptions {
    */
   allow?: ReadonlyArray<string | RegExp>;
   /**
+   * Links not to request, by URL: a string the URL contains, or a RegExp. A
+   * check requests links with GET, as a click does, so a one-time link
+   * (a confirmation or magic link) would be spent by it: exclude those, or
+   * check the email after the flow has used them.
+   * @defaultValue `[]`
+   */
+  exclude?: ReadonlyArray<string | RegExp>;
+  /**
    * Redirects followed per link; one more makes the link broken.
    * @defaultValue 5
    */
@@ -89,8 +97,8 @@ export interface LinkCheckContext {
 
 const DEFAULTS = { maxRedirects: 5, concurrency: 4, timeout: 10_000, images: true } as const;
 
-function checkOptions(options: LinkCheckOptions): Required<Omit<LinkCheckOptions, 'allow'>> & { allow: ReadonlyArray<string | RegExp> } {
-  const merged = { ...DEFAULTS, allow: [], ...options };
+function checkOptions(options: LinkCheckOptions): Required<LinkCheckOptions> {
+  const merged = { ...DEFAULTS, allow: [], exclude: [], ...options };
   const count = (name: string, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) throw new Error(`checkLinks: ${name} must be an integer ≥ ${min}; got ${String(value)}.`);
   };
@@ -226,7 +234,9 @@ export async function checkMessageLinks(message: Pick<ReceivedMessage, 'links' |
       item.note = 'not an absolute URL';
       continue;
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') item.note = `a ${url.protocol} link`;
+    const excluded = resolved.exclude.find((entry) => (entry instanceof RegExp ? entry.test(item.url) : item.url.includes(entry)));
+    if (excluded !== undefined) item.note = `excluded by ${String(excluded)}`;
+    else if (url.protocol !== 'http:' && url.protocol !== 'https:') item.note = `a ${url.protocol} link`;
     else if (!allowedBy(url, origins, resolved.allow)) item.note = `${url.origin} is not the app's origin (add it to allow to check it)`;
     else queue.push(item);
   }

@@ -153,6 +153,16 @@ test('bad link-check options are refused with the option named', async ({ inbox,
   await expect(message.checkLinks({ concurrency: 0 })).rejects.toThrow(/concurrency must be an integer ≥ 1/);
 });
 
+test('excluded links (one-time links a GET would spend) are skipped and not requested', async ({ inbox, app, send }) => {
+  await send(`<a href="${app.url}/ok">Home</a> <a href="${app.url}/confirm?token=once">Confirm</a>`);
+  const message = await inbox.waitForMessage({ subject: 'Links' });
+
+  const report = await message.checkLinks({ exclude: [/\/confirm\?/] });
+
+  expect(report.skipped).toEqual([expect.objectContaining({ text: 'Confirm', note: expect.stringContaining('excluded') })]);
+  expect(app.requests).toEqual(['/ok']);
+});
+
 test('toBeCompatibleWith fails listing what each named client lacks, and passes for clients that support everything used', async ({ inbox, service }) => {
   const raw = readFileSync(fileURLToPath(new URL('../../fixtures/compat/modern-layout.eml', import.meta.url)));
   const transport = nodemailer.createTransport({ host: service.smtpHost, port: service.smtpPort, secure: false, ignoreTLS: true });
