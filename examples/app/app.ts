@@ -406,6 +406,8 @@ export async function startExampleApp(options: ExampleAppOptions): Promise<Examp
       await mailer.send(email, newsletterEmail(stories, {
         unsubscribe: appUrl(base, '/newsletter/unsubscribe', { email, token: unsubscribeToken }),
         safeLinksText: safeLinksWrap(track(appUrl(base, '/'))),
+        // The app has no archive page: the one broken link, for examples/email-quality.spec.ts.
+        archive: appUrl(base, '/newsletter/archive'),
       }));
       return checkEmailPage(ctx, "You're subscribed", `We sent this week's issue of Acme Weekly to ${email}.`);
     },

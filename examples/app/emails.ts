@@ -225,6 +225,8 @@ export interface NewsletterLinks {
   unsubscribe: string;
   /** A tracking-wrapped link shown as text, SafeLinks-style, in the footer. */
   safeLinksText: string;
+  /** "Past issues": a page the app does not have (a broken link for the link-check example). */
+  archive: string;
 }
 
 /** The HTML newsletter: stories whose links go through the app's click tracker. */
@@ -243,6 +245,7 @@ export function newsletterEmail(stories: readonly NewsletterStory[], links: News
   ].join('\n');
   const footer = [
     `<p style="margin:0 0 8px 0;word-break:break-all;">Protected link (as rewritten by your mail provider): ${escapeHtml(links.safeLinksText)}</p>`,
+    `<p style="margin:0 0 8px 0;"><a href="${escapeHtml(links.archive)}" target="_blank" style="color:#6B7280;">Past issues</a></p>`,
     `<p style="margin:0;">Don't want these emails? <a href="${escapeHtml(links.unsubscribe)}" target="_blank" style="color:#6B7280;">Unsubscribe</a> at any time.</p>`,
   ].join('\n');
   const text = [

@@ -10,6 +10,17 @@ export interface MailerOptions {
   port: number;
   /** The From header. */
   from: string;
+  /**
+   * Attempts per email when the SMTP server answers a temporary (4xx) failure;
+   * a permanent (5xx) one is not retried.
+   * @defaultValue 3
+   */
+  attempts?: number;
+  /**
+   * Wait before the first retry, in milliseconds; doubled after each.
+   * @defaultValue 200
+   */
+  retryDelayMs?: number;
 }
 
 /** Sends rendered emails; `close()` releases the transport. */
@@ -45,29 +56,42 @@ export function createMailer(options: MailerOptions): Mailer {
   });
   return {
     async send(to, content) {
-      try {
-        await transport.sendMail({
-          from: options.from,
-          to,
-          subject: content.subject,
-          html: content.html,
-          text: content.text,
-          textEncoding: 'quoted-printable',
-          attachments: content.attachments.map((a) => ({
-            filename: a.filename,
-            content: a.content,
-            contentType: a.contentType,
-            ...(a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {}),
-          })),
-          headers: content.headers ?? {},
-        });
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new MailDeliveryError(
-          `Sending "${content.subject}" to ${to} through SMTP ${options.host}:${options.port} failed: ${reason}. ` +
-            'Check that the SMTP server is running and that SMTP_HOST / SMTP_PORT (or INBOXKIT_SMTP_HOST / INBOXKIT_SMTP_PORT) point at it.',
-          { cause: error },
-        );
+      const attempts = options.attempts ?? 3;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await transport.sendMail({
+            from: options.from,
+            to,
+            subject: content.subject,
+            html: content.html,
+            text: content.text,
+            textEncoding: 'quoted-printable',
+            attachments: content.attachments.map((a) => ({
+              filename: a.filename,
+              content: a.content,
+              contentType: a.contentType,
+              ...(a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {}),
+            })),
+            headers: content.headers ?? {},
+          });
+          return;
+        } catch (error) {
+          // A temporary refusal (4xx, e.g. "451 4.3.0 try again later") is retried with backoff, as a real mail queue would.
+          const code = (error as { responseCode?: number }).responseCode;
+          if (code !== undefined && code >= 400 && code < 500 && attempt < attempts) {
+            await new Promise((resolve) => setTimeout(resolve, (options.retryDelayMs ?? 200) * 2 ** (attempt - 1)));
+            continue;
+          }
+          const reason = error instanceof Error ? error.message : String(error);
+          const tries = attempt > 1 ? ` (after ${attempt} attempts)` : '';
+          const advice =
+            code !== undefined && code >= 500
+              ? 'The mail server refused it permanently; check the address.'
+              : 'Check that the SMTP server is running and that SMTP_HOST / SMTP_PORT (or INBOXKIT_SMTP_HOST / INBOXKIT_SMTP_PORT) point at it.';
+          throw new MailDeliveryError(`Sending "${content.subject}" to ${to} through SMTP ${options.host}:${options.port} failed${tries}: ${reason}. ${advice}`,
+            { cause: error },
+          );
+        }
       }
     },
     close() {

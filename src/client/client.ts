@@ -6,6 +6,7 @@
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { InboxkitError } from './errors.ts';
+import { FaultsResource } from './faults.ts';
 import { AttachmentsResource, DomainsResource, ExtensionResource, InboxesResource, MeResource, MessagesResource } from './resources.ts';
 import type { ClientOptions } from './types.ts';
 import { DEFAULT_RETRY_POLICY } from './internal/retry.ts';
@@ -75,6 +76,8 @@ export class InboxkitClient {
   readonly me: MeResource;
   /** The extension's PKCE connect flow. */
   readonly extension: ExtensionResource;
+  /** Delivery faults on demand (an inboxkit extension; see `inbox.failDeliveries()`). */
+  readonly faults: FaultsResource;
   readonly #options: ClientOptions;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
@@ -112,6 +115,7 @@ export class InboxkitClient {
     this.attachments = new AttachmentsResource(transport);
     this.me = new MeResource(transport);
     this.extension = new ExtensionResource(transport);
+    this.faults = new FaultsResource(transport);
   }
 
   /**

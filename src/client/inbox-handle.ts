@@ -16,6 +16,8 @@ import type { InboxkitClient } from './client.ts';
 import type { PagePromise } from './pagination.ts';
 import type { AttachmentDownload, AttachmentStream, RawMessage } from './resources.ts';
 import type { MessageMatch } from './criteria.ts';
+import type { ClearedDeliveryFault, DeliveryFault } from '../wire/faults.ts';
+import type { DeliveryFaultOptions } from './faults.ts';
 import { ReceivedMessage } from './received.ts';
 import type { InboxStream, StreamOptions } from './stream.ts';
 import type { ListParams, RequestOptions } from './types.ts';
@@ -285,6 +287,36 @@ export class InboxHandle {
    */
   receivedMessages(): readonly ReceivedMessage[] {
     return this.#waits.all();
+  }
+
+  /**
+   * Makes the local service refuse or delay this inbox's next deliveries (an
+   * inboxkit extension): with `code`, the SMTP intake refuses the address at
+   * `RCPT TO` (4xx temporary, 5xx permanent, with an RFC 3463 enhanced status:
+   * 451 → `451 4.3.0`, 550 → `550 5.7.1`) for `count` attempts, every attempt
+   * when `count` is left out; with `delayMs`, the reply (the refusal, or else the
+   * `250`) waits that long. Other inboxes are never affected; the fault goes
+   * with the inbox. Replaces a fault set before.
+   *
+   * @throws InboxkitError naming the field when the fault is invalid (code outside 400–599, count below 1 …), before any request.
+   * @throws DeliveryFaultsUnsupportedError when the server does not offer the extension (404/405).
+   * @example
+   * ```ts
+   * await inbox.failDeliveries({ code: 451, count: 2 }); // two attempts deferred, the third delivered
+   * ```
+   */
+  failDeliveries(fault: DeliveryFaultOptions, options?: RequestOptions): ApiPromise<DeliveryFault> {
+    return this.#client.faults.set(this.id, fault, this.requestOptions(options));
+  }
+
+  /** The delivery fault in force for this inbox, or `null` (see {@link InboxHandle.failDeliveries}). */
+  deliveryFault(options?: RequestOptions): ApiPromise<DeliveryFault | null> {
+    return this.#client.faults.get(this.id, this.requestOptions(options));
+  }
+
+  /** Clears this inbox's delivery fault: mail is accepted normally again. */
+  clearDeliveryFaults(options?: RequestOptions): ApiPromise<ClearedDeliveryFault> {
+    return this.#client.faults.clear(this.id, this.requestOptions(options));
   }
 
   /** Wraps a whole message of this inbox (from `message(id)`) as a {@link ReceivedMessage}. */

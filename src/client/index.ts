@@ -74,6 +74,11 @@ export type { ApiErrorInit } from './errors.ts';
 export { createPkceVerifier, pkceChallenge } from './pkce.ts';
 export type { ClientOptions, RequestOptions, ListParams, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './types.ts';
 export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.ts';
+export { checkCompatibility, resolveEmailClients } from './compatibility.ts';
+export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './compatibility.ts';
+export { FaultsResource, DeliveryFaultsUnsupportedError, checkDeliveryFault } from './faults.ts';
+export type { DeliveryFaultOptions } from './faults.ts';
+export type { DeliveryFault, ClearedDeliveryFault } from '../wire/faults.ts';
 export type {
   Address,
   Attachment,

@@ -10,6 +10,8 @@ import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/inde
 import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../extract/index.ts';
 import { InboxkitError } from './errors.ts';
 import type { AttachmentDownload, RawMessage } from './resources.ts';
+import { messageCompatibility } from './compatibility.ts';
+import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
 import type { RequestOptions } from './types.ts';
 
 /**
@@ -158,6 +160,25 @@ export class ReceivedMessage {
   /** The one-time-code candidates, best first, with their scores and reasons; `rejected` on the result says what was ruled out and why. */
   otps(options?: OtpOptions): OtpCandidates {
     return extractOtps(this.#source(), options);
+  }
+
+  /**
+   * The HTML and CSS features of the email that the named clients do not
+   * support (or support in part), from the caniemail.com data bundled with
+   * inboxkit, with a score per client as Mailpit's HTML check computes it. The
+   * original HTML part is checked (read from the raw source); a server that does
+   * not serve raw sources gets the sanitized HTML checked instead (`source`).
+   *
+   * @param clients - `gmail` (every platform), `outlook.windows`, `apple-mail.ios`, `*.android` …; every client when omitted.
+   * @throws InboxkitError for an unknown client name, listing the known ones.
+   * @example
+   * ```ts
+   * const report = await message.compatibility(['gmail', 'outlook.windows']);
+   * console.log(report.clients.map((c) => `${c.name}: ${c.score.supported}%`));
+   * ```
+   */
+  async compatibility(clients?: EmailClientNames, options?: RequestOptions): Promise<CompatibilityReport> {
+    return messageCompatibility(this, clients, options);
   }
 
   /** The raw source (`.eml` bytes) as received over SMTP. */

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { performance } from 'node:perf_hooks';
-import type { Fixtures, TestInfo } from '@playwright/test';
+import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, TestInfo } from '@playwright/test';
 import { ConflictError, ConnectionError, DEFAULT_HTTP_PORT, InboxkitError, NotFoundError, PermissionDeniedError, createClient } from '../client/index.ts';
 import type { InboxHandle, InboxkitClient } from '../client/index.ts';
 import { defaultWaitTimeout } from './budget.ts';
@@ -314,7 +314,7 @@ async function closeClient(client: InboxkitClient): Promise<void> {
  * });
  * ```
  */
-export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures> = {
+export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures, Pick<PlaywrightTestArgs, 'request'> & Pick<PlaywrightTestOptions, 'baseURL'>> = {
   inboxkit: [{}, { option: true, scope: 'worker' }],
 
   _inboxkitClient: [
@@ -343,11 +343,12 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
   ],
 
   createInbox: [
-    async ({ inboxkit, _inboxkitClient: client, _inboxkitAccount: account, _inboxkitTestStart: start }, use, testInfo) => {
+    async ({ inboxkit, _inboxkitClient: client, _inboxkitAccount: account, _inboxkitTestStart: start, request, baseURL }, use, testInfo) => {
       const inboxes: TestInbox[] = [];
       let attached = 0;
       const context = {
         testInfo,
+        linkCheck: { request, baseURL },
         attachToReport: inboxkit.attachToReport ?? true,
         nextAttachmentNumber: () => ++attached,
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),

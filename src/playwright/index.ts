@@ -32,6 +32,12 @@ export type { LinkMatch, ToHaveReceivedOptions } from './matchers.ts';
 export { inboxkitServer } from './server.ts';
 export type { InboxkitServer, InboxkitServerOptions, InboxkitServerEnv, WebServerEntry } from './server.ts';
 export { renderEmailDocument } from './report.ts';
+export { TestMessage } from './test-message.ts';
+export { checkMessageLinks, describeCheckedLink, describeLinkReport } from './link-check.ts';
+export type { LinkCheckOptions, LinkCheckReport, CheckedLink, LinkCheckContext } from './link-check.ts';
+export type { CompatibilityOptions } from './check-matchers.ts';
+export { DeliveryFaultsUnsupportedError } from '../client/index.ts';
+export type { DeliveryFault, DeliveryFaultOptions, CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from '../client/index.ts';
 export type { OpenableMessage } from './open.ts';
 export { defaultWaitTimeout, teardownReserve } from './budget.ts';
 export { WaitTimeoutError, UnexpectedMessageError, describeCriteria } from '../client/index.ts';
@@ -43,5 +49,5 @@ export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, 
  */
 export const test = base.extend<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures>(inboxkitFixtures);
 
-/** Playwright's `expect` with the inboxkit matchers: `toHaveReceived`, `toHaveLink`, `toHaveOtp`. */
+/** Playwright's `expect` with the inboxkit matchers: `toHaveReceived`, `toHaveLink`, `toHaveOtp`, `toHaveWorkingLinks`, `toBeCompatibleWith`. */
 export const expect = baseExpect.extend(inboxkitMatchers);

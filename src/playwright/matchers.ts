@@ -8,6 +8,7 @@ import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
 import { InboxkitError, OtpNotFoundError, describeCriteria, describeLinkFilter } from '../client/index.ts';
 import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
+import { checkMatchers } from './check-matchers.ts';
 
 /** What `toHaveLink` accepts: link text or href (string: contains, case-insensitive; RegExp), a filter object, or a predicate. */
 export type LinkMatch = Parameters<ReceivedMessage['links']>[0];
@@ -184,4 +185,5 @@ export const inboxkitMatchers = {
           : `${hint}\n\nExpected: ${expectedText}\nReceived: ${code === null ? 'no code' : this.utils.printReceived(code)} in ${JSON.stringify(message.subject)}${listed}${why ? `\n\n${why}` : ''}`,
     };
   },
+  ...checkMatchers,
 };

@@ -10,7 +10,9 @@ import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { describeCriteria } from '../client/index.ts';
-import type { ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
+import type { DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
+import type { LinkCheckContext } from './link-check.ts';
+import { TestMessage } from './test-message.ts';
 import { openEmail } from './open.ts';
 import type { OpenableMessage } from './open.ts';
 import { attachMessage, messageTitle } from './report.ts';
@@ -25,6 +27,8 @@ interface TestInboxContext {
   attachToReport: boolean;
   /** Counts the messages attached so far, to number the attachments. */
   nextAttachmentNumber(): number;
+  /** The test's `request` context and `baseURL`, for `message.checkLinks()`. */
+  linkCheck?: LinkCheckContext;
 }
 
 /**
@@ -114,11 +118,11 @@ export class TestInbox {
    * await page.getByLabel('Code').fill(message.otp());
    * ```
    */
-  async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage> {
+  async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<TestMessage> {
     return base.step(
       `wait for email: ${describeCriteria(match)}`,
       async () => {
-        const message = await this.#handle.waitForMessage(match, this.#options(options));
+        const message = this.#forTest(await this.#handle.waitForMessage(match, this.#options(options)));
         await this.attach(message);
         return message;
       },
@@ -130,16 +134,43 @@ export class TestInbox {
    * Waits until `count` messages that match have arrived, and returns them in
    * arrival order. A report step like {@link TestInbox.waitForMessage}.
    */
-  async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage[]> {
+  async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<TestMessage[]> {
     return base.step(
       `wait for ${count} emails: ${describeCriteria(match)}`,
       async () => {
-        const messages = await this.#handle.waitForMessages(count, match, this.#options(options));
+        const messages = (await this.#handle.waitForMessages(count, match, this.#options(options))).map((m) => this.#forTest(m));
         for (const message of messages) await this.attach(message);
         return messages;
       },
       { box: true },
     );
+  }
+
+  #forTest(message: ReceivedMessage): TestMessage {
+    return new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null);
+  }
+
+  /**
+   * Makes the local service refuse or delay this inbox's next deliveries, so
+   * the test can prove the app retries or reports the failure; other inboxes
+   * (other tests) are not affected, and the fault goes with the inbox at the
+   * end of the test. A report step. See `InboxHandle.failDeliveries()`.
+   *
+   * @example
+   * ```ts
+   * await inbox.failDeliveries({ code: 451, count: 2 }); // 451 4.3.0 twice, then accepted
+   * await inbox.failDeliveries({ code: 550 });           // 550 5.7.1 until cleared
+   * await inbox.failDeliveries({ delayMs: 3_000 });      // the 250 comes 3 s late
+   * ```
+   */
+  async failDeliveries(fault: DeliveryFaultOptions): Promise<DeliveryFault> {
+    const what = [fault.code !== undefined ? `code ${fault.code}` : null, fault.count !== undefined ? `×${fault.count}` : null, fault.delayMs ? `delay ${fault.delayMs} ms` : null].filter(Boolean).join(', ');
+    return base.step(`fail deliveries: ${what || 'invalid fault'}`, async () => this.#handle.failDeliveries(fault), { box: true });
+  }
+
+  /** Accepts mail for this inbox normally again. */
+  async clearDeliveryFaults(): Promise<void> {
+    await base.step('clear delivery faults', async () => void (await this.#handle.clearDeliveryFaults()), { box: true });
   }
 
   /**

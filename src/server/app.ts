@@ -22,6 +22,7 @@ import { createRouter } from './http/router.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
 import { createDomainRoutes } from './routes/domains.handlers.ts';
 import { createExtensionRoutes } from './routes/extension.handlers.ts';
+import { createFaultRoutes } from './routes/faults.handlers.ts';
 import { createInboxRoutes } from './routes/inboxes.handlers.ts';
 import { createMeRoutes } from './routes/me.handlers.ts';
 import { createMetaRoutes } from './routes/meta.handlers.ts';
@@ -144,6 +145,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   api.route('/', createExtensionRoutes(ctx));
   api.route('/', createMessageRoutes(ctx, options.sanitizer ? { sanitizer: options.sanitizer } : {}));
   api.route('/', createStreamRoutes(ctx, ctx.config.stream));
+  api.route('/', createFaultRoutes(ctx));
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
   const openApiDocument = () =>

@@ -11,6 +11,7 @@ import type { AuthVariables } from '../auth/middleware.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { createEventBus } from '../events/bus.ts';
 import type { EventBus } from '../events/types.ts';
+import type { DeliveryFaults } from '../faults/table.ts';
 import type { Store } from '../storage/types.ts';
 import type { ResolvedConfig } from './config.ts';
 
@@ -35,6 +36,8 @@ export interface ServerContext {
   now(): number;
   /** Hash of a secret as stored (SHA-256, hex). Secrets are never stored in clear. */
   hash(secret: string): string;
+  /** The per-inbox delivery faults the SMTP intake honours (an extension); without it the fault endpoints answer 404. */
+  faults?: DeliveryFaults;
 }
 
 /** What {@link createServerContext} is given; only the store and the configuration are required. */

@@ -1,6 +1,8 @@
 import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import type { EventBus } from '../events/types.ts';
 import type { ForwardQueue } from '../forward/forwarder.ts';
+import { createIntakeFaultHook } from '../faults/intake-hook.ts';
+import type { DeliveryFaults } from '../faults/table.ts';
 import { parseMessage } from '../mail/parse.ts';
 import type { InboxRecord, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
@@ -42,6 +44,8 @@ export interface IntakeDeps {
   limits: IntakeLimits;
   /** Where copies for forwarding inboxes go; `null` when the server has no relay. */
   forwarder: ForwardQueue | null;
+  /** Per-inbox delivery faults to honour (an extension); none when absent. */
+  faults?: DeliveryFaults | null;
 }
 
 /** Options of the SMTP listener. */
@@ -192,6 +196,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
   const inFlight = new Set<Promise<unknown>>();
 
   const { findInbox, deliver } = createDelivery(deps, options.parseTimeoutMs ?? 10_000);
+  const faultHook = createIntakeFaultHook(deps.faults);
 
   const serverOptions: SMTPServerOptions = {
     name: options.name ?? 'inboxkit',
@@ -219,10 +224,14 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     onMailFrom(_address, _session, callback) {
       callback();
     },
-    onRcptTo(address: SMTPServerAddress, _session, callback) {
+    onRcptTo(address: SMTPServerAddress, session, callback) {
       findInbox(address.address).then(
-        (inbox) =>
-          callback(inbox ? null : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`)),
+        async (inbox) =>
+          callback(
+            inbox
+              ? await faultHook.atRecipient(inbox.id, session.envelope)
+              : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`),
+          ),
         (error: unknown) => {
           logger.error({ err: error }, 'smtp: recipient lookup failed');
           callback(smtpError(451, '4.3.0 Temporary failure looking up the recipient, try again'));
@@ -246,7 +255,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
           callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${limits.maxMessageBytes} bytes`));
           return;
         }
-        const job = deliver(Buffer.concat(chunks, length), session).then(
+        const job = faultHook.beforeAccept(session.envelope).then(() => deliver(Buffer.concat(chunks, length), session)).then(
           (reply) => callback(null, reply),
           (error: unknown) => {
             if (error instanceof Error && 'responseCode' in error) {
