@@ -49,8 +49,19 @@ const ignoreErrors = () => {};
  * sanitizeDeclarations('color: red; background: url(javascript:alert(1))', () => null) // 'color:red'
  */
 export function sanitizeDeclarations(text: string, urlPolicy: CssUrlPolicy): string {
-  const list = parse(text, { context: 'declarationList', parseValue: true, parseCustomProperty: false, onParseError: ignoreErrors });
-  return list.type === 'DeclarationList' ? declarationsOf(list, urlPolicy) : '';
+  return failClosed(() => {
+    const list = parse(text, { context: 'declarationList', parseValue: true, parseCustomProperty: false, onParseError: ignoreErrors });
+    return list.type === 'DeclarationList' ? declarationsOf(list, urlPolicy) : '';
+  });
+}
+
+/** CSS the parser or the walk cannot get through (a stack exhausted by nesting) is dropped whole. */
+function failClosed(sanitize: () => string): string {
+  try {
+    return sanitize();
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -65,6 +76,10 @@ export function sanitizeDeclarations(text: string, urlPolicy: CssUrlPolicy): str
  * @returns a stylesheet (one rule a line) that never contains `<`.
  */
 export function sanitizeStylesheet(text: string, urlPolicy: CssUrlPolicy): string {
+  return failClosed(() => stylesheetOf(text, urlPolicy));
+}
+
+function stylesheetOf(text: string, urlPolicy: CssUrlPolicy): string {
   const sheet = parse(text, {
     context: 'stylesheet',
     parseValue: true,

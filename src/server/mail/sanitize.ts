@@ -73,9 +73,10 @@ const DROPPED_WITH_CONTENT = new Set([
 ]);
 
 /**
- * Deepest element nesting kept; deeper elements give way to their text.
+ * Deepest element nesting walked; deeper elements give way to their text.
  * Browsers flatten trees past a depth of their own (Chromium: 512), which would
- * parse the output differently from the tree checked here.
+ * parse the output differently from the tree checked here; and the walk's
+ * recursion stays bounded.
  */
 const MAX_DEPTH = 256;
 
@@ -136,7 +137,8 @@ function cleanNodes(nodes: ChildNode[], parent: ParentNode, depth: number, pass:
     const tag = node.tagName;
     if (!EMAIL_ALLOWED_TAGS.has(tag)) {
       if (node.childNodes.some(isElement)) pass.unsettled = true;
-      cleanNodes(node.childNodes, parent, depth, pass, out);
+      // Unwrapped elements count towards the depth too, which bounds this recursion.
+      cleanNodes(node.childNodes, parent, depth + 1, pass, out);
       continue;
     }
     node.parentNode = parent;

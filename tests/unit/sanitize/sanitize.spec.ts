@@ -336,3 +336,22 @@ test('sanitizing many emails in one loop does not keep their documents alive', a
   // Retained documents cost about 1.4 MB each here: 100 of them would be about 140 MB.
   expect(grownMb).toBeLessThan(50);
 });
+
+test('markup nested 100 000 deep, known or unknown elements, keeps its text and never nests the output deeper than 256', async () => {
+  for (const open of ['<div>', '<x-unknown>']) {
+    const out = await clean(`${open.repeat(100_000)}deep text`);
+    expect(out).toContain('deep text');
+    let depth = 0;
+    let deepest = 0;
+    for (const tag of out.matchAll(/<(\/?)[a-z]/g)) {
+      depth += tag[1] === '/' ? -1 : 1;
+      deepest = Math.max(deepest, depth);
+    }
+    expect(deepest, open).toBeLessThanOrEqual(256);
+  }
+});
+
+test('CSS nested deeper than its parser can follow is dropped, not a failure', async () => {
+  expect(await clean(`<p style="color:red; width:${'calc('.repeat(50_000)}1px">x</p>`)).toBe('<p style="color:red">x</p>');
+  expect(await clean(`<style>${'@media screen{'.repeat(50_000)}a{color:red}</style><p>x</p>`)).toBe('<p>x</p>');
+});
