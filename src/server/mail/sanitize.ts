@@ -1,51 +1,35 @@
 /**
- * The email HTML sanitizer: DOMPurify over jsdom with an allowlist made for email.
+ * The email HTML sanitizer: an allowlist walk over parse5's tree.
  *
- * DOMPurify over jsdom parses like a browser (parse5), so what it checks is what a
- * browser will build, which is what defeats mutation XSS. The jsdom window and the
- * DOMPurify instance belong to one {@link Sanitizer} and are created on its first
- * use, so that importing this module (and starting the server) stays cheap.
+ * parse5 is the WHATWG HTML parser (the algorithm browsers run), so the tree
+ * this module checks is the tree a browser builds from the same bytes; what it
+ * emits is parse5's serialization of the checked tree. The output is built so
+ * that its tokenization does not depend on where it is parsed: no foreign
+ * content (SVG, MathML), no comments, no raw-text element but `<style>`, whose
+ * text never holds `<`, and no nesting deep enough for a browser to flatten.
+ * Any re-parse therefore yields only allowed elements and attributes, which is
+ * what defeats mutation XSS.
  */
-import type { Config, DOMPurify, UponSanitizeAttributeHookEvent } from 'dompurify';
-import type { JSDOM } from 'jsdom';
-import { sanitizeDeclarations, sanitizeStylesheet } from './sanitize-css.ts';
+import { defaultTreeAdapter, html as parse5Html, parse, serialize } from 'parse5';
+import type { DefaultTreeAdapterTypes } from 'parse5';
+import { sanitizeDeclarations, sanitizeStylesheet, type CssUrlPolicy } from './sanitize-css.ts';
+import { imageUrl, isSafeLink, type SanitizeOptions } from './url-policy.ts';
 
-/** Per-call options of {@link Sanitizer.sanitize}. */
-export interface SanitizeOptions {
-  /**
-   * Maps a `cid:` reference (without the `cid:` prefix, percent-decoded) to a URL a
-   * page can load, or `null` when the message has no such part (the reference is
-   * then removed).
-   */
-  resolveCid(contentId: string): string | null;
-}
+export type { SanitizeOptions } from './url-policy.ts';
+
+type ChildNode = DefaultTreeAdapterTypes.ChildNode;
+type Element = DefaultTreeAdapterTypes.Element;
+type ParentNode = DefaultTreeAdapterTypes.ParentNode;
+type TextNode = DefaultTreeAdapterTypes.TextNode;
+type Attribute = Element['attrs'][number];
 
 /**
- * Turns untrusted email HTML into a fragment that is safe to assign to
- * `innerHTML` or to an iframe's `srcdoc`.
- *
- * Not safe for concurrent use across threads, but calls may overlap freely in
- * one event loop: each call runs synchronously once the DOM is loaded.
+ * Elements kept (in the HTML namespace). Every other element is removed: those
+ * of {@link DROPPED_WITH_CONTENT} with everything inside them, the others
+ * (forms, buttons, unknown and custom elements, Outlook's `o:p` ...) keeping
+ * their content.
  */
-export interface Sanitizer {
-  /**
-   * Sanitized HTML for an email body (a fragment or a whole document).
-   *
-   * @returns the body's sanitized content, preceded by the sanitized `<style>`
-   * blocks of the document; an empty string when nothing is left.
-   * @throws Error when the sanitizer was closed.
-   */
-  sanitize(html: string, options: SanitizeOptions): Promise<string>;
-  /** Releases the DOM (jsdom window). Later calls to `sanitize` reject. */
-  close(): void;
-}
-
-/**
- * Elements kept. Everything else is removed, keeping its text content (except for
- * script, style outside this list, iframe, svg, math, template and the like, whose
- * content is dropped with them).
- */
-const EMAIL_ALLOWED_TAGS: readonly string[] = [
+export const EMAIL_ALLOWED_TAGS: ReadonlySet<string> = new Set([
   // structure and text
   'div', 'span', 'p', 'br', 'wbr', 'hr', 'center', 'font', 'blockquote', 'pre', 'address',
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
@@ -60,178 +44,210 @@ const EMAIL_ALLOWED_TAGS: readonly string[] = [
   'img', 'a',
   // stylesheets, with their CSS filtered like inline styles
   'style',
-];
+]);
 
-/** Attributes kept (on any allowed element). `id`, `name` and `data-*` are not, to spare the host page DOM clobbering and script gadgets. */
-const EMAIL_ALLOWED_ATTRIBUTES: readonly string[] = [
+/**
+ * Attributes kept (on any allowed element), besides `aria-*`. `id`, `name` and
+ * `data-*` are not, to spare the host page DOM clobbering and script gadgets.
+ */
+export const EMAIL_ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set([
   'href', 'src', 'alt', 'title', 'style', 'class', 'dir', 'lang',
   'align', 'valign', 'bgcolor', 'width', 'height', 'border', 'cellpadding', 'cellspacing',
   'colspan', 'rowspan', 'span', 'scope', 'headers', 'abbr', 'nowrap', 'background',
   'color', 'face', 'size', 'hspace', 'vspace', 'start', 'type', 'reversed', 'datetime',
-];
+]);
 
-const LINK_SCHEMES = new Set(['http', 'https', 'mailto', 'tel', 'sms']);
-const IMAGE_SCHEMES = new Set(['http', 'https']);
-/** Raster image types a `data:` URL may carry; SVG is a document and is refused. */
-const DATA_IMAGE = /^data:image\/(?:png|jpeg|jpg|gif|webp|bmp|avif|x-icon|vnd\.microsoft\.icon)[;,]/i;
+/** `aria-*` attributes, with a plain name. */
+export const ARIA_ATTRIBUTE = /^aria-[a-z0-9-]+$/;
 
-/**
- * The scheme a browser would see: leading C0 controls and spaces stripped,
- * tabs and newlines removed anywhere (WHATWG URL parsing), lower-cased.
- */
-function schemeOf(url: string): string | null {
-  // eslint-disable-next-line no-control-regex
-  const cleaned = url.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '');
-  return /^([a-z][a-z0-9+.-]*):/i.exec(cleaned)?.[1]?.toLowerCase() ?? null;
-}
-
-/** The URL for a `cid:` reference through the caller's resolver, or null. */
-function resolveCidUrl(url: string, options: SanitizeOptions): string | null {
-  const raw = url.replace(/^\s+/, '').slice('cid:'.length).replace(/^<(.*)>$/, '$1');
-  let decoded = raw;
-  try {
-    decoded = decodeURIComponent(raw);
-  } catch {}
-  const resolved = options.resolveCid(decoded) ?? (decoded !== raw ? options.resolveCid(raw) : null);
-  if (resolved === null) return null;
-  // The resolver is ours, but its answer still has to be something an <img> may load.
-  const scheme = schemeOf(resolved);
-  if (scheme === null || IMAGE_SCHEMES.has(scheme) || DATA_IMAGE.test(resolved.trim())) return resolved;
-  return null;
-}
+/** Attributes the sanitizer itself sets on links. */
+export const LINK_ATTRIBUTES: Readonly<Record<string, string>> = { target: '_blank', rel: 'noopener noreferrer' };
 
 /**
- * What an image source (an `<img src>`, a `background` attribute or a CSS
- * `url()`) becomes: http(s) kept, `cid:` resolved, raster `data:image/*` kept,
- * anything else (relative URLs included, which would hit the host page's origin)
- * refused with `null`.
+ * Elements removed with everything inside them: script and raw-text elements,
+ * frames and plugins, templates, head-only elements, media with fallback content.
  */
-function imageUrl(url: string, options: SanitizeOptions): string | null {
-  const scheme = schemeOf(url);
-  if (scheme === 'cid') return resolveCidUrl(url, options);
-  if (scheme !== null && IMAGE_SCHEMES.has(scheme)) return url;
-  if (scheme === 'data' && DATA_IMAGE.test(url.trim())) return url;
-  return null;
+const DROPPED_WITH_CONTENT = new Set([
+  'script', 'noscript', 'template', 'iframe', 'frame', 'frameset', 'noframes', 'noembed', 'object', 'embed', 'applet',
+  'title', 'xmp', 'plaintext', 'audio', 'video', 'head', 'base', 'meta', 'link',
+]);
+
+/**
+ * Deepest element nesting walked; deeper elements give way to their text.
+ * Browsers flatten trees past a depth of their own (Chromium: 512), which would
+ * parse the output differently from the tree checked here; and the walk's
+ * recursion stays bounded.
+ */
+const MAX_DEPTH = 256;
+
+/** How many extra passes may settle an output whose structure would re-parse differently. */
+const MAX_SETTLING_PASSES = 4;
+
+const HTML_NS = parse5Html.NS.HTML;
+
+/** The state of one pass: the caller's options, and what the pass did. */
+interface Pass {
+  urlPolicy: CssUrlPolicy;
+  options: SanitizeOptions;
+  /** Style attributes already sanitized in this call (emails repeat them row after row). */
+  styles: Map<string, string>;
+  /** Set when an element with element children was unwrapped: its children may re-parse elsewhere. */
+  unsettled: boolean;
 }
 
-/** Links: web, mail and phone URLs and relative ones; never script or data. */
-function isSafeLink(url: string): boolean {
-  const scheme = schemeOf(url);
-  return scheme === null || LINK_SCHEMES.has(scheme);
+const isElement = (node: ChildNode): node is Element => 'tagName' in node;
+const isText = (node: ChildNode): node is TextNode => node.nodeName === '#text';
+
+function appendText(out: ChildNode[], parent: ParentNode, value: string): void {
+  if (value === '') return;
+  const last = out[out.length - 1];
+  if (last !== undefined && isText(last)) last.value += value;
+  else out.push({ nodeName: '#text', value, parentNode: parent } satisfies TextNode);
 }
 
-const PURIFY_CONFIG = {
-  ALLOWED_TAGS: [...EMAIL_ALLOWED_TAGS],
-  ALLOWED_ATTR: [...EMAIL_ALLOWED_ATTRIBUTES],
-  ALLOW_DATA_ATTR: false,
-  ALLOW_ARIA_ATTR: true,
-  ALLOW_UNKNOWN_PROTOCOLS: false,
-  WHOLE_DOCUMENT: true,
-  RETURN_DOM: true,
-  KEEP_CONTENT: true,
-  SANITIZE_DOM: true,
-} satisfies Config;
-
-interface Engine {
-  dom: JSDOM;
-  purify: DOMPurify;
-  /** The options of the call in progress; sanitize() is synchronous once the engine exists. */
-  current: { options: SanitizeOptions | null };
-}
-
-async function createEngine(): Promise<Engine> {
-  const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([import('jsdom'), import('dompurify')]);
-  const dom = new JSDOM('<!DOCTYPE html><html><head></head><body></body></html>');
-  const purify = createDOMPurify(dom.window as unknown as Parameters<typeof createDOMPurify>[0]);
-  const current: Engine['current'] = { options: null };
-  const options = (): SanitizeOptions => {
-    if (current.options === null) throw new Error('inboxkit sanitizer: a DOMPurify hook ran outside sanitize(); this is a bug in inboxkit.');
-    return current.options;
-  };
-
-  purify.addHook('uponSanitizeElement', (node, event) => {
-    if (event.tagName === 'style' && node.textContent !== null) {
-      node.textContent = sanitizeStylesheet(node.textContent, (url) => imageUrl(url, options()));
+/** The text of a subtree, without the content of elements dropped with it; iterative, for any depth. */
+function textOf(root: Element): string {
+  let text = '';
+  const stack: ChildNode[] = [...root.childNodes].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isText(node)) text += node.value;
+    else if (isElement(node) && node.namespaceURI === HTML_NS && !DROPPED_WITH_CONTENT.has(node.tagName) && node.tagName !== 'style') {
+      for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!);
     }
-  });
+  }
+  return text;
+}
 
-  purify.addHook('uponSanitizeAttribute', (node: Element, event: UponSanitizeAttributeHookEvent) => {
-    const name = event.attrName;
-    const value = event.attrValue;
+/** Appends to `out` what is kept of `nodes`, re-parented to `parent`. Elements are cleaned in place. */
+function cleanNodes(nodes: ChildNode[], parent: ParentNode, depth: number, pass: Pass, out: ChildNode[]): void {
+  for (const node of nodes) {
+    if (isText(node)) {
+      appendText(out, parent, node.value);
+      continue;
+    }
+    // Comments (Outlook's conditional ones included) carry nothing for a reader and are a classic mXSS carrier.
+    if (!isElement(node)) continue;
+    // SVG and MathML go with their content: foreign content parses by other rules.
+    if (node.namespaceURI !== HTML_NS || DROPPED_WITH_CONTENT.has(node.tagName)) continue;
+    if (depth >= MAX_DEPTH) {
+      appendText(out, parent, textOf(node));
+      continue;
+    }
+    const tag = node.tagName;
+    if (!EMAIL_ALLOWED_TAGS.has(tag)) {
+      if (node.childNodes.some(isElement)) pass.unsettled = true;
+      // Unwrapped elements count towards the depth too, which bounds this recursion.
+      cleanNodes(node.childNodes, parent, depth + 1, pass, out);
+      continue;
+    }
+    node.parentNode = parent;
+    node.attrs = cleanAttributes(node, pass);
+    if (tag === 'style') {
+      const css = sanitizeStylesheet(textOf(node), pass.urlPolicy);
+      if (css.trim() === '') continue;
+      node.childNodes = [{ nodeName: '#text', value: css, parentNode: node } satisfies TextNode];
+      out.push(node);
+      continue;
+    }
+    const children: ChildNode[] = [];
+    cleanNodes(node.childNodes, node, depth + 1, pass, children);
+    // The parser drops a newline right after <pre>; the serializer does not put one back.
+    const first = children[0];
+    if (tag === 'pre' && first !== undefined && isText(first) && first.value.startsWith('\n')) first.value = `\n${first.value}`;
+    node.childNodes = children;
+    out.push(node);
+  }
+}
+
+function cleanAttributes(element: Element, pass: Pass): Attribute[] {
+  const tag = element.tagName;
+  const kept: Attribute[] = [];
+  let hasHref = false;
+  for (const attribute of element.attrs) {
+    const name = attribute.name;
+    if (attribute.namespace !== undefined && attribute.namespace !== '') continue;
+    if (!EMAIL_ALLOWED_ATTRIBUTES.has(name) && !ARIA_ATTRIBUTE.test(name)) continue;
+    let value = attribute.value;
     if (name === 'style') {
-      const css = sanitizeDeclarations(value, (url) => imageUrl(url, options()));
-      if (css === '') event.keepAttr = false;
-      else event.attrValue = css;
+      let css = pass.styles.get(value);
+      if (css === undefined) {
+        css = sanitizeDeclarations(value, pass.urlPolicy);
+        pass.styles.set(value, css);
+      }
+      if (css === '') continue;
+      value = css;
     } else if (name === 'href') {
       // Links keep their href exactly as written, or lose it.
-      if (node.nodeName !== 'A' || !isSafeLink(value)) event.keepAttr = false;
+      if (tag !== 'a' || !isSafeLink(value)) continue;
+      hasHref = true;
     } else if (name === 'src' || name === 'background') {
-      const url = name === 'src' && node.nodeName !== 'IMG' ? null : imageUrl(value, options());
-      if (url === null) event.keepAttr = false;
-      else event.attrValue = url;
+      const url = name === 'src' && tag !== 'img' ? null : imageUrl(value, pass.options);
+      if (url === null) continue;
+      value = url;
     }
-  });
-
-  purify.addHook('afterSanitizeAttributes', (node) => {
-    if (node.nodeName === 'A' && (node as Element).hasAttribute('href')) {
-      (node as Element).setAttribute('target', '_blank');
-      (node as Element).setAttribute('rel', 'noopener noreferrer');
-    }
-  });
-
-  return { dom, purify, current };
+    kept.push({ name, value });
+  }
+  if (hasHref) for (const [name, value] of Object.entries(LINK_ATTRIBUTES)) kept.push({ name, value });
+  return kept;
 }
 
+const HTML_WHITESPACE = /^[ \t\n\f\r]+/;
+
 /**
- * Sanitizes with the engine: the document is purified whole, then its head's
- * `<style>` blocks and its body's content become one fragment.
+ * One pass: parse as a document, keep the head's `<style>` blocks and the
+ * body's content, and order them the way a parser would read them back.
  */
-function run(engine: Engine, html: string, options: SanitizeOptions): string {
-  engine.current.options = options;
-  let root: Node;
-  try {
-    root = engine.purify.sanitize(html, PURIFY_CONFIG);
-  } finally {
-    engine.current.options = null;
-  }
-  const doc = root as Element;
-  const styles = [...doc.querySelectorAll('head > style')]
-    .filter((style) => (style.textContent ?? '').trim() !== '')
-    .map((style) => style.outerHTML);
-  const body = doc.querySelector('body');
-  if (body === null) return styles.join('');
-  removeComments(body);
-  for (const style of body.querySelectorAll('style')) {
-    if ((style.textContent ?? '').trim() === '') style.remove();
-  }
-  let content = body.innerHTML;
+function sanitizePass(html: string, options: SanitizeOptions): { html: string; unsettled: boolean } {
+  const pass: Pass = { options, urlPolicy: (url) => imageUrl(url, options), styles: new Map(), unsettled: false };
+  const document = parse(html);
+  const fragment = defaultTreeAdapter.createDocumentFragment();
+  const root = document.childNodes.find(isElement);
+  const head = root?.childNodes.find((node): node is Element => isElement(node) && node.tagName === 'head');
+  const body = root?.childNodes.find((node): node is Element => isElement(node) && node.tagName === 'body');
+
+  const styles: ChildNode[] = [];
+  cleanNodes(head?.childNodes.filter((node) => isElement(node) && node.tagName === 'style') ?? [], fragment, 1, pass, styles);
+  let content: ChildNode[] = [];
+  if (body !== undefined) cleanNodes(body.childNodes, fragment, 1, pass, content);
+
   // The body's own look (background colour, font) would be lost with the body element.
-  const bodyStyle = [body.getAttribute('bgcolor') ? `background-color:${body.getAttribute('bgcolor')}` : '', body.getAttribute('style') ?? '']
-    .filter((part) => part !== '')
-    .join('; ');
-  if (bodyStyle !== '' && content.trim() !== '') {
-    const wrapper = body.ownerDocument.createElement('div');
-    const css = sanitizeDeclarations(bodyStyle, (url) => imageUrl(url, options));
+  const bgcolor = body?.attrs.find((a) => a.name === 'bgcolor')?.value ?? '';
+  const bodyStyle = [bgcolor !== '' ? `background-color:${bgcolor}` : '', body?.attrs.find((a) => a.name === 'style')?.value ?? ''].filter((part) => part !== '').join('; ');
+  const hasContent = content.some((node) => !isText(node) || node.value.trim() !== '');
+  if (bodyStyle !== '' && hasContent) {
+    const css = sanitizeDeclarations(bodyStyle, pass.urlPolicy);
     if (css !== '') {
-      wrapper.setAttribute('style', css);
-      while (body.firstChild) wrapper.appendChild(body.firstChild);
-      content = wrapper.outerHTML;
+      const wrapper = defaultTreeAdapter.createElement('div', HTML_NS, [{ name: 'style', value: css }]);
+      wrapper.parentNode = fragment;
+      for (const node of content) node.parentNode = wrapper;
+      wrapper.childNodes = content;
+      content = [wrapper];
     }
   }
-  return styles.join('') + content;
-}
 
-/** Comments carry nothing for a reader (Outlook's conditional comments included) and are a classic mXSS carrier. */
-function removeComments(root: Element): void {
-  const walker = root.ownerDocument.createTreeWalker(root, 128 /* NodeFilter.SHOW_COMMENT */);
-  const comments: Node[] = [];
-  while (walker.nextNode()) comments.push(walker.currentNode);
-  for (const comment of comments) comment.parentNode?.removeChild(comment);
+  // Read back as a document, leading style blocks go to the head and leading
+  // whitespace is dropped: emit them that way already, so that a second pass
+  // gives the same result.
+  let start = 0;
+  for (; start < content.length; start++) {
+    const node = content[start]!;
+    if (isText(node)) {
+      node.value = node.value.replace(HTML_WHITESPACE, '');
+      if (node.value !== '') break;
+    } else if (isElement(node) && node.tagName === 'style') {
+      styles.push(node);
+    } else {
+      break;
+    }
+  }
+  fragment.childNodes = [...styles, ...content.slice(start)];
+  return { html: serialize(fragment), unsettled: pass.unsettled };
 }
 
 /**
- * Creates a sanitizer. Nothing is loaded until the first `sanitize()` call,
- * which imports jsdom and DOMPurify and builds one window for this instance.
+ * Sanitized HTML for an email body (a fragment or a whole document): pure,
+ * synchronous, and idempotent (`sanitizeHtml(sanitizeHtml(x)) === sanitizeHtml(x)`).
  *
  * The policy, made for email:
  * - kept: text, headings, lists, tables with their email attributes (`align`,
@@ -245,45 +261,68 @@ function removeComments(root: Element): void {
  *   raster `data:image/*` (not SVG); relative sources are removed;
  * - links keep their exact `href` (http, https, mailto, tel, sms or relative)
  *   and text, and gain `target="_blank"` and `rel="noopener noreferrer"`;
- * - removed: scripts, event handlers, forms and their controls, frames,
- *   object/embed/applet, base, meta, link, `srcset`, SVG and MathML, comments,
- *   `id`/`name`/`data-*` attributes, and any `javascript:`, `vbscript:` or
- *   `data:` URL outside images.
+ * - removed: scripts, event handlers, forms and their controls (their text
+ *   stays), frames, object/embed/applet, base, meta, link, `srcset`, SVG and
+ *   MathML, comments, `id`/`name`/`data-*` attributes, and any `javascript:`,
+ *   `vbscript:` or `data:` URL outside images.
+ *
+ * @returns the head's `<style>` blocks, then the body's content (wrapped in a
+ * `div` carrying the body's background and style, if it had any); an empty
+ * string when nothing is left.
+ * @example
+ * const html = sanitizeHtml(rawHtml, {
+ *   resolveCid: (cid) => attachmentsByCid.get(cid)?.url ?? null,
+ * });
+ */
+export function sanitizeHtml(html: string, options: SanitizeOptions): string {
+  let result = sanitizePass(html, options);
+  // An unwrapped element can leave its children where the parser would not
+  // have put them (a <div> in a <p>, once a <button> between them is gone):
+  // sanitize the output again until it reads back as itself.
+  for (let i = 0; result.unsettled && i < MAX_SETTLING_PASSES; i++) {
+    const again = sanitizePass(result.html, options);
+    if (again.html === result.html) break;
+    result = again;
+  }
+  return result.html;
+}
+
+/**
+ * Turns untrusted email HTML into a fragment that is safe to assign to
+ * `innerHTML` or to an iframe's `srcdoc`. A thin asynchronous handle over
+ * {@link sanitizeHtml}, for callers that own a sanitizer's lifecycle.
+ */
+export interface Sanitizer {
+  /**
+   * Sanitized HTML for an email body; see {@link sanitizeHtml}.
+   * @throws Error when the sanitizer was closed.
+   */
+  sanitize(html: string, options: SanitizeOptions): Promise<string>;
+  /** Ends the sanitizer; later calls to `sanitize` reject. */
+  close(): void;
+}
+
+/**
+ * Creates a sanitizer: {@link sanitizeHtml} behind a handle with a lifecycle.
  *
  * @example
  * const sanitizer = createSanitizer();
- * const html = await sanitizer.sanitize(rawHtml, {
- *   resolveCid: (cid) => attachmentsByCid.get(cid)?.url ?? null,
- * });
+ * const html = await sanitizer.sanitize(rawHtml, { resolveCid: () => null });
  * sanitizer.close();
  */
 export function createSanitizer(): Sanitizer {
-  let engine: Promise<Engine> | null = null;
   let closed = false;
-  const closedError = () => new Error('inboxkit sanitizer: sanitize() was called after close(); create a new sanitizer with createSanitizer().');
-
   return {
-    async sanitize(html, options) {
-      if (closed) throw closedError();
-      engine ??= createEngine().catch((error: unknown) => {
-        engine = null; // let a later call try again
-        throw error;
-      });
-      const ready = await engine;
-      // jsdom holds each parsed document through a WeakRef, which V8 keeps alive
-      // until the current job ends; a caller awaiting sanitize() in a loop never
-      // ends its job, and would keep every document (about 1 MB per 20 KB email).
-      // Running each call in its own macrotask lets them go.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (closed) throw closedError();
-      return run(ready, html, options);
+    sanitize(html, options) {
+      if (closed) return Promise.reject(new Error('inboxkit sanitizer: sanitize() was called after close(); create a new sanitizer with createSanitizer().'));
+      try {
+        return Promise.resolve(sanitizeHtml(html, options));
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
     },
     close() {
-      if (closed) return;
       closed = true;
-      // A load still in progress closes its window when it lands.
-      void engine?.then((ready) => ready.dom.window.close(), () => {});
-      engine = null;
     },
   };
 }

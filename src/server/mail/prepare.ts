@@ -1,0 +1,62 @@
+import type { NewMessage } from '../storage/types.ts';
+import { parseMessage, type ParseOptions } from './parse.ts';
+import { sanitizeHtml } from './sanitize.ts';
+import { INLINE_IMAGE_TYPE } from './url-policy.ts';
+
+/** Options of {@link prepareMessage}: those of the parse. */
+export type PrepareOptions = ParseOptions;
+
+/** A message ready to store: everything a reader will be sent is computed. */
+export interface PreparedMessage {
+  /** The parsed message: addresses, subject, headers, text (derived from the HTML when the mail had none), raw HTML, attachments. */
+  message: NewMessage;
+  /**
+   * The sanitized HTML body, its `cid:` images turned into `data:` URLs of the
+   * message's inline raster parts (so that an offline page shows them), or
+   * `null` when the message has no HTML body.
+   */
+  sanitizedHtml: string | null;
+  /** Set when the MIME parser failed or timed out and the fallback reading was used. */
+  fallbackReason: string | null;
+}
+
+/**
+ * The `data:` URL of each inline raster image part the HTML refers to, by
+ * Content-ID.
+ */
+export function inlineImageUrls(message: Pick<NewMessage, 'rawHtml' | 'attachments'>): Map<string, string> {
+  const urls = new Map<string, string>();
+  if (message.rawHtml === null) return urls;
+  for (const attachment of message.attachments) {
+    if (attachment.contentId === null || !INLINE_IMAGE_TYPE.test(attachment.contentType)) continue;
+    if (!message.rawHtml.includes(attachment.contentId)) continue;
+    const content = attachment.content;
+    urls.set(attachment.contentId, `data:${attachment.contentType};base64,${Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('base64')}`);
+  }
+  return urls;
+}
+
+/**
+ * Parses a raw RFC 5322 message and sanitizes its HTML body: all the work a
+ * message needs before it is stored, done once. Pure (no I/O, no shared
+ * state), so that it can run at intake, in any thread.
+ *
+ * Never rejects for a bad message: see {@link parseMessage} for the fallback
+ * reading.
+ *
+ * @example
+ * ```ts
+ * const { message, sanitizedHtml } = await prepareMessage(raw, { envelopeFrom: 'app@example.com' });
+ * ```
+ */
+export async function prepareMessage(raw: Uint8Array, options: PrepareOptions): Promise<PreparedMessage> {
+  const { message, fallbackReason } = await parseMessage(raw, options);
+  return { message, sanitizedHtml: sanitizeMessageHtml(message), fallbackReason };
+}
+
+/** The sanitized HTML of a parsed message, `cid:` images resolved from its own parts; `null` without HTML. */
+export function sanitizeMessageHtml(message: Pick<NewMessage, 'rawHtml' | 'attachments'>): string | null {
+  if (message.rawHtml === null) return null;
+  const urls = inlineImageUrls(message);
+  return sanitizeHtml(message.rawHtml, { resolveCid: (cid) => urls.get(cid) ?? null });
+}
