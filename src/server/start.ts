@@ -16,10 +16,8 @@ import { hashSecret } from './auth/secrets.ts';
 import { resolveConfig } from './context/config.ts';
 import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
 import { createServerContext } from './context/context.ts';
-import type { ServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
-import { createDeliveryFaults } from './faults/table.ts';
 import { createSanitizer } from './mail/sanitize.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
@@ -176,8 +174,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
-    const base = createServerContext({ store, config, logger, ...(options.now ? { now: options.now } : {}), ...(options.bus ? { bus: options.bus } : {}) });
-    const ctx: ServerContext = { ...base, faults: createDeliveryFaults({ bus: base.bus, now: base.now }) };
+    const ctx = createServerContext({ store, config, logger, ...(options.now ? { now: options.now } : {}), ...(options.bus ? { bus: options.bus } : {}) });
     // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
     const sanitizer = createSanitizer();
     cleanups.push(() => sanitizer.close());
@@ -195,7 +192,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     cleanups.push(() => smtp.close());
     // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
-    cleanups.push(() => ctx.faults?.close());
+    cleanups.push(() => ctx.faults.close());
     const sweeper = startSweeper(ctx);
     cleanups.push(() => sweeper.stop());
 

@@ -11,6 +11,7 @@ import type { AuthVariables } from '../auth/middleware.ts';
 import { hashSecret } from '../auth/secrets.ts';
 import { createEventBus } from '../events/bus.ts';
 import type { EventBus } from '../events/types.ts';
+import { createDeliveryFaults } from '../faults/table.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import type { Store } from '../storage/types.ts';
 import type { ResolvedConfig } from './config.ts';
@@ -36,8 +37,8 @@ export interface ServerContext {
   now(): number;
   /** Hash of a secret as stored (SHA-256, hex). Secrets are never stored in clear. */
   hash(secret: string): string;
-  /** The per-inbox delivery faults the SMTP intake honours (an extension); without it the fault endpoints answer 404. */
-  faults?: DeliveryFaults;
+  /** The per-inbox delivery faults the SMTP intake honours (an extension); whoever owns the context closes them. */
+  faults: DeliveryFaults;
 }
 
 /** What {@link createServerContext} is given; only the store and the configuration are required. */
@@ -65,7 +66,8 @@ export interface ServerContextOptions {
 
 /**
  * Builds a server context: the given parts, with an in-process bus, a silent
- * logger, the wall clock and SHA-256 secret hashing where none is given.
+ * logger, the wall clock and SHA-256 secret hashing where none is given, and an
+ * empty table of delivery faults on its bus (close it with `ctx.faults.close()`).
  *
  * @example
  * ```ts
@@ -75,12 +77,7 @@ export interface ServerContextOptions {
  */
 export function createServerContext(options: ServerContextOptions): ServerContext {
   const logger = options.logger ?? pino({ level: 'silent' });
-  return {
-    store: options.store,
-    bus: options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') }),
-    config: options.config,
-    logger,
-    now: options.now ?? Date.now,
-    hash: hashSecret,
-  };
+  const bus = options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') });
+  const now = options.now ?? Date.now;
+  return { store: options.store, bus, config: options.config, logger, now, hash: hashSecret, faults: createDeliveryFaults({ bus, now }) };
 }

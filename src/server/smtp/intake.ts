@@ -49,7 +49,7 @@ export async function startSmtpIntake(ctx: ServerContext, opts: StartSmtpIntakeO
           maxMessagesPerInbox: ctx.config.maxMessagesPerInbox,
         },
         forwarder,
-        faults: ctx.faults ?? null,
+        faults: ctx.faults,
       },
       opts,
     );

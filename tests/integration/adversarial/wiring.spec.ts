@@ -7,9 +7,8 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { pino } from 'pino';
 import { createApp } from '../../../src/server/app.ts';
-import { createEventBus, createSqliteStore, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
+import { createServerContext, createSqliteStore, resolveConfig, startServer } from '../../../src/server/index.ts';
 import { parseMessage } from '../../../src/server/mail/parse.ts';
 import type { Sanitizer } from '../../../src/server/mail/sanitize.ts';
 import { RawSmtp, expect, openStream, rawMessage, sendRaw, startHarness, test } from './helpers.ts';
@@ -148,7 +147,7 @@ test('createApp uses the sanitizer it is given for message HTML', async () => {
   try {
     const config = resolveConfig({ rateLimit: false });
     await store.syncDomains(config.domains);
-    const ctx = { store, bus: createEventBus(), config, logger: pino({ level: 'silent' }), now: Date.now, hash: hashSecret };
+    const ctx = createServerContext({ store, config });
     const app = createApp(ctx, { sanitizer });
     const created = (await (await app.request('/api/v1/inboxes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {
       data: { id: string; token: string };
