@@ -1,5 +1,10 @@
 /**
- * inboxkit's typed client of the Disposable Inbox API v1.
+ * inboxkit: test email flows against a local or hosted Disposable Inbox API.
+ * The main entry (`inboxkit`) is this typed client of the Disposable Inbox API
+ * v1; see `inboxkit/playwright` and `inboxkit/server`.
+ *
+ * This list is the package's public surface, on purpose: a name exported by a
+ * module of src/client or src/extract but not listed here is internal.
  *
  * @packageDocumentation
  */

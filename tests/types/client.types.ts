@@ -3,7 +3,7 @@
  * Nothing here runs: a wrong inference or an `any` leak is a compile error.
  */
 /* eslint-disable @typescript-eslint/no-unused-vars -- values here exist only for the compiler to inspect */
-import { createClient, ApiError, RateLimitError } from '../../src/index.ts';
+import { createClient, ApiError, RateLimitError } from '../../src/client/index.ts';
 import type {
   InboxHandle,
   InboxkitError,
@@ -33,7 +33,7 @@ import type {
   Token,
   ConnectCode,
   WithResponse,
-} from '../../src/index.ts';
+} from '../../src/client/index.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type IsAny<T> = 0 extends 1 & T ? true : false;

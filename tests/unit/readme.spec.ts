@@ -36,7 +36,7 @@ function asPublished(text: string): string {
   return text
     .replace(/from '(?:\.\.\/)+src\/playwright\/index\.ts';.*$/gm, "from 'inboxkit/playwright';")
     .replace(/from '(?:\.\.\/)+src\/server\/index\.ts';.*$/gm, "from 'inboxkit/server';")
-    .replace(/from '(?:\.\.\/)+src\/index\.ts';.*$/gm, "from 'inboxkit';");
+    .replace(/from '(?:\.\.\/)+src\/client\/index\.ts';.*$/gm, "from 'inboxkit';");
 }
 
 function region(text: string, name: string): string {

@@ -4,7 +4,7 @@
  */
 import { test, expect } from '@playwright/test';
 import nodemailer from 'nodemailer';
-import { createClient } from '../../../src/index.ts';
+import { createClient } from '../../../src/client/index.ts';
 import { startServer } from '../../../src/server/index.ts';
 
 test('the README client example receives a mail, follows its link and lists the inbox', async () => {

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { AmbiguousLinkError, ExtractionError, LinkNotFoundError, extractLinks, findLink } from '../../../src/extract/index.ts';
-import { InboxkitError } from '../../../src/index.ts';
+import { InboxkitError } from '../../../src/client/index.ts';
 
 test.describe('reading links from HTML', () => {
   test('HTML entities in hrefs are decoded, including an ampersand escaped twice', () => {
