@@ -120,6 +120,11 @@ export interface ServerContext {
   now(): number;
   /** Hash of a secret as stored (SHA-256, hex). Secrets are never stored in clear. */
   hash(secret: string): string;
+  /**
+   * Hash of the operator token (`tmo_…`) that sees every inbox, or null/absent
+   * when the service offers none (see `StartServerOptions.operatorToken`).
+   */
+  operatorTokenHash?: string | null;
 }
 
 /** Hex SHA-256 of a secret: how every secret is stored and looked up. */

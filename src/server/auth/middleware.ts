@@ -10,7 +10,7 @@ import type { AppEnv, ServerContext } from '../context.ts';
 import { planOf } from '../context.ts';
 import { ApiError } from '../http/errors.ts';
 import type { RateLimiter } from '../ratelimit.ts';
-import { API_KEY_PREFIX } from './secrets.ts';
+import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX, constantTimeEqual } from './secrets.ts';
 import type { Principal } from './principal.ts';
 
 /** The headers a credential is read from. */
@@ -37,6 +37,13 @@ export async function resolvePrincipal(
     }
     const token = match[1];
     const hash = ctx.hash(token);
+    if (token.startsWith(OPERATOR_TOKEN_PREFIX)) {
+      const expected = ctx.operatorTokenHash ?? null;
+      if (expected === null || !constantTimeEqual(hash, expected)) {
+        return new ApiError('unauthorized', 'The operator token is not valid: it changes on every start of `inboxkit serve`; open the viewer URL the running service printed.');
+      }
+      return { kind: 'operator', tokenHash: hash };
+    }
     if (token.startsWith(API_KEY_PREFIX)) {
       const user = await ctx.store.findUserByApiKeyHash(hash);
       if (!user) return new ApiError('unauthorized', 'The API key is not valid. Check the key, or create one with `inboxkit keys create`.');
@@ -70,6 +77,8 @@ function rateKey(principal: Principal | null, clientAddress: string): string {
       return `session:${principal.tokenHash}`;
     case 'inboxToken':
       return `inbox:${principal.tokenHash}`;
+    case 'operator':
+      return `operator:${principal.tokenHash}`;
     default:
       return `addr:${clientAddress}`;
   }

@@ -12,6 +12,8 @@ export const API_KEY_PREFIX = 'tm_';
 export const SESSION_PREFIX = 'tms_';
 /** Prefix of inbox tokens. */
 export const INBOX_TOKEN_PREFIX = 'tmi_';
+/** Prefix of the operator token (see `ServerContext.operatorTokenHash`). */
+export const OPERATOR_TOKEN_PREFIX = 'tmo_';
 /** Prefix of connect codes. */
 export const CONNECT_CODE_PREFIX = 'tmc_';
 

@@ -8,7 +8,7 @@ export function isActive(inbox: InboxRecord, now: number): boolean {
   return inbox.expiresAt === null || inbox.expiresAt > now;
 }
 
-/** Whether a principal may see an inbox: its own inbox token, or the owning user. */
+/** Whether a principal may see an inbox: its own inbox token, the owning user, or the operator. */
 export function canSee(principal: Principal, inbox: InboxRecord): boolean {
   switch (principal.kind) {
     case 'inboxToken':
@@ -16,6 +16,8 @@ export function canSee(principal: Principal, inbox: InboxRecord): boolean {
     case 'apiKey':
     case 'session':
       return inbox.ownerUserId !== null && inbox.ownerUserId === principal.user.id;
+    case 'operator':
+      return true;
     default:
       return false;
   }

@@ -328,6 +328,21 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
       );
       return row ? toInbox(row) : null;
     },
+    async listActiveInboxes({ cursor, limit, now }) {
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('i', cursor);
+      const rows = all(
+        `SELECT ${INBOX_COLUMNS} FROM inboxes i JOIN domains d ON d.id = i.domain_id
+         WHERE (i.expires_at IS NULL OR i.expires_at > ?) AND i.n < ?
+         ORDER BY i.n DESC LIMIT ?`,
+        now, before, limit + 1,
+      );
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        items: page.map(toInbox),
+        nextCursor: rows.length > limit && last ? encodeCursor('i', Number(last.n)) : null,
+      };
+    },
     async listInboxesByOwner(userId, { cursor, limit, now }) {
       const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('i', cursor);
       const rows = all(
@@ -407,12 +422,20 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
         return stored;
       });
     },
-    async listMessages(inboxId, { cursor, limit }) {
+    async listMessages(inboxId, { cursor, limit, q = null }) {
       const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('m', cursor);
-      const rows = all(
-        `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-        inboxId, before, limit + 1,
-      );
+      // LIKE with an escape character, so the search text's % and _ are literal.
+      const like = q === null || q === '' ? null : `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      const rows =
+        like === null
+          ? all(`SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, inboxId, before, limit + 1)
+          : all(
+              `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq < ?
+                 AND (subject LIKE ? ESCAPE '\\' OR from_json LIKE ? ESCAPE '\\' OR to_json LIKE ? ESCAPE '\\'
+                      OR cc_json LIKE ? ESCAPE '\\' OR text_body LIKE ? ESCAPE '\\')
+               ORDER BY seq DESC LIMIT ?`,
+              inboxId, before, like, like, like, like, like, limit + 1,
+            );
       const page = rows.slice(0, limit).map(toSummary);
       const last = page.at(-1);
       return { items: page, nextCursor: rows.length > limit && last ? encodeCursor('m', last.seq) : null } satisfies RecordPage<MessageSummaryRecord>;
