@@ -117,7 +117,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       controller.close();
     };
     const deliver = (event: InboxEvent): void => {
-      if (closed) return;
+      if (closed || event.type === 'inbox.created') return;
       if (event.type !== 'message') {
         end(event);
         return;
