@@ -19,6 +19,11 @@ export const listMessagesRoute = createRoute({
     query: z.object({
       cursor: z.string().min(1).optional().meta({ description: 'nextCursor of the previous page; omit for the first page' }),
       limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Items per page, 1..100', example: 20 }),
+      q: z.string().max(200).optional().meta({
+        description:
+          'inboxkit extension: only messages whose subject, sender, recipients or text contain this text (ASCII case-insensitive). Servers that do not know it ignore it. The cursor of a filtered list is valid only with the same `q`.',
+        'x-inboxkit-extension': true,
+      }),
     }),
   },
   responses: {
