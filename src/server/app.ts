@@ -27,6 +27,8 @@ import { createMeRoutes } from './routes/me.ts';
 import { createMetaRoutes } from './routes/meta.ts';
 import { createMessageRoutes } from './routes/messages.ts';
 import { createStreamRoutes } from './routes/stream.ts';
+import { createEventsRoutes } from './routes/events.ts';
+import { createViewerRoutes } from './static/viewer.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
 import type { Sanitizer } from './mail/sanitize.ts';
 
@@ -71,6 +73,12 @@ export interface AppOptions {
    * @defaultValue a sanitizer created by the message routes
    */
   sanitizer?: Sanitizer;
+  /**
+   * Where the built web viewer is (`index.html`, `viewer.js`, `viewer.css`),
+   * served at `/`; `false` serves no viewer.
+   * @defaultValue dist/viewer of this package
+   */
+  viewerAssetsDir?: string | false;
 }
 
 /**
@@ -144,6 +152,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   api.route('/', createExtensionRoutes(ctx));
   api.route('/', createMessageRoutes(ctx, options.sanitizer ? { sanitizer: options.sanitizer } : {}));
   api.route('/', createStreamRoutes(ctx, ctx.config.stream));
+  api.route('/', createEventsRoutes(ctx, ctx.config.stream));
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
   const openApiDocument = () =>
@@ -154,6 +163,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     }));
   api.route('/', createMetaRoutes(openApiDocument));
   app.route(API_PREFIX, api);
+
+  // The web inbox viewer at `/`: static files, a client of the API above.
+  if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));
 
   // Also outside the API prefix, for process supervisors and load balancers.
   app.get('/healthz', (c) => c.json({ data: HealthSchema.parse({ status: 'ok' }) }));
