@@ -35,7 +35,10 @@ const SERVE_HELP = `Usage: inboxkit serve [options]
 
 Starts the HTTP API (under /api/v1) and the SMTP intake. Binds 127.0.0.1 unless told otherwise.
 Once listening it prints the URLs, then one line for scripts:
-  ${READY_PREFIX}{"url":…,"apiUrl":…,"smtpHost":…,"smtpPort":…}
+  ${READY_PREFIX}{"url":…,"apiUrl":…,"smtpHost":…,"smtpPort":…,"viewerUrl":…}
+The web inbox viewer is at / on the HTTP port. Bound to loopback, the service makes a
+new operator token at each start and prints the viewer URL with it (#key=tmo_…): that
+link shows every inbox. Anywhere else, open the viewer with an inbox token or API key.
 
 Options:
   --host HOST              HTTP host to bind (default 127.0.0.1; 0.0.0.0 exposes it to the network)
@@ -78,6 +81,8 @@ Event stream:
 Durations (D) are milliseconds, or a number with ms, s or m (e.g. 500ms, 30s, 2m).
 
 Logging and help:
+  --no-operator-token      Do not make an operator token (the viewer then needs an inbox
+                           token or API key, as the API does)
   --log-level LEVEL        fatal, error, warn, info, debug, trace or silent (default warn);
                            logs are JSON lines on stderr
   -h, --help               Show this help
@@ -232,6 +237,7 @@ async function serve(args: string[], env: Record<string, string | undefined>, io
       'stream-ping-interval': { type: 'string' },
       'stream-max-buffer': { type: 'string' },
       'log-level': { type: 'string' },
+      'no-operator-token': { type: 'boolean' },
     },
     SERVE_HELP,
   );
@@ -250,10 +256,15 @@ async function serve(args: string[], env: Record<string, string | undefined>, io
   const smtpTls = await tlsPair(values['smtp-tls-key'], values['smtp-tls-cert']);
 
   const { startServer } = await import('../server/start.ts');
+  const host = values.host ?? '127.0.0.1';
+  const loopback = host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  // A new secret at every start: the viewer link printed below is the only place it appears.
+  const operatorToken = loopback && !values['no-operator-token'] ? `tmo_${(await import('node:crypto')).randomBytes(32).toString('base64url')}` : undefined;
   let server;
   try {
     server = await startServer({
-      host: values.host ?? '127.0.0.1',
+      host,
+      ...(operatorToken !== undefined ? { operatorToken } : {}),
       port: port('--port', values.port, 8025),
       smtpHost: values['smtp-host'],
       smtpPort: port('--smtp-port', values['smtp-port'], 2525),
@@ -281,12 +292,18 @@ async function serve(args: string[], env: Record<string, string | undefined>, io
   io.stdout(
     `inboxkit is serving the Disposable Inbox API\n` +
       `  HTTP API  ${server.apiUrl}\n` +
+      `  viewer    ${server.viewerUrl}\n` +
+      (operatorToken !== undefined
+        ? `            (this link's operator token sees every inbox; it is new at each start and shown only here)\n`
+        : `            (open it with an inbox token or API key: ${server.url}/#token=… or #key=…)\n`) +
       `  SMTP      ${server.smtpHost}:${server.smtpPort}\n` +
       `  domains   ${server.config.domains.join(', ')}\n` +
       `  database  ${server.config.dbPath ?? 'in memory'}\n` +
       `Press Ctrl+C to stop.\n`,
   );
-  io.stdout(`${READY_PREFIX}${JSON.stringify({ url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort })}\n`);
+  io.stdout(
+    `${READY_PREFIX}${JSON.stringify({ url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort, viewerUrl: server.viewerUrl })}\n`,
+  );
   await untilSignal();
   await server.close();
   return 0;

@@ -46,6 +46,20 @@ export interface StartServerOptions extends ConfigOptions {
    * @defaultValue an in-process bus
    */
   bus?: EventBus;
+  /**
+   * An operator token (`tmo_` + at least 16 letters, digits, `-` or `_`) that
+   * sees every inbox, for the web viewer (`RunningServer.viewerUrl` carries
+   * it). Only a service bound to loopback may have one: anyone who can reach
+   * the port and knows the token reads every inbox. `inboxkit serve` makes a
+   * new one at each start.
+   * @defaultValue none: the viewer opens with an inbox token or an API key
+   */
+  operatorToken?: string;
+  /**
+   * Where the built web viewer's files are; `false` serves no viewer at `/`.
+   * @defaultValue dist/viewer of this package
+   */
+  viewerAssetsDir?: string | false;
 }
 
 /** A running local service. */
@@ -58,6 +72,11 @@ export interface RunningServer {
   smtpHost: string;
   /** Port of the SMTP intake. */
   smtpPort: number;
+  /**
+   * The web viewer's address: `${url}/`, with `#key=<operator token>` when the
+   * server was given one (a secret: print it, never log it).
+   */
+  viewerUrl: string;
   /** The effective configuration. */
   config: ResolvedConfig;
   /** Deletes expired inboxes now (the sweeper also runs on its own). Resolves with their ids. */
@@ -132,6 +151,11 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
   }
 }
 
+/** Whether a host is a loopback address (or names one). */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 /**
  * Starts the local Disposable Inbox service: the HTTP API under `/api/v1` and
  * the SMTP intake, on 127.0.0.1 and free ports by default.
@@ -148,6 +172,14 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = resolveConfig(options);
+  if (options.operatorToken !== undefined) {
+    if (!/^tmo_[A-Za-z0-9_-]{16,}$/.test(options.operatorToken)) {
+      throw new TypeError('inboxkit server: option operatorToken must be "tmo_" followed by at least 16 letters, digits, "-" or "_".');
+    }
+    if (!isLoopback(config.http.host)) {
+      throw new TypeError(`inboxkit server: option operatorToken needs the HTTP server bound to loopback (127.0.0.1, ::1 or localhost), not ${config.http.host}: it opens every inbox.`);
+    }
+  }
   const logger = options.logger ?? pino({ level: options.logLevel ?? 'silent' });
   const ownStore = options.store === undefined;
   const store = options.store ?? createSqliteStore({ path: config.dbPath });
@@ -174,11 +206,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       logger,
       now: options.now ?? Date.now,
       hash: hashSecret,
+      operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
     };
     // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
     const sanitizer = createSanitizer();
     cleanups.push(() => sanitizer.close());
-    const app = createApp(ctx, { sanitizer });
+    const app = createApp(ctx, { sanitizer, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
 
     const http = await listen(app.fetch, config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
@@ -204,6 +237,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       apiUrl: `${url}${API_PREFIX}`,
       smtpHost: config.smtp.host,
       smtpPort: smtp.port,
+      viewerUrl: `${url}/${options.operatorToken === undefined ? '' : `#key=${options.operatorToken}`}`,
       config,
       sweepExpired: () => sweeper.sweep(),
       close: () => (closing ??= runCleanups()),
