@@ -25,6 +25,8 @@ export interface TestInboxContext {
   attachToReport: boolean;
   /** Counts the messages attached so far, to number the attachments. */
   nextAttachmentNumber(): number;
+  /** The inbox's link in the local service's web viewer, named by a failed wait's error. */
+  viewerLink?(handle: InboxHandle): string;
 }
 
 /**
@@ -95,6 +97,17 @@ export class TestInbox {
     return this.#context.defaultTimeout();
   }
 
+  /** Rethrows a failed wait's error with the inbox's viewer link added to its message. */
+  #withViewerLink(error: unknown): never {
+    const link = this.#context.viewerLink?.(this.#handle);
+    if (link && error instanceof Error && !error.message.includes(link)) {
+      const before = error.message;
+      error.message = `${before}\n  Look at the inbox in the viewer: ${link}`;
+      if (error.stack?.includes(before)) error.stack = error.stack.replace(before, error.message);
+    }
+    throw error;
+  }
+
   #options<O extends { timeout?: number }>(options: O | undefined): O & { timeout: number } {
     const timeout = options?.timeout ?? this.defaultTimeout();
     return { ...(options ?? ({} as O)), timeout };
@@ -118,7 +131,7 @@ export class TestInbox {
     return base.step(
       `wait for email: ${describeCriteria(match)}`,
       async () => {
-        const message = await this.#handle.waitForMessage(match, this.#options(options));
+        const message = await this.#handle.waitForMessage(match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
         await this.attach(message);
         return message;
       },
@@ -134,7 +147,7 @@ export class TestInbox {
     return base.step(
       `wait for ${count} emails: ${describeCriteria(match)}`,
       async () => {
-        const messages = await this.#handle.waitForMessages(count, match, this.#options(options));
+        const messages = await this.#handle.waitForMessages(count, match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
         for (const message of messages) await this.attach(message);
         return messages;
       },
@@ -151,7 +164,7 @@ export class TestInbox {
     return base.step(
       `expect no email: ${describeCriteria(match)}`,
       async () => {
-        await this.#handle.expectNoMessage(match, options);
+        await this.#handle.expectNoMessage(match, options).catch((error: unknown) => this.#withViewerLink(error));
       },
       { box: true },
     );
