@@ -27,11 +27,40 @@ interface Route {
   message: string | null;
 }
 
+/**
+ * Where the browser remembers an operator token that worked, so that links
+ * without a credential (the ones in test reports) open. Only operator tokens:
+ * they die with the service that printed them.
+ */
+const REMEMBERED_OPERATOR = 'inboxkit-viewer-operator-token';
+
+function remembered(): string | null {
+  try {
+    return localStorage.getItem(REMEMBERED_OPERATOR);
+  } catch {
+    return null;
+  }
+}
+
+function remember(value: string | null): void {
+  try {
+    if (value === null) localStorage.removeItem(REMEMBERED_OPERATOR);
+    else localStorage.setItem(REMEMBERED_OPERATOR, value);
+  } catch {}
+}
+
 function readRoute(): Route {
   const params = new URLSearchParams(location.hash.replace(/^#/, ''));
   const token = params.get('token');
   const key = params.get('key');
-  const credential: Credential | null = token ? { kind: 'inboxToken', value: token } : key ? { kind: 'bearer', value: key } : null;
+  const operator = token || key ? null : remembered();
+  const credential: Credential | null = token
+    ? { kind: 'inboxToken', value: token }
+    : key
+      ? { kind: 'bearer', value: key }
+      : operator
+        ? { kind: 'bearer', value: operator }
+        : null;
   return { credential, credentialParam: token ? 'token' : key ? 'key' : null, inbox: params.get('inbox'), message: params.get('message') };
 }
 
@@ -100,7 +129,9 @@ function credentialForm(): HTMLFormElement {
     const value = input.value.trim();
     if (!value) return;
     const param = value.startsWith('tmi_') ? 'token' : 'key';
-    location.hash = `#${new URLSearchParams({ [param]: value })}`;
+    // Keep the inbox and message the link pointed at.
+    const { inbox, message } = readRoute();
+    location.hash = hashOf({ credential: { kind: param === 'token' ? 'inboxToken' : 'bearer', value }, credentialParam: param, inbox, message });
   });
   return form;
 }
@@ -108,7 +139,7 @@ function credentialForm(): HTMLFormElement {
 function noCredentialPage(): void {
   errorPage(
     'This viewer needs a credential',
-    'Open the viewer link that inboxkit printed (it ends in #key=… or #token=…), or paste a credential below. It stays in this page’s address after the #, which the browser never sends to the server.',
+    'Open the viewer link that inboxkit serve printed (it ends in #key=tmo_…) once in this browser: from then on, links like this one (from a test report) open until the service restarts. Or paste an inbox token or API key below. A credential stays in the page’s address after the #, which the browser never sends to the server.',
     credentialForm(),
   );
 }
@@ -560,9 +591,13 @@ async function start(route: Route): Promise<void> {
   }
   try {
     await loadInboxes(s);
+    if (route.credentialParam === 'key' && route.credential.value.startsWith('tmo_')) remember(route.credential.value);
   } catch (error) {
     if (state !== s) return;
-    if (error instanceof ApiFailure && error.status === 401) badCredentialPage(error);
+    if (error instanceof ApiFailure && error.status === 401 && route.credentialParam === null) {
+      remember(null);
+      noCredentialPage();
+    } else if (error instanceof ApiFailure && error.status === 401) badCredentialPage(error);
     else if (error instanceof ApiFailure) unreachablePage(error);
     return;
   }

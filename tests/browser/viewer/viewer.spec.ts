@@ -242,3 +242,22 @@ test('the message pane shows text, headers and raw source, and the width toggle 
   await page.getByRole('tab', { name: 'Raw' }).click();
   await expect(page.getByRole('tabpanel')).toContainText('X-Campaign: spring');
 });
+
+test('a report link without a credential opens once the operator link was opened in the browser, and asks for one otherwise', async ({ page, viewer }) => {
+  const inbox = await viewer.createInbox('kept by a failed test');
+  await viewer.send({ to: inbox.address, subject: 'Kept mail', text: 'look at me' });
+  await page.goto(viewer.link({ inbox: inbox.id }));
+  await expect(page.getByRole('heading', { name: 'This viewer needs a credential' })).toBeVisible();
+  // Pasting a credential keeps the inbox the link pointed at.
+  await page.getByLabel('Inbox token, API key or operator token').fill(inbox.token);
+  await page.getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByRole('heading', { name: inbox.address })).toBeVisible();
+
+  await page.goto(viewer.link({ key: OPERATOR_TOKEN }));
+  await expect(page.getByRole('heading', { name: 'Inboxes' })).toBeVisible();
+  await page.goto('about:blank');
+  await page.goto(viewer.link({ inbox: inbox.id }));
+  await expect(page.getByRole('heading', { name: inbox.address })).toBeVisible();
+  await expect(page.getByRole('link', { name: /Kept mail/ })).toBeVisible();
+  expect(page.url()).not.toContain('tmo_');
+});
