@@ -209,6 +209,11 @@ function layout(): { inboxPane: HTMLElement; listPane: HTMLElement; messagePane:
   return { inboxPane, listPane, messagePane };
 }
 
+/** `1 message`, `3 messages`. */
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 // ---- inboxes ----
 function sortedInboxes(s: State): Inbox[] {
   return [...s.inboxes.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -249,7 +254,7 @@ function renderInboxes(): void {
             'aria-current': s.route.inbox === inbox.id ? 'page' : null,
             class: 'item',
           },
-          h('span', { class: 'line' }, h('strong', { class: 'address' }, inbox.address), h('span', { class: 'count', title: 'messages' }, `${inbox.messageCount} messages`)),
+          h('span', { class: 'line' }, h('strong', { class: 'address' }, inbox.address), h('span', { class: 'count' }, plural(inbox.messageCount, 'message'))),
           inbox.label ? h('span', { class: 'line label' }, inbox.label) : null,
           h('span', { class: 'line muted small' }, 'created ', time(inbox.createdAt, { short: true }), inbox.expiresAt ? ` · expires ${fromNow(inbox.expiresAt)}` : ' · never expires'),
         ),
@@ -301,7 +306,7 @@ function messageLink(s: State, message: MessageSummary): HTMLElement {
         'aria-current': s.route.message === message.id ? 'true' : null,
       },
       h('span', { class: 'line' }, h('span', { class: 'from' }, formatAddress(message.from)), time(message.receivedAt, { short: true })),
-      h('strong', { class: 'line subject' }, message.subject || '(no subject)', message.hasAttachments ? h('span', { class: 'clip', title: 'has attachments' }, ' 📎') : null),
+      h('strong', { class: 'line subject' }, message.subject || '(no subject)', message.hasAttachments ? h('span', { class: 'badge' }, 'attachment') : null),
       h('span', { class: 'line muted small preview' }, message.preview.slice(0, 120)),
     ),
   );
@@ -323,7 +328,7 @@ function renderMessageList(): void {
   more.hidden = s.nextCursor === null;
   count.textContent = s.query
     ? `${s.messages.length}${s.nextCursor ? '+' : ''} found for “${s.query}”`
-    : `${inbox?.messageCount ?? s.messages.length} messages${s.nextCursor ? `, ${s.messages.length} shown` : ''}`;
+    : `${plural(inbox?.messageCount ?? s.messages.length, 'message')}${s.nextCursor ? `, ${s.messages.length} shown` : ''}`;
 }
 
 async function openInbox(s: State, inboxId: string): Promise<boolean> {

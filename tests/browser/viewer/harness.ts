@@ -27,8 +27,8 @@ export interface CreatedInbox {
 /** The service and helpers of a viewer spec. */
 export interface Viewer {
   server: RunningServer;
-  /** Creates an inbox through the API (a guest inbox, with its token). */
-  createInbox(label?: string): Promise<CreatedInbox>;
+  /** Creates an inbox through the API (a guest inbox, with its token); a random address without `localPart`. */
+  createInbox(label?: string, localPart?: string): Promise<CreatedInbox>;
   /** Sends one message over SMTP. */
   send(mail: SendMailOptions): Promise<void>;
   /** Calls the API with an inbox token; resolves with the status and parsed body. */
@@ -58,8 +58,9 @@ export const test = base.extend<{ viewer: Viewer }, { viewerAssets: string }>({
     await use({
       server,
       api,
-      async createInbox(label) {
-        const res = await fetch(`${server.apiUrl}/inboxes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(label ? { label } : {}) });
+      async createInbox(label, localPart) {
+        const body = { ...(label ? { label } : {}), ...(localPart ? { localPart } : {}) };
+        const res = await fetch(`${server.apiUrl}/inboxes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
         if (!res.ok) throw new Error(`POST /inboxes: ${res.status} ${await res.text()}`);
         return ((await res.json()) as { data: CreatedInbox }).data;
       },

@@ -181,7 +181,7 @@ test('the operator link lists every inbox and follows them live as they appear a
   const second = await viewer.createInbox('second test');
   await expect(inboxes.getByRole('link', { name: new RegExp(second.address) })).toBeVisible();
   await viewer.send({ to: second.address, subject: 'hello', text: 'hi' });
-  await expect(inboxes.getByRole('link', { name: new RegExp(second.address) })).toContainText('1 messages');
+  await expect(inboxes.getByRole('link', { name: new RegExp(second.address) })).toContainText('1 message');
   await viewer.api(`/inboxes/${first.id}`, first.token, { method: 'DELETE' });
   await expect(inboxes.getByRole('link', { name: new RegExp(first.address) })).toHaveCount(0);
 
