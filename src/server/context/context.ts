@@ -36,6 +36,11 @@ export interface ServerContext {
   now(): number;
   /** Hash of a secret as stored (SHA-256, hex). Secrets are never stored in clear. */
   hash(secret: string): string;
+  /**
+   * Hash of the operator token (`tmo_…`) that sees every inbox, or null/absent
+   * when the service offers none (see `StartServerOptions.operatorToken`).
+   */
+  operatorTokenHash?: string | null;
   /** The per-inbox delivery faults the SMTP intake honours (an extension); without it the fault endpoints answer 404. */
   faults?: DeliveryFaults;
 }
@@ -61,11 +66,17 @@ export interface ServerContextOptions {
    * @defaultValue an in-process bus that logs a failing listener
    */
   bus?: EventBus;
+  /**
+   * The operator token that sees every inbox (kept only as its hash).
+   * @defaultValue none: no `tmo_…` credential is accepted
+   */
+  operatorToken?: string;
 }
 
 /**
  * Builds a server context: the given parts, with an in-process bus, a silent
- * logger, the wall clock and SHA-256 secret hashing where none is given.
+ * logger, the wall clock and SHA-256 secret hashing where none is given, and
+ * no operator token unless one is given.
  *
  * @example
  * ```ts
@@ -82,5 +93,6 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     logger,
     now: options.now ?? Date.now,
     hash: hashSecret,
+    operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
   };
 }

@@ -117,7 +117,8 @@ export const test = base.extend<{
       await service.store.addApiKey(user.id, keyHash, { configured: true });
     }
     const sanitizer = createSanitizer();
-    const app = createApp(createServerContext({ ...service, config, now: () => clock.now }), { sanitizer });
+    const operator = serverOptions.operatorToken !== undefined ? { operatorToken: serverOptions.operatorToken } : {};
+    const app = createApp(createServerContext({ ...service, config, now: () => clock.now, ...operator }), { sanitizer });
     const origin = 'http://inboxkit.local';
     // As over a socket, a body comes with its Content-Length (the app reads an empty JSON body by it).
     const send: Send = async (url, init) => {
