@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
+import { createDeliveryFaults } from '../../../src/server/faults/table.ts';
 import { createApp, createEventBus, createServerContext, createSqliteStore, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
 import type { EventBus, RunningServer, StartServerOptions, Store } from '../../../src/server/index.ts';
 import { createSanitizer } from '../../../src/server/mail/sanitize.ts';
@@ -118,7 +119,10 @@ export const test = base.extend<{
     }
     const sanitizer = createSanitizer();
     const operator = serverOptions.operatorToken !== undefined ? { operatorToken: serverOptions.operatorToken } : {};
-    const app = createApp(createServerContext({ ...service, config, now: () => clock.now, ...operator }), { sanitizer });
+    const base = createServerContext({ ...service, config, now: () => clock.now, ...operator });
+    // With the delivery-fault table, as startServer builds it, so the fault endpoints are served.
+    const faults = createDeliveryFaults({ bus: base.bus, now: base.now });
+    const app = createApp({ ...base, faults }, { sanitizer });
     const origin = 'http://inboxkit.local';
     // As over a socket, a body comes with its Content-Length (the app reads an empty JSON body by it).
     const send: Send = async (url, init) => {
@@ -127,6 +131,7 @@ export const test = base.extend<{
       return app.request(url, { ...init, headers });
     };
     await use(callerOf(send, origin, `${origin}/api/v1`));
+    faults.close();
     await sanitizer.close();
   },
   // A fresh private folder for database files, removed after the test. (Not the
