@@ -39,7 +39,10 @@ export default tseslint.config(
     },
   },
   boundary(['src/server/**'], [
-    { group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', 'inboxkit', 'inboxkit/*', 'undici', 'eventsource-parser', 'cheerio', '@playwright/*'], message: 'The server never imports the client or the Playwright layer.' },
+    { group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', '**/viewer/**', 'inboxkit', 'inboxkit/*', 'undici', 'eventsource-parser', 'cheerio', '@playwright/*'], message: 'The server never imports the client, the Playwright layer or the viewer (it serves the viewer\'s built files).' },
+  ]),
+  boundary(['src/viewer/**'], [
+    { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/client/*', '!**/client/errors.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:*', 'undici', '@playwright/*'], message: 'The viewer runs in the browser: it talks to the API over fetch and may use src/extract and the wire types, nothing of the server or Node.' },
   ]),
   boundary(['src/client/**', 'src/extract/**'], [
     { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'], message: 'The client never imports the server or the Playwright layer.' },
@@ -111,6 +114,8 @@ function serverLayersAndCli() {
     context: ['routes', 'smtp', 'forward', 'mail', 'http'],
     smtp: ['routes', 'http', 'auth'],
     routes: ['smtp', 'forward'],
+    // The viewer's built files on disk: below everything that handles a request.
+    static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults'],
   };
   return [
     layerRule(['src/server/**'], [compositionRoot], ['src/server/index.ts', 'src/server/start.ts', 'src/server/app.ts']),

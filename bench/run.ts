@@ -2,7 +2,7 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer] [-- --cpu-prof]`
  *
  * Every server runs in its own child process on 127.0.0.1 and free ports, and
  * is stopped at the end; nothing leaves the machine. Prints the tables with the
@@ -32,8 +32,10 @@ import { runScaling, runStartup } from './sections/scaling.ts';
 import type { ScalingResult, StartupResult } from './sections/scaling.ts';
 import { runSuites } from './sections/suite.ts';
 import type { SuiteResult } from './sections/suite.ts';
+import { runViewer } from './sections/viewer.ts';
+import type { ViewerResult } from './sections/viewer.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -66,6 +68,7 @@ interface Results {
   startup?: StartupResult[];
   fanout?: FanoutResult;
   suite?: SuiteResult[];
+  viewer?: ViewerResult;
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
 }
 
@@ -116,6 +119,7 @@ if (want('delivery') || want('intake') || want('fixtures') || want('fanout') || 
 }
 if (want('scaling')) results.scaling = await runScaling({ sizes: SIZE.scaling, requests: SIZE.requests, build: build.dir, log });
 if (want('startup')) results.startup = await runStartup({ runs: SIZE.startupRuns, build: build.dir, log });
+if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
 build.remove();
 results.meta.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
@@ -149,6 +153,8 @@ if (file) check(`RSS after ${file.messages.toLocaleString('en')} messages, file 
 if (restarted) check(`RSS serving ${restarted.messages.toLocaleString('en')} messages, file mode ≤ 150 MB (restarted on the file)`, restarted.rssMb, 150, ' MB');
 const startup = results.startup?.find((r) => r.target === 'inboxkit');
 if (startup) check(`startup to healthy ≤ 0.5 s (${startup.command})`, startup.healthy.p50 / 1000, 0.5, ' s');
+check('viewer: first page of a 1,000-message inbox p50 ≤ 300 ms', results.viewer?.firstPage.p50, 300, ' ms');
+check('viewer: new mail shown ≤ 200 ms after the SMTP 250 (p99)', results.viewer?.live.p99, 200, ' ms');
 results.targets = targets;
 
 // ---- output ----
@@ -235,6 +241,17 @@ if (results.fanout) {
     `Stream fan-out: ${f.streams} streams on one inbox, ${f.messages} messages (ms from send start)`,
     ['samples', 'push p50', 'push p95', 'push p99', 'last stream p50', 'server heap KB/stream'],
     [[String(f.push.n), fmt(f.push.p50), fmt(f.push.p95), fmt(f.push.p99), fmt(f.lastStream.p50), fmt(f.heapPerStreamKb)]],
+  );
+}
+if (results.viewer) {
+  const v = results.viewer;
+  section(
+    'Web viewer in Chromium (ms)',
+    ['measure', 'n', 'p50', 'p95', 'p99'],
+    [
+      [`navigation start → first page of ${v.shown} rendered, inbox of ${v.messages.toLocaleString('en')}`, String(v.firstPage.n), fmt(v.firstPage.p50), fmt(v.firstPage.p95), fmt(v.firstPage.p99)],
+      ['SMTP 250 → new mail in the open viewer\'s list', String(v.live.n), fmt(v.live.p50), fmt(v.live.p95), fmt(v.live.p99)],
+    ],
   );
 }
 section('Targets', ['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured, t.met === null ? '–' : t.met ? 'met' : 'MISSED']));

@@ -22,6 +22,8 @@ export interface ServeFlag {
   parse: (text: string, flag: string) => unknown;
   /** Whether the flag may be repeated (its values are collected in an array). */
   multiple?: true;
+  /** Whether the flag takes no value (a switch): when given, the option is `parse('', flag)`. */
+  switch?: true;
   /** An environment variable whose comma- or space-separated values are added to a repeatable flag's. */
   env?: string;
   /** The value when the flag is not given; without one the server's default applies. */
@@ -183,6 +185,15 @@ const SERVE_SECTIONS: FlagSection[] = [
     note: 'Durations (D) are milliseconds, or a number with ms, s or m (e.g. 500ms, 30s, 2m).',
   },
   {
+    title: 'Web viewer',
+    flags: [
+      {
+        flag: 'no-operator-token', value: '', option: 'operatorToken', parse: () => false, switch: true,
+        help: ['Do not make an operator token (the viewer then needs an inbox', 'token or API key, as the API does)'],
+      },
+    ],
+  },
+  {
     title: 'Logging and help',
     flags: [
       {
@@ -210,7 +221,7 @@ export function serveFlagsHelp(): string {
   const out: string[] = [];
   for (const section of SERVE_SECTIONS) {
     out.push(`${section.title}:`);
-    for (const row of section.flags) out.push(...flagHelp(`  --${row.flag} ${row.value}`, row.help));
+    for (const row of section.flags) out.push(...flagHelp(`  --${row.flag} ${row.value}`.trimEnd(), row.help));
     if (section.title === 'Logging and help') out.push(...flagHelp('  -h, --help', ['Show this help']));
     out.push('');
     if (section.note) out.push(section.note, '');

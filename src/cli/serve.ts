@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 import type { StartServerOptions } from '../server/index.ts';
+import { isLoopbackHost } from '../wire/defaults.ts';
 import { SERVE_FLAGS, TOGETHER, serveFlagsHelp } from './serve-flags.ts';
 import { READY_PREFIX, UsageError, parse } from './usage.ts';
 import type { CliIo } from './usage.ts';
@@ -15,7 +16,10 @@ const SERVE_HELP = `Usage: inboxkit serve [options]
 
 Starts the HTTP API (under /api/v1) and the SMTP intake. Binds 127.0.0.1 unless told otherwise.
 Once listening it prints the URLs, then one line for scripts:
-  ${READY_PREFIX}{"url":…,"apiUrl":…,"smtpHost":…,"smtpPort":…}
+  ${READY_PREFIX}{"url":…,"apiUrl":…,"smtpHost":…,"smtpPort":…,"viewerUrl":…}
+The web inbox viewer is at / on the HTTP port. Bound to loopback, the service makes a
+new operator token at each start and prints the viewer URL with it (#key=tmo_…): that
+link shows every inbox. Anywhere else, open the viewer with an inbox token or API key.
 
 ${serveFlagsHelp()}`;
 
@@ -39,7 +43,9 @@ async function optionsOf(values: Record<string, string | string[] | boolean | un
     const flag = `--${row.flag}`;
     const given = values[row.flag];
     let value: unknown;
-    if (row.multiple) {
+    if (row.switch) {
+      value = given === true ? await row.parse('', flag) : row.fallback;
+    } else if (row.multiple) {
       const fromEnv = row.env ? (env[row.env] ?? '').split(/[\s,]+/).filter(Boolean) : [];
       const texts = [...((given as string[] | undefined) ?? []), ...fromEnv];
       value = given === undefined && fromEnv.length === 0 ? undefined : await Promise.all(texts.map((t) => row.parse(t, flag)));
@@ -66,17 +72,23 @@ function untilSignal(): Promise<string> {
 
 /** Runs `inboxkit serve`; resolves with the exit code once stopped by a signal. */
 export async function serve(args: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
-  const flags = Object.fromEntries(SERVE_FLAGS.map((row) => [row.flag, { type: 'string' as const, ...(row.multiple ? { multiple: true } : {}) }]));
+  const flags = Object.fromEntries(
+    SERVE_FLAGS.map((row) => [row.flag, row.switch ? { type: 'boolean' as const } : { type: 'string' as const, ...(row.multiple ? { multiple: true } : {}) }]),
+  );
   const { values } = parse(args, flags, SERVE_HELP);
   if (values.help) {
     io.stdout(SERVE_HELP);
     return 0;
   }
-  const options = (await optionsOf(values, env)) as StartServerOptions;
-  const { startServer, ConfigError } = await import('../server/index.ts');
+  // `--no-operator-token` sets operatorToken to false; otherwise a loopback-bound service gets a new one.
+  const { operatorToken: wanted, ...options } = (await optionsOf(values, env)) as Omit<StartServerOptions, 'operatorToken'> & { operatorToken?: false };
+  const { startServer, ConfigError, resolveConfig, newOperatorToken } = await import('../server/index.ts');
   let server;
+  let operatorToken: string | undefined;
   try {
-    server = await startServer({ ...options, logStream: 'stderr' });
+    // A new secret at every start: the viewer link printed below is the only place it appears.
+    operatorToken = wanted !== false && isLoopbackHost(resolveConfig(options).http.host) ? newOperatorToken() : undefined;
+    server = await startServer({ ...options, ...(operatorToken !== undefined ? { operatorToken } : {}), logStream: 'stderr' });
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.reason);
     throw error;
@@ -84,12 +96,17 @@ export async function serve(args: string[], env: Record<string, string | undefin
   io.stdout(
     `inboxkit is serving the Disposable Inbox API\n` +
       `  HTTP API  ${server.apiUrl}\n` +
+      `  viewer    ${server.viewerUrl}\n` +
+      (operatorToken !== undefined
+        ? `            (this link's operator token sees every inbox; it is new at each start and shown only here)\n`
+        : `            (open it with an inbox token or API key: ${server.url}/#token=… or #key=…)\n`) +
       `  SMTP      ${server.smtpHost}:${server.smtpPort}\n` +
       `  domains   ${server.config.domains.join(', ')}\n` +
       `  database  ${server.config.dbPath ?? 'in memory'}\n` +
       `Press Ctrl+C to stop.\n`,
   );
-  io.stdout(`${READY_PREFIX}${JSON.stringify({ url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort })}\n`);
+  const ready = { url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort, viewerUrl: server.viewerUrl };
+  io.stdout(`${READY_PREFIX}${JSON.stringify(ready)}\n`);
   await untilSignal();
   await server.close();
   return 0;

@@ -11,6 +11,7 @@ import type { InboxHandle, InboxkitClient } from '../client/index.ts';
 import { defaultWaitTimeout } from './budget.ts';
 import { localPartFor } from './local-part.ts';
 import { attachMessage, messageTitle } from './report.ts';
+import { viewerLink } from './viewer-link.ts';
 import { TestInbox } from './test-inbox.ts';
 
 /** Where the fixtures look for the service when no `baseUrl` is configured: `inboxkit serve`'s default. */
@@ -232,13 +233,14 @@ function keptNotice(inbox: TestInbox, client: InboxkitClient, testInfo: TestInfo
   const lines = [
     `inboxkit: kept the inbox ${inbox.address} of the failed test "${testInfo.titlePath.slice(1).join(' › ')}" (keepOnFailure).`,
     `  id: ${inbox.id}; expires: ${inbox.expiresAt ?? 'never'}`,
+    `  viewer: ${viewerLink(client.apiUrl, inbox.id)} (while the service runs: reuseExistingServer, or --db and a later \`inboxkit serve\`)`,
   ];
   if (client.credential === 'apiKey' || client.credential === 'session') {
     lines.push(`  messages: curl -H "Authorization: Bearer $INBOXKIT_API_KEY" ${client.apiUrl}/inboxes/${encodeURIComponent(inbox.id)}/messages`);
     lines.push(`  delete:   curl -X DELETE -H "Authorization: Bearer $INBOXKIT_API_KEY" ${client.apiUrl}/inboxes/${encodeURIComponent(inbox.id)}`);
   } else {
     lines.push(
-      '  Its inbox token is a secret and is not printed; its messages are attached to the report. Configure use.inboxkit.apiKey to read kept inboxes through the API.',
+      '  Its inbox token is a secret and is not printed; its messages are attached to the report. Open the viewer link after the operator link `inboxkit serve` printed, or configure use.inboxkit.apiKey to read kept inboxes through the API.',
     );
   }
   return lines.join('\n');
@@ -269,14 +271,17 @@ async function deleteInbox(inbox: TestInbox): Promise<string | null> {
 }
 
 /**
- * The end of a test's inboxes: when the test failed, their messages are attached
- * to the report; then they are deleted, or kept (and reported) with `keepOnFailure`.
+ * The end of a test's inboxes: when the test failed, their viewer links are
+ * annotated and their messages attached to the report; then they are deleted, or kept (and reported) with `keepOnFailure`.
  * Throws an `InboxkitError` listing every problem once all were tried.
  */
 async function tearDownInboxes(inboxes: TestInbox[], context: TeardownContext): Promise<void> {
   const { testInfo, options } = context;
   const failed = testInfo.status !== testInfo.expectedStatus;
   const problems: string[] = [];
+  if (failed) {
+    for (const inbox of inboxes) testInfo.annotations.push({ type: 'inboxkit viewer', description: `${inbox.address}: ${viewerLink(context.client.apiUrl, inbox.id)}` });
+  }
   if (failed && context.attachToReport) {
     for (const inbox of inboxes) {
       await attachReceived(testInfo, inbox, inboxes.length > 1).catch((error: unknown) => {
@@ -351,6 +356,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         linkCheck: { request, baseURL },
         attachToReport: inboxkit.attachToReport ?? true,
         nextAttachmentNumber: () => ++attached,
+        viewerLink: (handle: InboxHandle) => viewerLink(client.apiUrl, handle.id),
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),
       };
       const maker: InboxMaker = { client, account, testInfo, customAddresses: account.customAddresses, sequence: 0 };

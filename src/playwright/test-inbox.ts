@@ -29,6 +29,8 @@ interface TestInboxContext {
   nextAttachmentNumber(): number;
   /** The test's `request` context and `baseURL`, for `message.checkLinks()`. */
   linkCheck?: LinkCheckContext;
+  /** The inbox's link in the local service's web viewer, named by a failed wait's error. */
+  viewerLink?(handle: InboxHandle): string;
 }
 
 /**
@@ -99,6 +101,17 @@ export class TestInbox {
     return this.#context.defaultTimeout();
   }
 
+  /** Rethrows a failed wait's error with the inbox's viewer link added to its message. */
+  #withViewerLink(error: unknown): never {
+    const link = this.#context.viewerLink?.(this.#handle);
+    if (link && error instanceof Error && !error.message.includes(link)) {
+      const before = error.message;
+      error.message = `${before}\n  Look at the inbox in the viewer: ${link}`;
+      if (error.stack?.includes(before)) error.stack = error.stack.replace(before, error.message);
+    }
+    throw error;
+  }
+
   #options<O extends { timeout?: number }>(options: O | undefined): O & { timeout: number } {
     const timeout = options?.timeout ?? this.defaultTimeout();
     return { ...(options ?? ({} as O)), timeout };
@@ -122,7 +135,8 @@ export class TestInbox {
     return base.step(
       `wait for email: ${describeCriteria(match)}`,
       async () => {
-        const message = this.#forTest(await this.#handle.waitForMessage(match, this.#options(options)));
+        const received = await this.#handle.waitForMessage(match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
+        const message = this.#forTest(received);
         await this.attach(message);
         return message;
       },
@@ -138,7 +152,8 @@ export class TestInbox {
     return base.step(
       `wait for ${count} emails: ${describeCriteria(match)}`,
       async () => {
-        const messages = (await this.#handle.waitForMessages(count, match, this.#options(options))).map((m) => this.#forTest(m));
+        const received = await this.#handle.waitForMessages(count, match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
+        const messages = received.map((m) => this.#forTest(m));
         for (const message of messages) await this.attach(message);
         return messages;
       },
@@ -182,7 +197,7 @@ export class TestInbox {
     return base.step(
       `expect no email: ${describeCriteria(match)}`,
       async () => {
-        await this.#handle.expectNoMessage(match, options);
+        await this.#handle.expectNoMessage(match, options).catch((error: unknown) => this.#withViewerLink(error));
       },
       { box: true },
     );

@@ -21,6 +21,7 @@ import { BEARER_SCHEME, INBOX_TOKEN_SCHEME } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
 import { createDomainRoutes } from './routes/domains.handlers.ts';
+import { createEventsRoutes } from './routes/events.handlers.ts';
 import { createExtensionRoutes } from './routes/extension.handlers.ts';
 import { createFaultRoutes } from './routes/faults.handlers.ts';
 import { createInboxRoutes } from './routes/inboxes.handlers.ts';
@@ -28,6 +29,7 @@ import { createMeRoutes } from './routes/me.handlers.ts';
 import { createMetaRoutes } from './routes/meta.handlers.ts';
 import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
+import { createViewerRoutes } from './routes/viewer.handlers.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
 import type { Sanitizer } from './mail/sanitize.ts';
 
@@ -72,6 +74,12 @@ export interface AppOptions {
    * @defaultValue a sanitizer created by the message routes
    */
   sanitizer?: Sanitizer;
+  /**
+   * Where the built web viewer is (`index.html`, `viewer.js`, `viewer.css`),
+   * served at `/`; `false` serves no viewer.
+   * @defaultValue dist/viewer of this package
+   */
+  viewerAssetsDir?: string | false;
 }
 
 /**
@@ -146,6 +154,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   api.route('/', createMessageRoutes(ctx, options.sanitizer ? { sanitizer: options.sanitizer } : {}));
   api.route('/', createStreamRoutes(ctx, ctx.config.stream));
   api.route('/', createFaultRoutes(ctx));
+  api.route('/', createEventsRoutes(ctx, ctx.config.stream));
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
   const openApiDocument = () =>
@@ -156,6 +165,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     }));
   api.route('/', createMetaRoutes(openApiDocument));
   app.route(API_PREFIX, api);
+
+  // The web inbox viewer at `/`: static files, a client of the API above.
+  if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));
 
   // Also outside the API prefix, for process supervisors and load balancers.
   app.get('/healthz', (c) => c.json({ data: HealthSchema.parse({ status: 'ok' }) }));

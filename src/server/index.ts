@@ -31,7 +31,7 @@ export type {
 export { createServerContext } from './context/context.ts';
 export type { ServerContext, ServerContextOptions, AppEnv } from './context/context.ts';
 export type { PlanId, PlanOptions } from './auth/plans.ts';
-export { hashSecret, newApiKey } from './auth/secrets.ts';
+export { hashSecret, newApiKey, newOperatorToken } from './auth/secrets.ts';
 export { createEventBus } from './events/bus.ts';
 export type { EventBus, BusEvent } from './events/types.ts';
 export type { Store } from './storage/types.ts';

@@ -10,10 +10,11 @@ import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
+import { isLoopbackHost } from '../wire/defaults.ts';
 import { API_PREFIX } from '../wire/schemas.ts';
 import { createApp } from './app.ts';
-import { hashSecret } from './auth/secrets.ts';
-import { resolveConfig } from './context/config.ts';
+import { hashSecret, isOperatorTokenShape } from './auth/secrets.ts';
+import { ConfigError, resolveConfig } from './context/config.ts';
 import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
 import { createServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
@@ -52,6 +53,20 @@ export interface StartServerOptions extends ConfigOptions {
    * @defaultValue an in-process bus
    */
   bus?: EventBus;
+  /**
+   * An operator token (`tmo_` + at least 16 letters, digits, `-` or `_`) that
+   * sees every inbox, for the web viewer (`RunningServer.viewerUrl` carries
+   * it). Only a service bound to loopback may have one: anyone who can reach
+   * the port and knows the token reads every inbox. `inboxkit serve` makes a
+   * new one at each start.
+   * @defaultValue none: the viewer opens with an inbox token or an API key
+   */
+  operatorToken?: string;
+  /**
+   * Where the built web viewer's files are; `false` serves no viewer at `/`.
+   * @defaultValue dist/viewer of this package
+   */
+  viewerAssetsDir?: string | false;
 }
 
 /** A running local service. */
@@ -64,6 +79,11 @@ export interface RunningServer {
   smtpHost: string;
   /** Port of the SMTP intake. */
   smtpPort: number;
+  /**
+   * The web viewer's address: `${url}/`, with `#key=<operator token>` when the
+   * server was given one (a secret: print it, never log it).
+   */
+  viewerUrl: string;
   /** The effective configuration. */
   config: ResolvedConfig;
   /** Deletes expired inboxes now (the sweeper also runs on its own). Resolves with their ids. */
@@ -139,6 +159,20 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
 }
 
 /**
+ * Refuses an operator token of the wrong shape, or on a service reachable from
+ * other machines (anyone who can reach the port and knows the token reads every inbox).
+ */
+function checkOperatorToken(token: string | undefined, host: string): void {
+  if (token === undefined) return;
+  if (!isOperatorTokenShape(token)) {
+    throw new ConfigError('operatorToken', 'option operatorToken must be "tmo_" followed by at least 16 letters, digits, "-" or "_".');
+  }
+  if (!isLoopbackHost(host)) {
+    throw new ConfigError('operatorToken', `option operatorToken needs the HTTP server bound to loopback (127.0.0.1, ::1 or localhost), not ${host}: it opens every inbox.`);
+  }
+}
+
+/**
  * Starts the local Disposable Inbox service: the HTTP API under `/api/v1` and
  * the SMTP intake, on 127.0.0.1 and free ports by default.
  *
@@ -154,6 +188,7 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const config = resolveConfig(options);
+  checkOperatorToken(options.operatorToken, config.http.host);
   const level = options.logLevel ?? 'silent';
   const logger = options.logger ?? (options.logStream === 'stderr' ? pino({ level }, pino.destination(2)) : pino({ level }));
   const ownStore = options.store === undefined;
@@ -174,11 +209,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
-    const ctx = createServerContext({ store, config, logger, ...(options.now ? { now: options.now } : {}), ...(options.bus ? { bus: options.bus } : {}) });
+    const ctx = createServerContext({
+      store,
+      config,
+      logger,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.bus ? { bus: options.bus } : {}),
+      ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
+    });
     // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
     const sanitizer = createSanitizer();
     cleanups.push(() => sanitizer.close());
-    const app = createApp(ctx, { sanitizer });
+    const app = createApp(ctx, { sanitizer, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
 
     const http = await listen(app.fetch, config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
@@ -206,6 +248,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       apiUrl: `${url}${API_PREFIX}`,
       smtpHost: config.smtp.host,
       smtpPort: smtp.port,
+      viewerUrl: `${url}/${options.operatorToken === undefined ? '' : `#key=${options.operatorToken}`}`,
       config,
       sweepExpired: () => sweeper.sweep(),
       close: () => (closing ??= runCleanups()),

@@ -24,3 +24,18 @@ export function urlHost(host: string): string {
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
 }
+
+/**
+ * Whether a host to bind is a loopback address (or names one), so that only
+ * this machine can reach it: `localhost`, `::1` (with or without brackets) or
+ * `127.x.y.z`.
+ *
+ * @example
+ * ```ts
+ * isLoopbackHost('127.0.0.1'); // true
+ * isLoopbackHost('0.0.0.0'); // false
+ * ```
+ */
+export function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

@@ -115,8 +115,12 @@ export const PlanSchema = z
   })
   .meta({ id: 'Plan' });
 
-/** The kinds of credential a request can carry. */
-export const CredentialKindSchema = z.enum(['anonymous', 'inboxToken', 'apiKey', 'session']).meta({ id: 'CredentialKind' });
+/**
+ * The kinds of credential a request can carry. `operator` is an inboxkit
+ * extension: the local service's operator token (`tmo_…`), printed once by
+ * `inboxkit serve` on loopback, which sees every inbox.
+ */
+export const CredentialKindSchema = z.enum(['anonymous', 'inboxToken', 'apiKey', 'session', 'operator']).meta({ id: 'CredentialKind' });
 
 /** The answer of `GET /me`. */
 export const MeSchema = z

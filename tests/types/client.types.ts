@@ -98,7 +98,7 @@ export async function typeTests(options: ClientOptions): Promise<void> {
   const me = await client.me.get();
   expectType<Equal<typeof me, Me>>();
   expectType<Equal<typeof me.credential, CredentialKind>>();
-  expectType<Equal<CredentialKind, 'anonymous' | 'inboxToken' | 'apiKey' | 'session'>>();
+  expectType<Equal<CredentialKind, 'anonymous' | 'inboxToken' | 'apiKey' | 'session' | 'operator'>>();
   expectType<Equal<Awaited<ReturnType<typeof client.me.signOut>>, SignedOut>>();
   expectType<Equal<Awaited<ReturnType<typeof client.extension.exchange>>, Token>>();
   expectType<Equal<Awaited<ReturnType<typeof client.extension.createCode>>, ConnectCode>>();

@@ -24,6 +24,10 @@ const refused: Array<[string, string]> = [
   ['src/playwright/example.ts', '../server/index.ts'],
   ['src/playwright/example.ts', '../client/wait.ts'],
   ['src/wire/example.ts', '@hono/zod-openapi'],
+  ['src/server/example.ts', '../viewer/main.ts'],
+  ['src/viewer/example.ts', '../server/index.ts'],
+  ['src/viewer/example.ts', 'node:fs'],
+  ['src/viewer/example.ts', '../client/index.ts'],
 ];
 
 for (const [file, specifier] of refused) {
@@ -36,6 +40,8 @@ const allowed: Array<[string, string]> = [
   ['src/server/example.ts', '../wire/schemas.ts'],
   ['src/client/example.ts', '../wire/schemas.ts'],
   ['src/playwright/example.ts', '../client/index.ts'],
+  ['src/viewer/example.ts', '../extract/index.ts'],
+  ['src/viewer/example.ts', 'eventsource-parser'],
 ];
 
 for (const [file, specifier] of allowed) {

@@ -13,7 +13,7 @@ import type { Store } from '../storage/types.ts';
 import { planOf } from './plans.ts';
 import type { PlanId } from './plans.ts';
 import type { Principal } from './principal.ts';
-import { API_KEY_PREFIX } from './secrets.ts';
+import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX, constantTimeEqual } from './secrets.ts';
 
 /** The request variables the middleware sets, readable in every route as `c.var.*`. */
 export interface AuthVariables {
@@ -36,6 +36,8 @@ export interface AuthDeps {
   now(): number;
   /** How secrets are hashed for lookup. */
   hash(secret: string): string;
+  /** Hash of the operator token that sees every inbox, or null/absent when the service offers none. */
+  operatorTokenHash?: string | null;
 }
 
 /** The headers a credential is read from. */
@@ -62,6 +64,13 @@ async function resolvePrincipal(
     }
     const token = match[1];
     const hash = ctx.hash(token);
+    if (token.startsWith(OPERATOR_TOKEN_PREFIX)) {
+      const expected = ctx.operatorTokenHash ?? null;
+      if (expected === null || !constantTimeEqual(hash, expected)) {
+        return new HttpError('unauthorized', 'The operator token is not valid: it changes on every start of `inboxkit serve`; open the viewer URL the running service printed.');
+      }
+      return { kind: 'operator', tokenHash: hash };
+    }
     if (token.startsWith(API_KEY_PREFIX)) {
       const user = await ctx.store.findUserByApiKeyHash(hash);
       if (!user) return new HttpError('unauthorized', 'The API key is not valid. Check the key, or create one with `inboxkit keys create`.');
@@ -95,6 +104,8 @@ function rateKey(principal: Principal | null, clientAddress: string): string {
       return `session:${principal.tokenHash}`;
     case 'inboxToken':
       return `inbox:${principal.tokenHash}`;
+    case 'operator':
+      return `operator:${principal.tokenHash}`;
     default:
       return `addr:${clientAddress}`;
   }

@@ -6,12 +6,15 @@ import type { UserRecord } from '../storage/types.ts';
  * - `inboxToken`: `X-Inbox-Token`, grants exactly one inbox.
  * - `apiKey`: `Authorization: Bearer tm_…`, grants the user's own inboxes.
  * - `session`: `Authorization: Bearer <session token>` from the PKCE exchange; same grants as the user's key.
+ * - `operator`: `Authorization: Bearer tmo_…`, the operator token a loopback-bound
+ *   service was started with (an inboxkit extension, for the viewer): sees every inbox.
  */
 export type Principal =
   | { kind: 'anonymous'; clientAddress: string }
   | { kind: 'inboxToken'; inboxId: string; tokenHash: string }
   | { kind: 'apiKey'; user: UserRecord; keyHash: string }
-  | { kind: 'session'; user: UserRecord; tokenHash: string };
+  | { kind: 'session'; user: UserRecord; tokenHash: string }
+  | { kind: 'operator'; tokenHash: string };
 
 /** The user behind a principal, or null for anonymous and inbox-token callers. */
 export function userOf(principal: Principal): UserRecord | null {

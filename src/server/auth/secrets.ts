@@ -12,6 +12,8 @@ export const API_KEY_PREFIX = 'tm_';
 export const SESSION_PREFIX = 'tms_';
 /** Prefix of inbox tokens. */
 export const INBOX_TOKEN_PREFIX = 'tmi_';
+/** Prefix of the operator token (see `ServerContext.operatorTokenHash`). */
+export const OPERATOR_TOKEN_PREFIX = 'tmo_';
 /** Prefix of connect codes. */
 export const CONNECT_CODE_PREFIX = 'tmc_';
 
@@ -23,6 +25,20 @@ export function newSecret(prefix: string): string {
 /** A new API key, `tm_` + 32 random bytes in base64url. */
 export function newApiKey(): string {
   return newSecret(API_KEY_PREFIX);
+}
+
+/**
+ * A new operator token, `tmo_` + 32 random bytes in base64url: the secret of a
+ * loopback-bound service's operator view of every inbox (`inboxkit serve` makes
+ * one at each start).
+ */
+export function newOperatorToken(): string {
+  return newSecret(OPERATOR_TOKEN_PREFIX);
+}
+
+/** Whether a text has the shape of an operator token: `tmo_` and at least 16 letters, digits, `-` or `_`. */
+export function isOperatorTokenShape(token: string): boolean {
+  return /^tmo_[A-Za-z0-9_-]{16,}$/.test(token);
 }
 
 /** Hex SHA-256 of a secret: how every secret is stored and looked up. Secrets are never stored in clear. */

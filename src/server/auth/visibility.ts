@@ -14,14 +14,16 @@ export function isActive(inbox: InboxRecord, now: number): boolean {
   return inbox.expiresAt === null || inbox.expiresAt > now;
 }
 
-/** Whether a principal may see an inbox: its own inbox token, or the owning user. */
-function canSee(principal: Principal, inbox: InboxRecord): boolean {
+/** Whether a principal may see an inbox: its own inbox token, the owning user, or the operator. */
+export function canSee(principal: Principal, inbox: InboxRecord): boolean {
   switch (principal.kind) {
     case 'inboxToken':
       return principal.inboxId === inbox.id;
     case 'apiKey':
     case 'session':
       return inbox.ownerUserId !== null && inbox.ownerUserId === principal.user.id;
+    case 'operator':
+      return true;
     default:
       return false;
   }

@@ -37,6 +37,11 @@ export interface ServerContext {
   now(): number;
   /** Hash of a secret as stored (SHA-256, hex). Secrets are never stored in clear. */
   hash(secret: string): string;
+  /**
+   * Hash of the operator token (`tmo_…`) that sees every inbox, or null/absent
+   * when the service offers none (see `StartServerOptions.operatorToken`).
+   */
+  operatorTokenHash?: string | null;
   /** The per-inbox delivery faults the SMTP intake honours (an extension); whoever owns the context closes them. */
   faults: DeliveryFaults;
 }
@@ -62,12 +67,18 @@ export interface ServerContextOptions {
    * @defaultValue an in-process bus that logs a failing listener
    */
   bus?: EventBus;
+  /**
+   * The operator token that sees every inbox (kept only as its hash).
+   * @defaultValue none: no `tmo_…` credential is accepted
+   */
+  operatorToken?: string;
 }
 
 /**
  * Builds a server context: the given parts, with an in-process bus, a silent
- * logger, the wall clock and SHA-256 secret hashing where none is given, and an
- * empty table of delivery faults on its bus (close it with `ctx.faults.close()`).
+ * logger, the wall clock and SHA-256 secret hashing where none is given, no
+ * operator token unless one is given, and an empty table of delivery faults on
+ * its bus (close it with `ctx.faults.close()`).
  *
  * @example
  * ```ts
@@ -79,5 +90,14 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   const logger = options.logger ?? pino({ level: 'silent' });
   const bus = options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') });
   const now = options.now ?? Date.now;
-  return { store: options.store, bus, config: options.config, logger, now, hash: hashSecret, faults: createDeliveryFaults({ bus, now }) };
+  return {
+    store: options.store,
+    bus,
+    config: options.config,
+    logger,
+    now,
+    hash: hashSecret,
+    operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
+    faults: createDeliveryFaults({ bus, now }),
+  };
 }

@@ -29,15 +29,16 @@ export interface EventBusOptions {
  */
 export function createEventBus(options: EventBusOptions = {}): EventBus {
   const listeners = new Map<string, Set<(event: BusEvent) => void>>();
+  const everyInbox = new Set<(event: BusEvent) => void>();
   const onListenerError = options.onListenerError ?? (() => {});
 
   return {
     publish(event) {
       const set = listeners.get(event.inboxId);
-      if (!set) return;
+      if (!set && everyInbox.size === 0) return;
       // A copy, so that a listener unsubscribing (or subscribing) during
       // delivery neither skips nor repeats anyone.
-      for (const listener of [...set]) {
+      for (const listener of [...(set ?? []), ...everyInbox]) {
         try {
           listener(event);
         } catch (error) {
@@ -46,6 +47,13 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
           } catch {}
         }
       }
+    },
+    subscribeAll(listener) {
+      const entry = (event: BusEvent) => listener(event);
+      everyInbox.add(entry);
+      return () => {
+        everyInbox.delete(entry);
+      };
     },
     subscribe(inboxId, listener) {
       let set = listeners.get(inboxId);

@@ -21,8 +21,8 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   app.openapi(createCodeRoute, async (c) => {
     const principal = c.var.principal;
     requireCredential(principal);
-    if (principal.kind === 'inboxToken') {
-      throw new HttpError('plan_required', 'Connect codes are for user accounts: send an API key (Authorization: Bearer tm_…), not an inbox token.');
+    if (principal.kind === 'inboxToken' || principal.kind === 'operator') {
+      throw new HttpError('plan_required', `Connect codes are for user accounts: send an API key (Authorization: Bearer tm_…), not ${principal.kind === 'operator' ? 'the operator token' : 'an inbox token'}.`);
     }
     const body = c.req.valid('json');
     const code = newSecret(CONNECT_CODE_PREFIX);

@@ -70,7 +70,10 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     // A random local part collides with odds of 36^-11; retry a few times anyway.
     for (let attempt = 0; attempt < 5; attempt++) {
       const created = await ctx.store.createInbox({ ...fields, localPart: body.localPart ?? randomLocalPart() });
-      if (created !== 'address_taken') return c.json({ data: { ...toWireInbox(created), token } }, 200);
+      if (created !== 'address_taken') {
+        ctx.bus.publish({ type: 'inbox.created', inboxId: created.id });
+        return c.json({ data: { ...toWireInbox(created), token } }, 200);
+      }
       if (body.localPart !== undefined) {
         throw new HttpError('address_taken', `${addressOf(body.localPart, domain.domain)} is already in use; choose another localPart.`);
       }
@@ -87,7 +90,10 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       const items = inbox && isActive(inbox, ctx.now()) ? [toWireInbox(inbox)] : [];
       return c.json({ data: { items: cursor ? [] : items, nextCursor: null } }, 200);
     }
-    const page = await ctx.store.listInboxesByOwner(principal.user.id, { cursor: cursor ?? null, limit, now: ctx.now() });
+    const page =
+      principal.kind === 'operator'
+        ? await ctx.store.listActiveInboxes({ cursor: cursor ?? null, limit, now: ctx.now() })
+        : await ctx.store.listInboxesByOwner(principal.user.id, { cursor: cursor ?? null, limit, now: ctx.now() });
     return c.json({ data: { items: page.items.map(toWireInbox), nextCursor: page.nextCursor } }, 200);
   });
 

@@ -30,7 +30,7 @@ export const listInboxesRoute = createRoute({
   path: '/inboxes',
   tags: ['Inboxes'],
   summary: 'List the caller\'s active inboxes',
-  description: 'Newest first, paginated. With an inbox token: that one inbox.',
+  description: 'Newest first, paginated. With an inbox token: that one inbox. With the operator token (inboxkit extension): every active inbox.',
   security: security.required,
   request: { query: PageQuerySchema },
   responses: { ...okResponse(InboxPageSchema, 'A page of inboxes'), ...errorResponses(400) },

@@ -36,7 +36,7 @@ export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const principal = c.var.principal;
     requireCredential(principal);
     if (principal.kind !== 'session') {
-      throw new HttpError('not_a_session', `DELETE /me/session signs out a session token, but this request carries ${principal.kind === 'apiKey' ? 'an API key' : 'an inbox token'}.`);
+      throw new HttpError('not_a_session', `DELETE /me/session signs out a session token, but this request carries ${principal.kind === 'apiKey' ? 'an API key' : principal.kind === 'operator' ? 'the operator token' : 'an inbox token'}.`);
     }
     await ctx.store.revokeSession(principal.tokenHash);
     return c.json({ data: { signedOut: true as const } }, 200);

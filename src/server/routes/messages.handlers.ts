@@ -85,10 +85,10 @@ export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOp
 
   app.openapi(listMessagesRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const { cursor, limit } = c.req.valid('query');
+    const { cursor, limit, q } = c.req.valid('query');
     const inbox = await loadVisibleInbox(ctx, c.var.principal, id);
     try {
-      const page = await ctx.store.listMessages(inbox.id, { cursor: cursor ?? null, limit });
+      const page = await ctx.store.listMessages(inbox.id, { cursor: cursor ?? null, limit, q: q?.trim() || null });
       return c.json({ data: { items: page.items.map(toMessageSummary), nextCursor: page.nextCursor } }, 200);
     } catch (error) {
       if (error instanceof InvalidCursorError) throw new HttpError('validation_error', error.message);

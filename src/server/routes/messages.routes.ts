@@ -21,7 +21,13 @@ export const listMessagesRoute = createRoute({
   security,
   request: {
     params: InboxIdParams,
-    query: PageQuerySchema,
+    query: PageQuerySchema.extend({
+      q: z.string().max(200).optional().meta({
+        description:
+          'inboxkit extension: only messages whose subject, sender, recipients or text contain this text (ASCII case-insensitive). Servers that do not know it ignore it. The cursor of a filtered list is valid only with the same `q`.',
+        'x-inboxkit-extension': true,
+      }),
+    }),
   },
   responses: {
     ...okResponse(MessagePageSchema, 'A page of message summaries, newest first'),

@@ -9,6 +9,7 @@ import type { AppEnv, ServerContext } from '../context/context.ts';
 import type { BusEvent } from '../events/types.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
+import { eventStreamResponse, formatEvent } from '../http/sse.ts';
 import { toMessageSummary } from '../http/present.ts';
 import type { MessageSummaryRecord } from '../storage/types.ts';
 import { streamRoute } from './stream.routes.ts';
@@ -34,11 +35,6 @@ export interface StreamRoutesOptions {
 }
 
 const encoder = new TextEncoder();
-
-/** One SSE event. `data` is JSON, which never contains a raw CR or LF. */
-export function formatEvent(event: string, data: unknown, id?: number): string {
-  return `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
-}
 
 /** A Last-Event-ID value as a seq: a non-negative integer, or null when absent or empty. */
 export function parseLastEventId(value: string | undefined): number | null {
@@ -170,7 +166,8 @@ class StreamConnection {
   }
 
   private deliver(event: BusEvent): void {
-    if (this.closed) return;
+    // A new inbox is news for the caller-wide `GET /me/events` only.
+    if (this.closed || event.type === 'inbox.created') return;
     if (event.type !== 'message') {
       this.end(event.type);
       return;
@@ -259,15 +256,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       connection.drop(error instanceof Error ? error : new Error(String(error)));
     });
 
-    return new Response(connection.body, {
-      status: 200,
-      headers: {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-cache, no-transform',
-        'X-Accel-Buffering': 'no',
-        'X-Content-Type-Options': 'nosniff',
-      },
-    });
+    return eventStreamResponse(connection.body);
   });
 
   return app;

@@ -160,6 +160,8 @@ export interface InboxStore {
   findActiveInboxByAddress(localPart: string, domain: string, now: number): Promise<InboxRecord | null>;
   /** A user's active inboxes, newest first. */
   listInboxesByOwner(userId: string, page: { cursor: string | null; limit: number; now: number }): Promise<StorePage<InboxRecord>>;
+  /** Every active inbox, whoever owns it, newest first (the operator's view). */
+  listActiveInboxes(page: { cursor: string | null; limit: number; now: number }): Promise<StorePage<InboxRecord>>;
   countActiveInboxesByOwner(userId: string, now: number): Promise<number>;
   updateInbox(id: string, patch: { label?: string | null; forwardTo?: string | null }): Promise<InboxRecord | null>;
   /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
@@ -175,8 +177,12 @@ export interface MessageStore {
    * assigning each inbox's next seq. Resolves only once committed.
    */
   insertMessage(inboxIds: string[], message: NewMessage, receivedAt: number): Promise<MessageSummaryRecord[]>;
-  /** Newest first; the cursor stays valid while messages arrive and are deleted. */
-  listMessages(inboxId: string, page: { cursor: string | null; limit: number }): Promise<StorePage<MessageSummaryRecord>>;
+  /**
+   * Newest first; the cursor stays valid while messages arrive and are deleted.
+   * With `q`, only messages whose subject, sender, recipients or text contain it
+   * (case-insensitively for ASCII letters).
+   */
+  listMessages(inboxId: string, page: { cursor: string | null; limit: number; q?: string | null }): Promise<StorePage<MessageSummaryRecord>>;
   /** Messages of an inbox with seq > afterSeq, oldest first (stream replay). */
   listMessagesAfterSeq(inboxId: string, afterSeq: number, limit: number): Promise<MessageSummaryRecord[]>;
   findMessage(id: string): Promise<MessageRecord | null>;

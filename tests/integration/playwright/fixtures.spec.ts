@@ -178,8 +178,11 @@ test('passes and cleans up', async ({ inbox }) => {
   const [kept] = printedInboxes(failed.stdout);
   const still = await admin.inboxes.get(kept!.id);
   expect(still.address).toBe(kept!.address);
-  const notice = failed.annotations.join('\n');
-  expect(failed.annotations).toHaveLength(1);
+  // One kept-inbox notice, next to the inbox's viewer link.
+  const notice = failed.annotations.filter((a) => a.startsWith('inboxkit: kept inbox: ')).join('\n');
+  expect(failed.annotations.filter((a) => a.startsWith('inboxkit: kept inbox: '))).toHaveLength(1);
+  expect(failed.annotations).toContain(`inboxkit viewer: ${kept!.address}: ${server.url}/#inbox=${kept!.id}`);
+  expect(notice).toContain(`viewer: ${server.url}/#inbox=${kept!.id}`);
   expect(notice).toContain(`inboxkit: kept inbox: inboxkit: kept the inbox ${kept!.address} of the failed test "fails and keeps"`);
   expect(notice).toContain(`/inboxes/${kept!.id}/messages`);
   expect(notice).not.toContain(API_KEY);

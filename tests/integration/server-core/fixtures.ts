@@ -117,7 +117,9 @@ export const test = base.extend<{
       await service.store.addApiKey(user.id, keyHash, { configured: true });
     }
     const sanitizer = createSanitizer();
-    const app = createApp(createServerContext({ ...service, config, now: () => clock.now }), { sanitizer });
+    const operator = serverOptions.operatorToken !== undefined ? { operatorToken: serverOptions.operatorToken } : {};
+    const ctx = createServerContext({ ...service, config, now: () => clock.now, ...operator });
+    const app = createApp(ctx, { sanitizer });
     const origin = 'http://inboxkit.local';
     // As over a socket, a body comes with its Content-Length (the app reads an empty JSON body by it).
     const send: Send = async (url, init) => {
@@ -126,6 +128,7 @@ export const test = base.extend<{
       return app.request(url, { ...init, headers });
     };
     await use(callerOf(send, origin, `${origin}/api/v1`));
+    ctx.faults.close();
     await sanitizer.close();
   },
   // A fresh private folder for database files, removed after the test. (Not the

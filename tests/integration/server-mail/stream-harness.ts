@@ -64,6 +64,7 @@ export async function startStreamServer(
   let subscriptions = 0;
   const bus: EventBus = {
     publish: (event) => inner.publish(event),
+    subscribeAll: (listener) => inner.subscribeAll(listener),
     subscribe(inboxId, listener) {
       subscriptions++;
       const off = inner.subscribe(inboxId, listener);

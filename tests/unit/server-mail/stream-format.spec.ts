@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
-import { formatEvent, parseLastEventId } from '../../../src/server/routes/stream.handlers.ts';
+import { formatEvent } from '../../../src/server/http/sse.ts';
+import { parseLastEventId } from '../../../src/server/routes/stream.handlers.ts';
 
 test('an event is event, id and one data line, ended by a blank line', () => {
   expect(formatEvent('message', { a: 1 }, 7)).toBe('event: message\nid: 7\ndata: {"a":1}\n\n');

@@ -73,6 +73,16 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
       );
       return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
     },
+    async listActiveInboxes({ cursor, limit, now }) {
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('i', cursor);
+      const rows = sql.all(
+        `${SELECT_INBOX}
+         WHERE (i.expires_at IS NULL OR i.expires_at > ?) AND i.n < ?
+         ORDER BY i.n DESC LIMIT ?`,
+        now, before, limit + 1,
+      );
+      return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
+    },
     async countActiveInboxesByOwner(userId, now) {
       const row = sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE owner_user_id = ? AND (expires_at IS NULL OR expires_at > ?)', userId, now);
       return Number(row?.c ?? 0);

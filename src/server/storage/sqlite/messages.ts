@@ -73,12 +73,20 @@ export function createSqliteMessages(sql: Sql): MessageStore {
         return stored;
       });
     },
-    async listMessages(inboxId, { cursor, limit }) {
+    async listMessages(inboxId, { cursor, limit, q = null }) {
       const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('m', cursor);
-      const rows = sql.all(
-        `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
-        inboxId, before, limit + 1,
-      );
+      // LIKE with an escape character, so the search text's % and _ are literal.
+      const like = q === null || q === '' ? null : `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+      const rows =
+        like === null
+          ? sql.all(`SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`, inboxId, before, limit + 1)
+          : sql.all(
+              `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq < ?
+                 AND (subject LIKE ? ESCAPE '\\' OR from_json LIKE ? ESCAPE '\\' OR to_json LIKE ? ESCAPE '\\'
+                      OR cc_json LIKE ? ESCAPE '\\' OR text_body LIKE ? ESCAPE '\\')
+               ORDER BY seq DESC LIMIT ?`,
+              inboxId, before, like, like, like, like, like, limit + 1,
+            );
       return keysetPage(rows, limit, toSummary, (last) => encodeCursor('m', Number(last.seq)));
     },
     async listMessagesAfterSeq(inboxId, afterSeq, limit) {

@@ -1,0 +1,30 @@
+/**
+ * The caller-wide event stream (route definition; the behaviour is in
+ * `events.handlers.ts`).
+ *
+ * @packageDocumentation
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { errorResponses, security as securityOf } from '../http/openapi.ts';
+
+/** `GET /me/events` (an inboxkit extension) */
+export const eventsRoute = createRoute({
+  method: 'get',
+  path: '/me/events',
+  tags: ['Inboxes'],
+  summary: 'Live events of every inbox the caller can see (Server-Sent Events; inboxkit extension)',
+  description: [
+    'Not part of the Disposable Inbox API specification: the local service offers it so that a list of inboxes (the web viewer) stays current without polling.',
+    'First line `retry: 2000`, then `event: ready` with `{}` once subscribed. Then, for the inboxes the credential can see:',
+    '`event: inbox.created` with the Inbox; `event: message` with `{ inboxId, message: MessageSummary }`;',
+    '`event: inbox.deleted` or `event: inbox.expired` with `{ inboxId }`. A `: ping` comment at least every 15 s.',
+    'There is no replay: after a reconnect, list the inboxes again (`GET /inboxes`). With an inbox token, only that inbox; with an API key or session, the user\'s inboxes; with the operator token, every inbox.',
+    'A client that reads too slowly is disconnected.',
+  ].join(' '),
+  'x-inboxkit-extension': true,
+  security: [...securityOf.required],
+  responses: {
+    200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    ...errorResponses(),
+  },
+});
