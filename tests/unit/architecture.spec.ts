@@ -88,6 +88,56 @@ test('the cycle finder names a cycle when there is one', () => {
   expect(cycles(graph)).toEqual(['a → b → c → a']);
 });
 
+/** The README's "Architecture" section: its table (folder → what it may import) and its text. */
+function readmeArchitecture(): { text: string; rows: Map<string, Set<string>> } {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('### Architecture');
+  expect(start, 'README.md has an "### Architecture" section').toBeGreaterThan(-1);
+  const rest = readme.slice(start + '### Architecture'.length);
+  const end = rest.search(/^#{1,3} /m);
+  const text = end === -1 ? rest : rest.slice(0, end);
+  const rows = new Map<string, Set<string>>();
+  for (const line of text.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim());
+    const folder = /^`src\/([^`]+)`$/.exec(cells[1] ?? '')?.[1];
+    if (!folder) continue;
+    const may = new Set<string>();
+    for (const [, token] of (cells[3] ?? '').matchAll(/`([^`]+)`/g)) {
+      if (token!.startsWith('src/')) may.add(folderOf(path.join(src, token!.slice(4), token!.endsWith('.ts') ? '' : 'x.ts')));
+      else if (folder.startsWith('server/') && /^[a-z]+$/.test(token!)) may.add(`server/${token}`);
+    }
+    rows.set(folder, may);
+  }
+  return { text, rows };
+}
+
+test('the README\'s architecture table names every folder of src/ and every import between them', () => {
+  const { rows } = readmeArchitecture();
+  const graph = folderGraph();
+  expect([...rows.keys()].sort()).toEqual([...graph.keys()].filter((f) => f !== '(root)').sort());
+  const undeclared: string[] = [];
+  for (const [from, edges] of graph) {
+    for (const to of edges) {
+      // The composition root composes every folder of the server.
+      if (from === 'server' && to.startsWith('server/')) continue;
+      if (!rows.get(from)?.has(to)) undeclared.push(`src/${from} imports src/${to}`);
+    }
+  }
+  expect(undeclared, 'imports the README\'s architecture table does not allow').toEqual([]);
+});
+
+test('every file the README\'s architecture section names exists', () => {
+  const { text } = readmeArchitecture();
+  const missing = [...text.matchAll(/`(src\/[^`\s]+\.(?:ts|sql|css|html))`/g)].map((m) => m[1]!).filter((file) => {
+    try {
+      return !statSync(path.join(root, file)).isFile();
+    } catch {
+      return true;
+    }
+  });
+  expect(missing).toEqual([]);
+});
+
 test('nothing inside the server imports its composition root but the package index', () => {
   const offenders = sourceFiles(path.join(src, 'server'))
     .filter((file) => !['index.ts', 'start.ts', 'app.ts'].includes(path.relative(path.join(src, 'server'), file)))
