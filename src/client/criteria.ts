@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import type { Address, MessageSummary } from '../wire/schemas.ts';
-import { matchesPattern } from '../extract/index.ts';
+import { matchesPattern, showPattern as show } from '../extract/index.ts';
 import { InboxkitError } from './errors.ts';
 import { formatAddress } from './format.ts';
 import type { ReceivedMessage } from './received.ts';
@@ -75,10 +75,6 @@ export function toCriteria(match: MessageMatch | undefined, where = 'waitForMess
     }
   }
   return match;
-}
-
-function show(pattern: string | RegExp): string {
-  return typeof pattern === 'string' ? JSON.stringify(pattern) : String(pattern);
 }
 
 /**

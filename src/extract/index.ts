@@ -7,7 +7,7 @@
 export { extractLinks, findLink } from './links.ts';
 export { describeLinkFilter } from './link-filter.ts';
 export type { LinkFilter, LinkOptions, LinkQuery, LinkFilterArg } from './link-filter.ts';
-export { matchesPattern } from './pattern.ts';
+export { matchesPattern, showPattern } from './pattern.ts';
 export { extractOtps, extractOtp, normalizeCode, OTP_MIN_SCORE } from './otp.ts';
 export type { OtpOptions } from './otp.ts';
 export { unwrapTrackingUrl } from './unwrap.ts';

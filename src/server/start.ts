@@ -11,6 +11,7 @@ import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { isLoopbackHost } from '../wire/defaults.ts';
+import { urlHost } from '../wire/defaults.ts';
 import { API_PREFIX } from '../wire/schemas.ts';
 import { createApp } from './app.ts';
 import { hashSecret, isOperatorTokenShape } from './auth/secrets.ts';
@@ -90,13 +91,6 @@ export interface RunningServer {
   sweepExpired(): Promise<string[]>;
   /** Stops everything and releases ports and the database. Idempotent. */
   close(): Promise<void>;
-}
-
-/** A host as it appears in a URL: wildcards become loopback, IPv6 gets brackets. */
-function urlHost(host: string): string {
-  if (host === '0.0.0.0' || host === '') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
 }
 
 /**
