@@ -250,6 +250,23 @@ export const StreamReadySchema = z.object({ inboxId: z.string(), lastSeq: z.numb
 /** Data of the stream's `inbox.deleted` and `inbox.expired` events. */
 export const StreamInboxGoneSchema = z.object({ inboxId: z.string() }).meta({ id: 'StreamInboxGone' });
 
+/**
+ * Why a stream's access ended while its inbox still exists: the session was
+ * signed out (`DELETE /me/session`), revoked (its connect code was replayed) or
+ * expired; the API key was revoked.
+ */
+export const AccessRevokedReasonSchema = z
+  .enum(['session_signed_out', 'session_revoked', 'session_expired', 'api_key_revoked'])
+  .meta({ id: 'AccessRevokedReason' });
+
+/** Data of the stream's `access.revoked` event, sent just before the server closes the stream. */
+export const StreamAccessRevokedSchema = z
+  .object({ inboxId: z.string(), reason: AccessRevokedReasonSchema })
+  .meta({ id: 'StreamAccessRevoked' });
+
+/** The answer of `DELETE /me/api-key` (an inboxkit extension). */
+export const RevokedApiKeySchema = z.object({ revoked: z.literal(true) }).meta({ id: 'RevokedApiKey' });
+
 /** The answer of `GET /healthz`. */
 export const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 
@@ -277,6 +294,8 @@ export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export type StreamReady = z.infer<typeof StreamReadySchema>;
 export type StreamInboxGone = z.infer<typeof StreamInboxGoneSchema>;
+export type AccessRevokedReason = z.infer<typeof AccessRevokedReasonSchema>;
+export type StreamAccessRevoked = z.infer<typeof StreamAccessRevokedSchema>;
 /** A page of a list. */
 export interface Page<T> {
   items: T[];

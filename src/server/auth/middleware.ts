@@ -73,7 +73,7 @@ async function resolvePrincipal(
     }
     const user = await ctx.store.findUserById(session.userId);
     if (!user) return new HttpError('unauthorized', 'The session token belongs to a user that no longer exists.');
-    return { kind: 'session', user, tokenHash: hash };
+    return { kind: 'session', user, tokenHash: hash, expiresAt: session.expiresAt };
   }
   if (headers.inboxToken !== undefined) {
     const hash = ctx.hash(headers.inboxToken.trim());

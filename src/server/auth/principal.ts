@@ -11,7 +11,7 @@ export type Principal =
   | { kind: 'anonymous'; clientAddress: string }
   | { kind: 'inboxToken'; inboxId: string; tokenHash: string }
   | { kind: 'apiKey'; user: UserRecord; keyHash: string }
-  | { kind: 'session'; user: UserRecord; tokenHash: string };
+  | { kind: 'session'; user: UserRecord; tokenHash: string; expiresAt: number };
 
 /** The user behind a principal, or null for anonymous and inbox-token callers. */
 export function userOf(principal: Principal): UserRecord | null {
