@@ -20,6 +20,8 @@ import { HttpError, STATUS_OF } from './http/errors.ts';
 import { BEARER_SCHEME, INBOX_TOKEN_SCHEME } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
+import type { RateLimiter } from './http/ratelimit.ts';
+import { anonymousRateLimit } from './auth/middleware.ts';
 import { createDomainRoutes } from './routes/domains.handlers.ts';
 import { createExtensionRoutes } from './routes/extension.handlers.ts';
 import { createInboxRoutes } from './routes/inboxes.handlers.ts';
@@ -36,6 +38,9 @@ const INFO = {
   version: '1.0.0',
   description: 'The Disposable Inbox API v1, as implemented by the inboxkit local service.',
 };
+
+/** A request's rate-limit decision, or null when rate limiting is off. */
+type RateLimitDecisionOrOff = ReturnType<typeof anonymousRateLimit>;
 
 function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const requestId = c.get('requestId');
@@ -71,6 +76,12 @@ export interface AppOptions {
    * @defaultValue a sanitizer created by the message routes
    */
   sanitizer?: Sanitizer;
+  /**
+   * The rate limiter. Give the one `startServer` also uses for requests the
+   * HTTP server refuses before the app, so both count against one allowance.
+   * @defaultValue a limiter of `ctx.config.rateLimitWindowSeconds`
+   */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -86,16 +97,19 @@ export interface AppOptions {
  */
 export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
-  const limiter = createRateLimiter(ctx.config.rateLimitWindowSeconds);
+  const limiter = options.rateLimiter ?? createRateLimiter(ctx.config.rateLimitWindowSeconds);
 
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
     c.set('requestId', requestId);
-    c.set('rateLimit', null);
     await next();
-    const decision = c.get('rateLimit');
-    withHeaders(c, { 'X-Request-Id': requestId, ...(decision ? rateLimitHeaders(decision) : {}) });
+    // Unset only when the credential middleware failed before deciding: count the request by address.
+    const decided = c.get('rateLimit') as RateLimitDecisionOrOff | undefined;
+    const decision = decided === undefined ? anonymousRateLimit(ctx, limiter, clientAddressOf(c)) : decided;
+    withHeaders(c, { 'X-Request-Id': requestId, ...rateLimitHeaders(decision) });
   });
+  // Credentials and the rate limit come first, so every answer (a 405 included) is counted.
+  app.use('*', createAuthMiddleware(ctx, limiter, clientAddressOf));
   app.use(
     '*',
     methodNotAllowed({
@@ -106,7 +120,6 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
         }),
     }),
   );
-  app.use('*', createAuthMiddleware(ctx, limiter, clientAddressOf));
   app.use(
     '*',
     bodyLimit({

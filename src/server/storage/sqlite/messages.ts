@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { MESSAGE_CURSOR, decodeCursor, encodeCursor } from '../cursor.ts';
 import type { AddressRecord, AttachmentRecord, MessageRecord, MessageStore, MessageSummaryRecord, NewMessage } from '../types.ts';
 import { bytes, flag, json, keysetPage, mapRow, newId, num, rowMapper, text, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
@@ -74,12 +74,12 @@ export function createSqliteMessages(sql: Sql): MessageStore {
       });
     },
     async listMessages(inboxId, { cursor, limit }) {
-      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('m', cursor);
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor(MESSAGE_CURSOR, cursor);
       const rows = sql.all(
         `SELECT ${SUMMARY_COLUMNS} FROM messages WHERE inbox_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
         inboxId, before, limit + 1,
       );
-      return keysetPage(rows, limit, toSummary, (last) => encodeCursor('m', Number(last.seq)));
+      return keysetPage(rows, limit, toSummary, (last) => encodeCursor(MESSAGE_CURSOR, Number(last.seq)));
     },
     async listMessagesAfterSeq(inboxId, afterSeq, limit) {
       return sql
