@@ -13,6 +13,7 @@ import { errorResponses, okResponse, security } from '../http/openapi.ts';
 export const meRoute = createRoute({
   method: 'get',
   path: '/me',
+  operationId: 'getMe',
   tags: ['Account'],
   summary: 'Who is calling, and what their plan allows',
   security: security.optional,
@@ -23,6 +24,7 @@ export const meRoute = createRoute({
 export const signOutRoute = createRoute({
   method: 'delete',
   path: '/me/session',
+  operationId: 'signOut',
   tags: ['Account'],
   summary: 'Sign out the bearer session',
   description: 'Revokes the session token sent. With an API key or inbox token: 400 `not_a_session`.',
