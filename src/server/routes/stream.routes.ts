@@ -47,7 +47,7 @@ export const streamRoute = createRoute({
   responses: {
     200: {
       description: 'The event stream (`Cache-Control: no-cache, no-transform`)',
-      headers: COMMON_HEADERS,
+      headers: COMMON_HEADERS.extend({ 'X-Content-Type-Options': z.literal('nosniff').meta({ description: 'Always `nosniff`' }) }),
       content: { 'text/event-stream': { schema: z.string().meta({ description: 'Server-Sent Events: `message`, `ready`, `inbox.deleted`, `inbox.expired`, `access.revoked`; `: ping` comments' }) } },
     },
     ...errorResponses(400, 404),
