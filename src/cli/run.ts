@@ -1,5 +1,5 @@
 /**
- * The `inboxkit` command: `serve`, `keys create`, `openapi`. The only place
+ * The `inboxkit` command: `serve`, `keys create`, `keys revoke`, `openapi`. The only place
  * that reads the environment and decides exit codes.
  *
  * @packageDocumentation
@@ -16,11 +16,13 @@ const MAIN_HELP = `inboxkit: a local Disposable Inbox API (HTTP + SMTP) for test
 Usage:
   inboxkit serve [options]        Start the local service (see: inboxkit serve --help)
   inboxkit keys create [options]  Create a user and an API key in a database file
+  inboxkit keys revoke [options]  Revoke an API key in a database file
   inboxkit openapi                Print the OpenAPI 3.1 document of the API
   inboxkit --help | --version
 `;
 
 const KEYS_HELP = `Usage: inboxkit keys create --db PATH [--email EMAIL]
+       inboxkit keys revoke --db PATH --key tm_…
 
 Creates a user on the premium plan and an API key in the database file, and prints
 the key once on stdout (only its hash is stored). Start the server on the same file:
@@ -30,7 +32,13 @@ Options:
   --db PATH        SQLite database file (required; created if missing)
   --email EMAIL    The user's email; an existing user with it gets another key
                    (default: a new user with a generated address)
+  --key KEY        (revoke) The API key to revoke
   -h, --help       Show this help
+
+A revoked key is refused (401) at once by a server on the same file; the event
+streams it opened end with "access.revoked" at their next keep-alive ping (15 s
+by default). To end them at once, revoke through the running server instead:
+DELETE /api/v1/me/api-key with the key.
 `;
 
 const OPENAPI_HELP = `Usage: inboxkit openapi
@@ -44,27 +52,52 @@ async function keys(args: string[], io: CliIo): Promise<number> {
     io.stdout(KEYS_HELP);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== 'create') throw new UsageError(`unknown command "keys ${sub}".\n\n${KEYS_HELP}`);
-  const { values } = parse(rest, { db: { type: 'string' }, email: { type: 'string' } }, KEYS_HELP);
+  if (sub !== 'create' && sub !== 'revoke') throw new UsageError(`unknown command "keys ${sub}".\n\n${KEYS_HELP}`);
+  const { values } = parse(rest, { db: { type: 'string' }, email: { type: 'string' }, key: { type: 'string' } }, KEYS_HELP);
   if (values.help) {
     io.stdout(KEYS_HELP);
     return 0;
   }
   if (!values.db) {
-    throw new UsageError('keys create needs --db PATH: a key in an in-memory database would vanish at once. Use the same file with `inboxkit serve --db PATH`.');
+    throw new UsageError(`keys ${sub} needs --db PATH: the database file the server uses (inboxkit serve --db PATH).`);
   }
-  if (values.email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(values.email)) {
-    throw new UsageError(`--email must be an email address, got "${values.email}".`);
+  return sub === 'create' ? createKey(values.db, values.email, values.key, io) : revokeKey(values.db, values.email, values.key, io);
+}
+
+async function createKey(db: string, email: string | undefined, key: string | undefined, io: CliIo): Promise<number> {
+  if (key !== undefined) throw new UsageError('keys create makes a new key and takes no --key; to revoke one, use keys revoke --db PATH --key KEY.');
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new UsageError(`--email must be an email address, got "${email}".`);
   }
   const { createSqliteStore, newApiKey, hashSecret } = await import('../server/index.ts');
-  const store = createSqliteStore({ path: values.db });
+  const store = createSqliteStore({ path: db });
   try {
-    const email = values.email ?? `user-${hashSecret(String(Math.random())).slice(0, 10)}@users.inboxkit.test`;
-    const user = (await store.findUserByEmail(email)) ?? (await store.createUser({ email, planId: 'premium' }));
-    const key = newApiKey();
-    await store.addApiKey(user.id, hashSecret(key));
-    io.stdout(`${key}\n`);
-    io.stderr(`Created an API key for ${user.email} (${user.id}) in ${values.db}. It is shown only now; the database keeps only its hash.\n`);
+    const address = email ?? `user-${hashSecret(String(Math.random())).slice(0, 10)}@users.inboxkit.test`;
+    const user = (await store.findUserByEmail(address)) ?? (await store.createUser({ email: address, planId: 'premium' }));
+    const created = newApiKey();
+    await store.addApiKey(user.id, hashSecret(created));
+    io.stdout(`${created}\n`);
+    io.stderr(`Created an API key for ${user.email} (${user.id}) in ${db}. It is shown only now; the database keeps only its hash.\n`);
+  } finally {
+    await store.close();
+  }
+  return 0;
+}
+
+async function revokeKey(db: string, email: string | undefined, key: string | undefined, io: CliIo): Promise<number> {
+  if (email !== undefined) throw new UsageError('keys revoke takes the key itself (--key tm_…), not --email.');
+  if (key === undefined || !key.startsWith('tm_')) {
+    throw new UsageError(`keys revoke needs --key with the API key to revoke (it starts with "tm_")${key === undefined ? '' : `, got "${key.slice(0, 8)}…"`}.`);
+  }
+  const { createSqliteStore, hashSecret } = await import('../server/index.ts');
+  const store = createSqliteStore({ path: db });
+  try {
+    const revoked = await store.revokeApiKey(hashSecret(key));
+    if (!revoked) {
+      io.stderr(`inboxkit: no such API key in ${db} (already revoked, or made for another database). Nothing changed.\n`);
+      return 1;
+    }
+    io.stderr(`Revoked the API key of user ${revoked.userId} in ${db}. Requests with it now get 401.\n`);
   } finally {
     await store.close();
   }

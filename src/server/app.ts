@@ -6,20 +6,22 @@
  * @packageDocumentation
  */
 import { randomUUID } from 'node:crypto';
-import { OpenAPIHono } from '@hono/zod-openapi';
+import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
-import { API_PREFIX, HealthSchema } from '../wire/schemas.ts';
+import { API_PREFIX, HealthSchema, StreamAccessRevokedSchema, StreamInboxGoneSchema, StreamReadySchema } from '../wire/schemas.ts';
 import type { ErrorCode } from '../wire/schemas.ts';
 import { createAuthMiddleware } from './auth/middleware.ts';
 import type { AppEnv, ServerContext } from './context/context.ts';
 import { HttpError, STATUS_OF } from './http/errors.ts';
-import { BEARER_SCHEME, INBOX_TOKEN_SCHEME } from './http/openapi.ts';
+import { BEARER_SCHEME, INBOX_TOKEN_SCHEME, SHARED_RESPONSES } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
+import type { RateLimiter } from './http/ratelimit.ts';
+import { anonymousRateLimit } from './auth/middleware.ts';
 import { createDomainRoutes } from './routes/domains.handlers.ts';
 import { createEventsRoutes } from './routes/events.handlers.ts';
 import { createExtensionRoutes } from './routes/extension.handlers.ts';
@@ -37,8 +39,19 @@ import type { Sanitizer } from './mail/sanitize.ts';
 const INFO = {
   title: 'Disposable Inbox API',
   version: '1.0.0',
-  description: 'The Disposable Inbox API v1, as implemented by the inboxkit local service.',
+  description: [
+    'The Disposable Inbox API v1, as implemented by the inboxkit local service.',
+    '',
+    'Every response carries `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset` and `X-Request-Id`; a 429 adds `Retry-After`. With rate limiting off (`inboxkit serve --rate-limit off`) the three counters are `0`.',
+    'Every failure is the JSON envelope `{ error: { code, message, requestId } }`. Besides the responses of each operation, any path answers `components.responses.MethodNotAllowed` (405) for a method it does not serve,',
+    'an unknown path `components.responses.NotFound` (404), and a request refused before routing `components.responses.RequestRefused` (400, or 431 for headers over 16 KB). `HEAD` is served wherever `GET` is.',
+    'Send one credential per request: `Authorization` and `X-Inbox-Token` together are a 400 `validation_error`.',
+  ].join('\n'),
+  license: { name: 'MIT', identifier: 'MIT' },
 };
+
+/** A request's rate-limit decision, or null when rate limiting is off. */
+type RateLimitDecisionOrOff = ReturnType<typeof anonymousRateLimit>;
 
 function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const requestId = c.get('requestId');
@@ -65,6 +78,32 @@ function withHeaders(c: Context<AppEnv>, headers: Record<string, string>): void 
   }
 }
 
+/** The data of the stream's events: in the document as schemas, though no operation returns them as JSON. */
+const STREAM_EVENT_SCHEMAS = [StreamReadySchema, StreamInboxGoneSchema, StreamAccessRevokedSchema];
+
+/**
+ * Completes the generated document with what no route declares: the schemas of
+ * the stream's event data (so clients can generate types for them), and
+ * `components.responses` for the answers that belong to no operation (405,
+ * unknown path, refused before routing), built like an operation's error response.
+ */
+function completeDocument<D>(generated: D): D {
+  const doc = generated as { paths: Record<string, Record<string, { responses: Record<string, { headers: object; content: object }> }>>; components?: Record<string, Record<string, unknown>> };
+  const schemas = { ...doc.components?.schemas };
+  for (const schema of STREAM_EVENT_SCHEMAS) {
+    const json = JSON.stringify(z.toJSONSchema(schema, { target: 'draft-2020-12' }).$defs).replaceAll('"#/$defs/', '"#/components/schemas/');
+    Object.assign(schemas, JSON.parse(json));
+  }
+  const template = doc.paths['/me']!.get!.responses['401']!;
+  const responses: Record<string, unknown> = {};
+  for (const [name, shared] of Object.entries(SHARED_RESPONSES)) {
+    const allow = 'allow' in shared ? { Allow: { description: shared.allow, required: true, schema: { type: 'string' } } } : {};
+    responses[name] = { description: shared.description, headers: { ...template.headers, ...allow }, content: template.content };
+  }
+  doc.components = { ...doc.components, schemas, responses };
+  return generated;
+}
+
 /** Options of {@link createApp}. */
 export interface AppOptions {
   /**
@@ -80,6 +119,12 @@ export interface AppOptions {
    * @defaultValue dist/viewer of this package
    */
   viewerAssetsDir?: string | false;
+  /**
+   * The rate limiter. Give the one `startServer` also uses for requests the
+   * HTTP server refuses before the app, so both count against one allowance.
+   * @defaultValue a limiter of `ctx.config.rateLimitWindowSeconds`
+   */
+  rateLimiter?: RateLimiter;
 }
 
 /**
@@ -95,16 +140,19 @@ export interface AppOptions {
  */
 export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
-  const limiter = createRateLimiter(ctx.config.rateLimitWindowSeconds);
+  const limiter = options.rateLimiter ?? createRateLimiter(ctx.config.rateLimitWindowSeconds);
 
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
     c.set('requestId', requestId);
-    c.set('rateLimit', null);
     await next();
-    const decision = c.get('rateLimit');
-    withHeaders(c, { 'X-Request-Id': requestId, ...(decision ? rateLimitHeaders(decision) : {}) });
+    // Unset only when the credential middleware failed before deciding: count the request by address.
+    const decided = c.get('rateLimit') as RateLimitDecisionOrOff | undefined;
+    const decision = decided === undefined ? anonymousRateLimit(ctx, limiter, clientAddressOf(c)) : decided;
+    withHeaders(c, { 'X-Request-Id': requestId, ...rateLimitHeaders(decision) });
   });
+  // Credentials and the rate limit come first, so every answer (a 405 included) is counted.
+  app.use('*', createAuthMiddleware(ctx, limiter, clientAddressOf));
   app.use(
     '*',
     methodNotAllowed({
@@ -115,7 +163,6 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
         }),
     }),
   );
-  app.use('*', createAuthMiddleware(ctx, limiter, clientAddressOf));
   app.use(
     '*',
     bodyLimit({
@@ -158,11 +205,13 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
   const openApiDocument = () =>
-    (document ??= api.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: INFO,
-      servers: [{ url: API_PREFIX, description: 'This server' }],
-    }));
+    (document ??= completeDocument(
+      api.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: INFO,
+        servers: [{ url: API_PREFIX, description: 'This server' }],
+      }),
+    ));
   api.route('/', createMetaRoutes(openApiDocument));
   app.route(API_PREFIX, api);
 

@@ -4,22 +4,28 @@
  *
  * @packageDocumentation
  */
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { isLoopbackHost } from '../wire/defaults.ts';
 import { urlHost } from '../wire/defaults.ts';
 import { API_PREFIX } from '../wire/schemas.ts';
 import { createApp } from './app.ts';
+import { anonymousRateLimit } from './auth/middleware.ts';
 import { hashSecret, isOperatorTokenShape } from './auth/secrets.ts';
 import { ConfigError, resolveConfig } from './context/config.ts';
 import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
 import { createServerContext } from './context/context.ts';
+import type { ServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
+import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
+import type { RateLimiter } from './http/ratelimit.ts';
 import { createSanitizer } from './mail/sanitize.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
@@ -93,29 +99,85 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/**
- * Answers requests Node's HTTP parser refuses before the app sees them (a
- * request line and headers over 16 KB, malformed HTTP) with the JSON error
- * envelope instead of a bare status line.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-  const message = tooLarge
-    ? 'The request line and headers are over the 16 KB limit of the HTTP server; send long values in a JSON body instead of the URL or headers.'
-    : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}).`;
-  const body = JSON.stringify({ error: { code: 'validation_error', message } });
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+/** The JSON error envelope as raw HTTP/1.1 bytes, for a socket no request object owns. */
+function rawEnvelope(status: string, message: string, headers: Record<string, string>): string {
+  const body = JSON.stringify({ error: { code: 'validation_error', message, requestId: headers['X-Request-Id'] } });
+  const lines = Object.entries({ 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close', ...headers }).map(
+    ([name, value]) => `${name}: ${value}\r\n`,
+  );
+  return `HTTP/1.1 ${status}\r\n${lines.join('')}\r\n${body}`;
 }
 
-function listen(fetch: (req: Request, env: unknown) => unknown, host: string, port: number): Promise<Server> {
+/** Why @hono/node-server refused a request before the app saw it, in words that say what to fix. */
+function refusalMessage(error: Error): string {
+  const why = error.message;
+  if (/missing host/i.test(why)) return 'The request has no Host header; HTTP/1.1 requires one (e.g. Host: 127.0.0.1:8025).';
+  if (/invalid host/i.test(why)) return 'The Host header is not a valid host[:port]; send the host and port the server is reached at.';
+  if (/backslash/i.test(why)) return 'The request path contains a backslash; use "/" to separate path segments and percent-encode a literal backslash as %5C.';
+  if (/absolute url|scheme/i.test(why)) return `The request target is not a valid http(s) absolute URL (${why}); send an origin-form path such as /api/v1/domains.`;
+  return `The Host header and the request target do not make a valid URL (${why}): send Host as host[:port] and an origin-form path such as /api/v1/domains (OPTIONS * is not served).`;
+}
+
+/**
+ * The HTTP server: @hono/node-server's request listener on a Node server,
+ * with the two kinds of refusal that happen before the app answered as the
+ * app answers everything: the JSON error envelope with `X-Request-Id` and the
+ * `X-RateLimit-*` headers (the request counted as an anonymous call of its
+ * client address).
+ * - Node's parser (`clientError`): request line and headers over 16 KB (431),
+ *   malformed HTTP, unknown methods, raw bytes that are not allowed in a path (400).
+ * - The adapter (before a `Request` exists): a missing or invalid `Host`, a
+ *   backslash in the path, `OPTIONS *`, a bad absolute-form target (400).
+ */
+function createHttpServer(fetch: (req: Request, env: unknown) => unknown, host: string, ctx: ServerContext, limiter: RateLimiter): Server {
+  const headersFor = (address: string | undefined): Record<string, string> => ({
+    'X-Request-Id': randomUUID(),
+    ...rateLimitHeaders(anonymousRateLimit(ctx, limiter, address ?? 'unknown')),
+  });
+  const refusal = (message: string, address: string | undefined): Response => {
+    const headers = headersFor(address);
+    return new Response(JSON.stringify({ error: { code: 'validation_error', message, requestId: headers['X-Request-Id'] } }), {
+      status: 400,
+      headers: { 'Content-Type': 'application/json', ...headers },
+    });
+  };
+  // The adapter calls errorHandler synchronously from within the listener call
+  // (before its first await), so the request being handled is the one set here.
+  let refusing: IncomingMessage | null = null;
+  const listener = getRequestListener(fetch as never, {
+    hostname: host,
+    errorHandler: (error) => refusal(error instanceof Error ? refusalMessage(error) : 'The request could not be read.', refusing?.socket.remoteAddress),
+  });
+  // Node's own Host check would answer with an empty 400; HTTP/1.1 without Host is refused here instead.
+  const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
+    if (incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1 && incoming.headers.host === undefined) {
+      const address = incoming.socket.remoteAddress;
+      return getRequestListener(() => refusal(refusalMessage(new Error('missing host')), address), { hostname: host })(incoming, outgoing);
+    }
+    refusing = incoming;
+    try {
+      return listener(incoming, outgoing);
+    } finally {
+      refusing = null;
+    }
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const message = tooLarge
+      ? 'The request line and headers are over the 16 KB limit of the HTTP server; send long values in a JSON body instead of the URL or headers.'
+      : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check the method (GET, POST, PATCH, DELETE), that the path is ASCII with other bytes percent-encoded, and the header syntax.`;
+    const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(rawEnvelope(status, message, headersFor((socket as Socket).remoteAddress)));
+  });
+  return server;
+}
+
+function listen(server: Server, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: fetch as never, hostname: host, port }) as Server;
-    server.on('clientError', answerClientError);
     const onError = (err: NodeJS.ErrnoException) => {
       const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use (pass another port, or 0 for a free one)` : err.message;
       reject(new Error(`inboxkit: cannot listen for HTTP on ${host}:${port}: ${why}.`, { cause: err }));
@@ -125,6 +187,7 @@ function listen(fetch: (req: Request, env: unknown) => unknown, host: string, po
       server.off('error', onError);
       resolve(server);
     });
+    server.listen(port, host);
   });
 }
 
@@ -214,9 +277,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
     const sanitizer = createSanitizer();
     cleanups.push(() => sanitizer.close());
-    const app = createApp(ctx, { sanitizer, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
+    // One limiter for the app and for the requests the HTTP server refuses before it.
+    const rateLimiter = createRateLimiter(config.rateLimitWindowSeconds);
+    const app = createApp(ctx, { sanitizer, rateLimiter, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
 
-    const http = await listen(app.fetch, config.http.host, config.http.port);
+    const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
     const smtp = await startSmtpIntake(ctx, {
       host: config.smtp.host,

@@ -59,7 +59,8 @@ export const MessageSummarySchema = z
     id: z.string(),
     inboxId: z.string(),
     seq: z.number().int().positive().meta({ description: 'Position in the inbox, 1, 2, 3 … in arrival order; the stream event id' }),
-    from: AddressSchema.nullable(),
+    // A union, not `.nullable()`: the Address component itself must stay non-null for `to` and `cc`.
+    from: z.union([AddressSchema, z.null()]).meta({ description: 'The From mailbox, or null when the mail had none' }),
     to: z.array(AddressSchema),
     cc: z.array(AddressSchema),
     subject: z.string(),
@@ -146,16 +147,33 @@ export const CreateInboxRequestSchema = z
   })
   .meta({ id: 'CreateInboxRequest' });
 
-/** Body of `PATCH /inboxes/{id}`: at least one field; `null` clears. */
+/**
+ * The addresses `forwardTo` accepts: a dot-atom local part (RFC 5322 atext
+ * characters, dots between them) `@` a host name of one or more labels
+ * (`a@localhost` included). Not accepted: quoted local parts (`"q"@example.org`)
+ * and address literals (`user@[127.0.0.1]`), which relays handle unevenly.
+ * The OpenAPI document publishes this pattern, so clients check what the server checks.
+ */
+export const FORWARD_ADDRESS_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/** Body of `PATCH /inboxes/{id}`: at least one of `label` and `forwardTo`; `null` clears. */
 export const UpdateInboxRequestSchema = z
   .object({
     label: z.string().max(200).nullable().optional(),
-    forwardTo: z.email().nullable().optional(),
+    forwardTo: z
+      .string()
+      .max(254)
+      .regex(FORWARD_ADDRESS_PATTERN, 'a mailbox like name@example.com or name@localhost (no quoted local part, no [address literal])')
+      .nullable()
+      .optional()
+      .meta({ description: 'Where to forward new mail; `null` stops forwarding. A dot-atom local part @ a host name; quoted local parts and address literals are refused' }),
   })
   .refine((body) => body.label !== undefined || body.forwardTo !== undefined, {
     message: 'give at least one of label, forwardTo',
   })
-  .meta({ id: 'UpdateInboxRequest' });
+  // What the refinement checks, said in JSON Schema (zod cannot derive it from a refinement).
+  .meta({ id: 'UpdateInboxRequest', minProperties: 1, anyOf: [{ required: ['label'] }, { required: ['forwardTo'] }] });
 
 /** The answer of `DELETE /inboxes/{id}`. */
 export const DeletedInboxSchema = z
@@ -254,6 +272,23 @@ export const StreamReadySchema = z.object({ inboxId: z.string(), lastSeq: z.numb
 /** Data of the stream's `inbox.deleted` and `inbox.expired` events. */
 export const StreamInboxGoneSchema = z.object({ inboxId: z.string() }).meta({ id: 'StreamInboxGone' });
 
+/**
+ * Why a stream's access ended while its inbox still exists: the session was
+ * signed out (`DELETE /me/session`), revoked (its connect code was replayed) or
+ * expired; the API key was revoked.
+ */
+export const AccessRevokedReasonSchema = z
+  .enum(['session_signed_out', 'session_revoked', 'session_expired', 'api_key_revoked'])
+  .meta({ id: 'AccessRevokedReason' });
+
+/** Data of the stream's `access.revoked` event, sent just before the server closes the stream. */
+export const StreamAccessRevokedSchema = z
+  .object({ inboxId: z.string(), reason: AccessRevokedReasonSchema })
+  .meta({ id: 'StreamAccessRevoked' });
+
+/** The answer of `DELETE /me/api-key` (an inboxkit extension). */
+export const RevokedApiKeySchema = z.object({ revoked: z.literal(true) }).meta({ id: 'RevokedApiKey' });
+
 /** The answer of `GET /healthz`. */
 export const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
 
@@ -281,6 +316,8 @@ export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export type StreamReady = z.infer<typeof StreamReadySchema>;
 export type StreamInboxGone = z.infer<typeof StreamInboxGoneSchema>;
+export type AccessRevokedReason = z.infer<typeof AccessRevokedReasonSchema>;
+export type StreamAccessRevoked = z.infer<typeof StreamAccessRevokedSchema>;
 /** A page of a list. */
 export interface Page<T> {
   items: T[];

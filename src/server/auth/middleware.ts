@@ -19,7 +19,7 @@ import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX, constantTimeEqual } from './secr
 export interface AuthVariables {
   /** Who is calling (resolved from the credential; invalid credentials never reach a route). */
   principal: Principal;
-  /** The rate-limit decision of this request, or null when rate limiting is off. */
+  /** The rate-limit decision of this request, or null when rate limiting is off (unset until the middleware ran). */
   rateLimit: RateLimitDecision | null;
 }
 
@@ -49,7 +49,8 @@ interface CredentialHeaders {
 /**
  * Resolves a request's credential. A credential that is sent but unknown,
  * expired or revoked is an `unauthorized` error, never a silent anonymous call.
- * `Authorization` wins when both headers are sent.
+ * Sending both `Authorization` and `X-Inbox-Token` is a `validation_error`:
+ * neither is silently preferred.
  */
 async function resolvePrincipal(
   ctx: AuthDeps,
@@ -57,6 +58,12 @@ async function resolvePrincipal(
   clientAddress: string,
 ): Promise<Principal | HttpError> {
   const now = ctx.now();
+  if (headers.authorization !== undefined && headers.inboxToken !== undefined) {
+    return new HttpError(
+      'validation_error',
+      'Authorization and X-Inbox-Token: send one credential per request, not both (Authorization: Bearer for an API key or session token, or X-Inbox-Token for one inbox).',
+    );
+  }
   if (headers.authorization !== undefined) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(headers.authorization);
     if (!match?.[1]) {
@@ -82,7 +89,7 @@ async function resolvePrincipal(
     }
     const user = await ctx.store.findUserById(session.userId);
     if (!user) return new HttpError('unauthorized', 'The session token belongs to a user that no longer exists.');
-    return { kind: 'session', user, tokenHash: hash };
+    return { kind: 'session', user, tokenHash: hash, expiresAt: session.expiresAt };
   }
   if (headers.inboxToken !== undefined) {
     const hash = ctx.hash(headers.inboxToken.trim());
@@ -109,6 +116,17 @@ function rateKey(principal: Principal | null, clientAddress: string): string {
     default:
       return `addr:${clientAddress}`;
   }
+}
+
+/**
+ * Counts a request whose credential is unknown (refused before the app read it)
+ * against its client address, as an anonymous call.
+ *
+ * @returns The decision, or null when the guest plan has no rate limit.
+ */
+export function anonymousRateLimit(ctx: Pick<AuthDeps, 'config' | 'now'>, limiter: RateLimiter, clientAddress: string): RateLimitDecision | null {
+  const limit = planOf(ctx.config, { kind: 'anonymous', clientAddress }).entitlements.requestsPerMinute;
+  return limit === null ? null : limiter.hit(rateKey(null, clientAddress), limit, ctx.now());
 }
 
 /**

@@ -13,7 +13,7 @@ export type Principal =
   | { kind: 'anonymous'; clientAddress: string }
   | { kind: 'inboxToken'; inboxId: string; tokenHash: string }
   | { kind: 'apiKey'; user: UserRecord; keyHash: string }
-  | { kind: 'session'; user: UserRecord; tokenHash: string }
+  | { kind: 'session'; user: UserRecord; tokenHash: string; expiresAt: number }
   | { kind: 'operator'; tokenHash: string };
 
 /** The user behind a principal, or null for anonymous and inbox-token callers. */

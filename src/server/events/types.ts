@@ -1,11 +1,24 @@
+import type { AccessRevokedReason } from '../../wire/schemas.ts';
 import type { MessageSummaryRecord } from '../storage/types.ts';
 
-/** What the service tells an inbox's subscribers. */
+/**
+ * What the service tells an inbox's subscribers. Every event is plain data
+ * (a type, ids and strings; no functions, nothing JSON cannot carry), so a
+ * cross-process bus can serialise it.
+ *
+ * - `message`: a message was committed to the inbox.
+ * - `inbox.deleted` / `inbox.expired`: the inbox is gone; its streams end.
+ * - `access.revoked`: a credential of the inbox's owner `userId` was revoked
+ *   (`reason` says how). A stream of the inbox opened with a credential of that
+ *   user checks its own credential again and ends if it no longer grants the
+ *   inbox. It names the user, never a secret or its hash.
+ */
 export type BusEvent =
   | { type: 'message'; inboxId: string; message: MessageSummaryRecord }
   | { type: 'inbox.deleted' | 'inbox.expired'; inboxId: string }
   /** A new inbox (published for `subscribeAll` listeners; nobody subscribes to an inbox before it exists). */
-  | { type: 'inbox.created'; inboxId: string };
+  | { type: 'inbox.created'; inboxId: string }
+  | { type: 'access.revoked'; inboxId: string; userId: string; reason: AccessRevokedReason };
 
 /**
  * Publishes inbox events after they are committed to storage. Injected, never

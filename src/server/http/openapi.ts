@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ErrorBodySchema, envelope } from '../../wire/schemas.ts';
 
 /** Security scheme names registered in the document. */
@@ -33,26 +33,65 @@ const DESCRIPTIONS: Record<number, string> = {
   500: 'A fault of the server (`internal_error`), logged with the request id',
 };
 
+const counter = (description: string) => z.int().min(0).meta({ description });
+
+/**
+ * The headers every response carries (errors, the stream and downloads
+ * included), as the document's response headers. With rate limiting off the
+ * three counters are all `0`.
+ */
+export const COMMON_HEADERS = z.object({
+  'X-RateLimit-Limit': counter('Requests allowed per window for this credential (or client address); `0` when rate limiting is off'),
+  'X-RateLimit-Remaining': counter('Requests left in the current window; `0` when rate limiting is off'),
+  'X-RateLimit-Reset': counter('Seconds until the window resets (at least 1 while a limit applies); `0` when rate limiting is off'),
+  'X-Request-Id': z.string().meta({ description: 'The id of this request, also in error bodies as `error.requestId`; quote it when reporting a fault' }),
+});
+
+/** The headers of a 429: the common ones and `Retry-After`. */
+const RATE_LIMITED_HEADERS = COMMON_HEADERS.extend({
+  'Retry-After': z.int().min(1).meta({ description: 'Seconds to wait before retrying (equals `X-RateLimit-Reset`)' }),
+});
+
+/** Headers of a download (an attachment, or a raw message shown `inline`). */
+export function downloadHeaders(disposition: 'attachment' | 'inline') {
+  return COMMON_HEADERS.extend({
+    'Content-Disposition': z
+      .string()
+      .regex(new RegExp(`^${disposition}; filename="[^"]*"; filename\\*=UTF-8''\\S*$`))
+      .meta({ description: `\`${disposition}; filename="<ASCII fallback>"; filename*=UTF-8''<percent-encoded name>\` (RFC 6266, RFC 8187)` }),
+    'Content-Length': counter('Size of the body in bytes'),
+    'X-Content-Type-Options': z.literal('nosniff').meta({ description: 'Always `nosniff`: the bytes are never sniffed as another type' }),
+  });
+}
+
 /** Error statuses a route can declare. */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
 
 /** One declared error response. */
 export interface ErrorResponse {
   description: string;
+  headers: typeof COMMON_HEADERS;
   content: { 'application/json': { schema: typeof ErrorBodySchema } };
 }
 
 /** The declared error responses for the statuses `S`. */
 export type ErrorResponses<S extends ErrorStatus> = { [K in S]: ErrorResponse };
 
-/** A JSON content entry for a response or body. */
+/** A JSON response with the common headers. */
 export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
-  return { description, content: { 'application/json': { schema } } };
+  return { description, headers: COMMON_HEADERS, content: { 'application/json': { schema } } };
 }
 
-/** The 200 response `{ data: <schema> }`. */
-export function okResponse<T extends z.ZodType>(schema: T, description: string) {
-  return { 200: jsonContent(envelope(schema), description) };
+/** The 200 response `{ data: <schema> }`, with OpenAPI links to the operations its ids lead to. */
+export function okResponse<T extends z.ZodType>(schema: T, description: string, links?: Record<string, LinkDoc>) {
+  return { 200: { ...jsonContent(envelope(schema), description), ...(links ? { links } : {}) } };
+}
+
+/** An OpenAPI Link Object: the operation a response leads to and where its parameters come from. */
+export interface LinkDoc {
+  operationId: string;
+  parameters: Record<string, string>;
+  description: string;
 }
 
 /**
@@ -62,9 +101,33 @@ export function okResponse<T extends z.ZodType>(schema: T, description: string) 
 export function errorResponses<S extends ErrorStatus[]>(...statuses: S): ErrorResponses<S[number] | 401 | 429 | 500> {
   const all = [...new Set<ErrorStatus>([...statuses, 401, 429, 500])].sort((a, b) => a - b);
   const out: Partial<Record<ErrorStatus, ErrorResponse>> = {};
-  for (const status of all) out[status] = jsonContent(ErrorBodySchema, DESCRIPTIONS[status] ?? 'Error');
+  for (const status of all) {
+    out[status] = { ...jsonContent(ErrorBodySchema, DESCRIPTIONS[status] ?? 'Error'), ...(status === 429 ? { headers: RATE_LIMITED_HEADERS } : {}) };
+  }
   return out as ErrorResponses<S[number] | 401 | 429 | 500>;
 }
+
+/**
+ * Answers that belong to no operation, registered as `components.responses`:
+ * what any path answers for a method it does not serve, for an unknown path,
+ * and for a request the HTTP server refuses before routing.
+ */
+export const SHARED_RESPONSES = {
+  MethodNotAllowed: {
+    description: '405 `method_not_allowed`: the path exists but not with this method; `Allow` lists the methods it serves',
+    allow: 'The methods the path serves',
+  },
+  NotFound: {
+    description: '404 `not_found`: no such path (the API lives under /api/v1)',
+
+  },
+  RequestRefused: {
+    description:
+      '400 `validation_error` (431 for a request line and headers over 16 KB): refused before routing — no `Host` in HTTP/1.1, an invalid `Host`, a backslash in the path, `OPTIONS *`, ' +
+      'a bad absolute-form target, an unknown method, raw non-ASCII bytes in the path, malformed HTTP. The request counts against the client address\'s allowance.',
+
+  },
+} as const;
 
 /** A required JSON request body. */
 export function jsonBody<T extends z.ZodType>(schema: T, description = 'JSON body') {

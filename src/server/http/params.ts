@@ -25,8 +25,20 @@ export const InboxIdParams = z.object({ id: idParam('id', 'The inbox id', 'ibx_5
 /** `{id}` of a message. */
 export const MessageIdParams = z.object({ id: idParam('id', 'The message id') });
 
+/**
+ * A query value as an integer when it is decimal digits and nothing else;
+ * anything else (`0x10`, `1e1`, `+5`, `"10 "`) stays a string, which the
+ * number schema then refuses.
+ */
+function strictInteger(value: unknown): unknown {
+  return typeof value === 'string' && /^[0-9]{1,6}$/.test(value) ? Number(value) : value;
+}
+
 /** `cursor` and `limit` of a list: `limit` 1 to 100, default 20. */
 export const PageQuerySchema = z.object({
   cursor: z.string().min(1).optional().meta({ description: 'The `nextCursor` of the previous page; omit for the first page' }),
-  limit: z.coerce.number().int().min(1).max(100).default(DEFAULT_PAGE_LIMIT).meta({ description: 'Items per page, 1 to 100', example: DEFAULT_PAGE_LIMIT }),
+  limit: z
+    .preprocess(strictInteger, z.number().int().min(1).max(100))
+    .default(DEFAULT_PAGE_LIMIT)
+    .meta({ description: 'Items per page, 1 to 100, written in decimal digits only (no sign, exponent, hex or spaces)', example: DEFAULT_PAGE_LIMIT }),
 });

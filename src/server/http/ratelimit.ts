@@ -57,8 +57,14 @@ export function createRateLimiter(windowSeconds: number, maxKeys = 10_000): Rate
   };
 }
 
-/** The rate-limit headers of a decision (`Retry-After` only when refused). */
-export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
+/**
+ * The rate-limit headers of a decision (`Retry-After` only when refused).
+ * With rate limiting off (`null`), the headers are still sent, each `0`: no
+ * allowance applies and no window is running. A real window always has at
+ * least 1 s to go, so `X-RateLimit-Reset: 0` is never sent while a limit applies.
+ */
+export function rateLimitHeaders(d: RateLimitDecision | null): Record<string, string> {
+  if (d === null) return { ...RATE_LIMIT_OFF };
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(d.limit),
     'X-RateLimit-Remaining': String(d.remaining),
@@ -67,3 +73,10 @@ export function rateLimitHeaders(d: RateLimitDecision): Record<string, string> {
   if (!d.allowed) headers['Retry-After'] = String(d.resetSeconds);
   return headers;
 }
+
+/** What the rate-limit headers say when rate limiting is off (`--rate-limit off`). */
+export const RATE_LIMIT_OFF: Readonly<Record<string, string>> = Object.freeze({
+  'X-RateLimit-Limit': '0',
+  'X-RateLimit-Remaining': '0',
+  'X-RateLimit-Reset': '0',
+});

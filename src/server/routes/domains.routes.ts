@@ -13,6 +13,7 @@ import { errorResponses, okResponse, security } from '../http/openapi.ts';
 export const listDomainsRoute = createRoute({
   method: 'get',
   path: '/domains',
+  operationId: 'listDomains',
   tags: ['Domains'],
   summary: 'List the mail domains',
   description: 'The configured domains, the default one first.',

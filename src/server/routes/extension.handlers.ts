@@ -9,6 +9,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { CONNECT_CODE_PREFIX, SESSION_PREFIX, constantTimeEqual, newSecret, verifyPkce } from '../auth/secrets.ts';
 import { requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
+import { publishAccessRevoked } from '../events/revocations.ts';
 import { HttpError } from '../http/errors.ts';
 import { iso } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
@@ -46,7 +47,7 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     if (!code) throw refuse('it is unknown');
     if (code.used) {
       // A replayed code may have been stolen: end every session it issued (RFC 6749 §4.1.2).
-      await ctx.store.revokeSessionsByCode(codeHash);
+      if ((await ctx.store.revokeSessionsByCode(codeHash)) > 0) await publishAccessRevoked(ctx, code.userId, 'session_revoked');
       throw refuse('it was already used (the sessions it issued are now revoked)');
     }
     if (code.expiresAt <= now) throw refuse('it has expired');

@@ -15,6 +15,7 @@ import { errorResponses, jsonBody, okResponse, security } from '../http/openapi.
 export const createCodeRoute = createRoute({
   method: 'post',
   path: '/extension/codes',
+  operationId: 'createConnectCode',
   tags: ['Extension'],
   summary: 'Issue a connect code (inboxkit extension of the API)',
   description: 'For a signed-in user (API key or session). The code is single-use, short-lived and bound to the S256 challenge and the redirect URI.',
@@ -27,6 +28,7 @@ export const createCodeRoute = createRoute({
 export const tokenRoute = createRoute({
   method: 'post',
   path: '/extension/token',
+  operationId: 'exchangeConnectCode',
   tags: ['Extension'],
   summary: 'Exchange a connect code for a session token',
   description:

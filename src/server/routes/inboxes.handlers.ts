@@ -13,6 +13,7 @@ import { planOf } from '../auth/plans.ts';
 import { HttpError } from '../http/errors.ts';
 import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
+import { INBOX_CURSOR, decodeCursor } from '../storage/cursor.ts';
 import type { DomainRecord } from '../storage/types.ts';
 import { createInboxRoute, deleteInboxRoute, getInboxRoute, listInboxesRoute, updateInboxRoute } from './inboxes.routes.ts';
 
@@ -86,6 +87,8 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     requireCredential(principal);
     const { cursor, limit } = c.req.valid('query');
     if (principal.kind === 'inboxToken') {
+      // The one-item list has no next page, but a cursor is read as strictly as with a key.
+      if (cursor !== undefined) decodeCursor(INBOX_CURSOR, cursor);
       const inbox = await ctx.store.findInboxById(principal.inboxId);
       const items = inbox && isActive(inbox, ctx.now()) ? [toWireInbox(inbox)] : [];
       return c.json({ data: { items: cursor ? [] : items, nextCursor: null } }, 200);

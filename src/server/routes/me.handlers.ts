@@ -7,10 +7,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { userOf } from '../auth/principal.ts';
 import { requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
+import { publishAccessRevoked } from '../events/revocations.ts';
 import { planOf } from '../auth/plans.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
-import { meRoute, signOutRoute } from './me.routes.ts';
+import { meRoute, revokeApiKeyRoute, signOutRoute } from './me.routes.ts';
 
 /** The account routes (paths relative to `/api/v1`). */
 export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
@@ -39,7 +40,20 @@ export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       throw new HttpError('not_a_session', `DELETE /me/session signs out a session token, but this request carries ${principal.kind === 'apiKey' ? 'an API key' : principal.kind === 'operator' ? 'the operator token' : 'an inbox token'}.`);
     }
     await ctx.store.revokeSession(principal.tokenHash);
+    // Streams opened with this session end now, not at their next request.
+    await publishAccessRevoked(ctx, principal.user.id, 'session_signed_out');
     return c.json({ data: { signedOut: true as const } }, 200);
+  });
+
+  app.openapi(revokeApiKeyRoute, async (c) => {
+    const principal = c.var.principal;
+    requireCredential(principal);
+    if (principal.kind !== 'apiKey') {
+      throw new HttpError('validation_error', `Authorization: DELETE /me/api-key revokes the API key sent, but this request carries ${principal.kind === 'session' ? 'a session token (sign it out with DELETE /me/session)' : 'an inbox token'}.`);
+    }
+    const revoked = await ctx.store.revokeApiKey(principal.keyHash);
+    if (revoked) await publishAccessRevoked(ctx, revoked.userId, 'api_key_revoked');
+    return c.json({ data: { revoked: true as const } }, 200);
   });
 
   return app;

@@ -6,16 +6,26 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { DeletedMessageSchema, MessagePageSchema, MessageSchema } from '../../wire/schemas.ts';
-import { errorResponses, okResponse, security as securityOf } from '../http/openapi.ts';
+import { downloadHeaders, errorResponses, okResponse, security as securityOf } from '../http/openapi.ts';
+import type { LinkDoc } from '../http/openapi.ts';
 import { InboxIdParams, MessageIdParams, PageQuerySchema, idParam } from '../http/params.ts';
 
 const security = [...securityOf.required];
 
+/** Links from an answer that names a message to what can be done with it. */
+function messageLinks(id: string, which: string): Record<string, LinkDoc> {
+  return {
+    getMessage: { operationId: 'getMessage', parameters: { id }, description: `Read ${which}` },
+    getRawMessage: { operationId: 'getRawMessage', parameters: { id }, description: `The raw source of ${which}` },
+    deleteMessage: { operationId: 'deleteMessage', parameters: { id }, description: `Delete ${which}` },
+  };
+}
 
 /** `GET /inboxes/{id}/messages` */
 export const listMessagesRoute = createRoute({
   method: 'get',
   path: '/inboxes/{id}/messages',
+  operationId: 'listMessages',
   tags: ['Messages'],
   summary: 'List the messages of an inbox, newest first',
   security,
@@ -30,7 +40,10 @@ export const listMessagesRoute = createRoute({
     }),
   },
   responses: {
-    ...okResponse(MessagePageSchema, 'A page of message summaries, newest first'),
+    ...okResponse(MessagePageSchema, 'A page of message summaries, newest first', {
+      ...messageLinks('$response.body#/data/items/0/id', 'the newest message of the page'),
+      nextPage: { operationId: 'listMessages', parameters: { id: '$request.path.id', cursor: '$response.body#/data/nextCursor' }, description: 'The next page (while `nextCursor` is not null)' },
+    }),
     ...errorResponses(400, 404),
   },
 });
@@ -39,12 +52,20 @@ export const listMessagesRoute = createRoute({
 export const getMessageRoute = createRoute({
   method: 'get',
   path: '/messages/{id}',
+  operationId: 'getMessage',
   tags: ['Messages'],
   summary: 'A whole message: headers, text, sanitized HTML, attachments',
   security,
   request: { params: MessageIdParams },
   responses: {
-    ...okResponse(MessageSchema, 'The message, with sanitized HTML'),
+    ...okResponse(MessageSchema, 'The message, with sanitized HTML', {
+      ...messageLinks('$response.body#/data/id', 'this message'),
+      getAttachment: {
+        operationId: 'getAttachment',
+        parameters: { id: '$response.body#/data/id', attachmentId: '$response.body#/data/attachments/0/id' },
+        description: 'Download the first attachment (when `attachments` is not empty)',
+      },
+    }),
     ...errorResponses(404),
   },
 });
@@ -53,6 +74,7 @@ export const getMessageRoute = createRoute({
 export const deleteMessageRoute = createRoute({
   method: 'delete',
   path: '/messages/{id}',
+  operationId: 'deleteMessage',
   tags: ['Messages'],
   summary: 'Delete a message',
   security,
@@ -67,6 +89,7 @@ export const deleteMessageRoute = createRoute({
 export const getAttachmentRoute = createRoute({
   method: 'get',
   path: '/messages/{id}/attachments/{attachmentId}',
+  operationId: 'getAttachment',
   tags: ['Messages'],
   summary: 'Download an attachment (raw bytes)',
   security,
@@ -79,8 +102,10 @@ export const getAttachmentRoute = createRoute({
   responses: {
     200: {
       description:
-        "The attachment's bytes with its Content-Type, Content-Length, `Content-Disposition: attachment; filename*=UTF-8''…` and `X-Content-Type-Options: nosniff`",
-      content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } },
+        "The attachment's bytes. `Content-Type` is the attachment's own type as the message declared it (its `contentType`, e.g. `image/png`; `application/octet-stream` when it declared none), " +
+        "so the media type here is `*/*`. With `Content-Length`, `Content-Disposition: attachment; filename*=UTF-8''…` and `X-Content-Type-Options: nosniff`.",
+      headers: downloadHeaders('attachment'),
+      content: { '*/*': { schema: z.string().meta({ format: 'binary', description: 'The raw bytes of the attachment' }) } },
     },
     ...errorResponses(404),
   },
@@ -90,6 +115,7 @@ export const getAttachmentRoute = createRoute({
 export const getRawRoute = createRoute({
   method: 'get',
   path: '/messages/{id}/raw',
+  operationId: 'getRawMessage',
   tags: ['Messages'],
   summary: 'The raw source of a message as received (inboxkit extension)',
   description: 'Not part of the Disposable Inbox API specification: the local service offers it for test reports.',
@@ -97,7 +123,7 @@ export const getRawRoute = createRoute({
   security,
   request: { params: MessageIdParams },
   responses: {
-    200: { description: 'The message source (RFC 5322)', content: { 'message/rfc822': { schema: z.string().meta({ format: 'binary' }) } } },
+    200: { description: 'The message source (RFC 5322), shown `inline`', headers: downloadHeaders('inline'), content: { 'message/rfc822': { schema: z.string().meta({ format: 'binary' }) } } },
     ...errorResponses(404),
   },
 });

@@ -13,6 +13,7 @@ import { errorResponses, jsonContent, okResponse, security } from '../http/opena
 export const healthRoute = createRoute({
   method: 'get',
   path: '/healthz',
+  operationId: 'getHealth',
   tags: ['Service'],
   summary: 'Liveness check',
   description: 'Answers `{ data: { status: "ok" } }` while the service runs. Also served at `/healthz`, outside the API prefix.',
@@ -24,6 +25,7 @@ export const healthRoute = createRoute({
 export const openApiRoute = createRoute({
   method: 'get',
   path: '/openapi.json',
+  operationId: 'getOpenApiDocument',
   tags: ['Service'],
   summary: 'This OpenAPI 3.1 document',
   security: security.optional,

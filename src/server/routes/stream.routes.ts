@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, security as securityOf } from '../http/openapi.ts';
+import { COMMON_HEADERS, errorResponses, security as securityOf } from '../http/openapi.ts';
 import { InboxIdParams } from '../http/params.ts';
 
 const security = [...securityOf.required];
@@ -14,26 +14,42 @@ const security = [...securityOf.required];
 export const streamRoute = createRoute({
   method: 'get',
   path: '/inboxes/{id}/stream',
+  operationId: 'streamInbox',
   tags: ['Messages'],
   summary: 'Live stream of an inbox (Server-Sent Events)',
   description: [
     'First line `retry: 2000`. With `Last-Event-ID` (header) or `lastEventId` (query) of N, every message with seq > N is sent first, oldest first.',
     'Each message is `event: message`, `id: <seq>`, `data: <MessageSummary JSON>`. Then `event: ready` with `{ inboxId, lastSeq }` (and `id: lastSeq`) once live;',
-    'no message falls between replay and live. A `: ping` comment at least every 15 s. `event: inbox.deleted` or `event: inbox.expired`, then the server closes the stream.',
+    'no message falls between replay and live. A `: ping` comment at least every 15 s. `event: inbox.deleted` or `event: inbox.expired` (data `{ inboxId }`, at the moment the inbox is deleted or its `expiresAt` passes), then the server closes the stream.',
+    'When the credential that opened the stream stops granting the inbox, the stream ends the same way with `event: access.revoked`, data `{ inboxId, reason }` (see the StreamAccessRevoked schema):',
+    '`session_signed_out` (`DELETE /me/session`), `session_revoked` (its connect code was replayed), `session_expired`, `api_key_revoked` (`DELETE /me/api-key`, or `inboxkit keys revoke` on the database, noticed by the next ping).',
+    'No `message` event is sent after it; reconnecting with that credential is a 401. Unknown event names are to be ignored.',
     'A client that reads too slowly is disconnected and resumes with Last-Event-ID.',
   ].join(' '),
   security,
   request: {
     params: InboxIdParams,
     query: z.object({
-      lastEventId: z.string().optional().meta({ description: 'Resume after this seq (for clients that cannot send the Last-Event-ID header)' }),
+      lastEventId: z
+        .string()
+        .regex(/^[0-9]{0,15}$/)
+        .optional()
+        .meta({ description: 'Resume after this seq, a non-negative integer in decimal digits (for clients that cannot send the Last-Event-ID header); empty means none' }),
     }),
     headers: z.object({
-      'last-event-id': z.string().optional().meta({ description: 'Resume after this seq (sent by EventSource on reconnect)' }),
+      'last-event-id': z
+        .string()
+        .regex(/^[0-9]{0,15}$/)
+        .optional()
+        .meta({ description: 'Resume after this seq, a non-negative integer in decimal digits (sent by EventSource on reconnect); empty means none. Takes precedence over `lastEventId`' }),
     }),
   },
   responses: {
-    200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    200: {
+      description: 'The event stream (`Cache-Control: no-cache, no-transform`)',
+      headers: COMMON_HEADERS.extend({ 'X-Content-Type-Options': z.literal('nosniff').meta({ description: 'Always `nosniff`' }) }),
+      content: { 'text/event-stream': { schema: z.string().meta({ description: 'Server-Sent Events: `message`, `ready`, `inbox.deleted`, `inbox.expired`, `access.revoked`; `: ping` comments' }) } },
+    },
     ...errorResponses(400, 404),
   },
 });

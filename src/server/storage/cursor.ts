@@ -5,6 +5,11 @@
  * @packageDocumentation
  */
 
+/** The cursor kind of inbox lists (`GET /inboxes`). */
+export const INBOX_CURSOR = 'i';
+/** The cursor kind of message lists (`GET /inboxes/{id}/messages`). */
+export const MESSAGE_CURSOR = 'm';
+
 /** A cursor that was not issued by this server, or for another list. */
 export class InvalidCursorError extends Error {
   override readonly name = 'InvalidCursorError';

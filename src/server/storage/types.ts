@@ -130,6 +130,8 @@ export interface CredentialStore {
   addApiKey(userId: string, keyHash: string, options?: { configured?: boolean }): Promise<void>;
   /** Deletes the configured API keys whose hash is not in the list; returns how many went. */
   removeConfiguredApiKeysExcept(keyHashes: string[]): Promise<number>;
+  /** Deletes an API key; returns the user it belonged to, or null when no such key was stored. */
+  revokeApiKey(keyHash: string): Promise<{ userId: string } | null>;
   /** The user owning an API key hash, or null. */
   findUserByApiKeyHash(keyHash: string): Promise<UserRecord | null>;
   /** Stores a session for a user; `codeHash` links it to the connect code that issued it. */

@@ -111,6 +111,8 @@ test('fuzzing every operation of the OpenAPI document: each answer is the JSON e
   const doc = (await harness.call('/openapi.json')).json as Doc;
   const operations = Object.entries(doc.paths)
     .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })))
+    // Revoking the fuzzer's own API key would leave every later run without a credential; the conformance pass covers it with a key of its own.
+    .filter(({ path, method }) => !(method === 'DELETE' && path === '/me/api-key'))
     // Destructive operations last, so the others still find their targets.
     .sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
   expect(operations.length).toBeGreaterThanOrEqual(15);

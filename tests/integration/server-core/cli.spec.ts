@@ -115,6 +115,23 @@ test('inboxkit keys create prints a key once, and serve --db on the same file ac
   }
 });
 
+test('inboxkit keys revoke removes a key from the database: a server on the file then answers 401, and a second revoke exits 1', async ({ tempDir }) => {
+  const db = join(tempDir, 'inboxkit.db');
+  const key = (await cli(['keys', 'create', '--db', db])).stdout.trim();
+  const revoked = await cli(['keys', 'revoke', '--db', db, '--key', key]);
+  expect({ code: revoked.code, stderr: revoked.stderr }).toEqual({ code: 0, stderr: expect.stringContaining('Revoked the API key') });
+  const { child, ready } = await serve(['--db', db]);
+  try {
+    const res = await fetch(`${ready.apiUrl}/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(401);
+  } finally {
+    await stop(child);
+  }
+  const again = await cli(['keys', 'revoke', '--db', db, '--key', key]);
+  expect(again.code).toBe(1);
+  expect(again.stderr).toContain('no such API key');
+});
+
 test('inboxkit openapi prints a valid OpenAPI 3.1 document as JSON', async () => {
   const { code, stdout } = await cli(['openapi']);
   expect(code).toBe(0);
@@ -141,6 +158,8 @@ test('bad flags and commands exit 2 with a message that says what to fix', async
     [['serve', '--api-key', 'sk_nope'], /must start with "tm_"/],
     [['serve', '--domain', 'not a domain'], /not a valid mail domain/],
     [['keys', 'create'], /needs --db PATH/],
+    [['keys', 'revoke', '--db', 'x.db'], /needs --key/],
+    [['keys', 'revoke', '--db', 'x.db', '--key', 'sk_live'], /starts with "tm_"/],
     [['frobnicate'], /unknown command "frobnicate"/],
   ];
   for (const [args, message] of cases) {

@@ -81,3 +81,71 @@ test('every operation declares its error responses with the Error schema, includ
     }
   }
 });
+
+type Doc = {
+  info: { license?: { name: string } };
+  paths: Record<string, Record<string, { operationId?: string; parameters?: Array<{ name: string; in: string; schema: { pattern?: string } }>; responses: Record<string, { headers?: Record<string, unknown>; links?: Record<string, { operationId: string }>; content?: Record<string, unknown> }> }>>;
+  components: { schemas: Record<string, Record<string, unknown>>; responses: Record<string, { headers: Record<string, unknown> }> };
+};
+
+test('every operation has a unique operationId, and info names the license', async ({ api }) => {
+  const doc: Doc = (await api('GET', '/openapi.json')).body;
+  const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+  expect(ids.every((id) => typeof id === 'string' && /^[a-z][A-Za-z]+$/.test(id)), JSON.stringify(ids)).toBe(true);
+  expect(new Set(ids).size).toBe(ids.length);
+  expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
+});
+
+test('every response documents the rate-limit headers and the request id; a 429 adds Retry-After, downloads Content-Disposition', async ({ api }) => {
+  const doc: Doc = (await api('GET', '/openapi.json')).body;
+  const responses = [
+    ...Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => Object.entries(op.responses))),
+    ...Object.entries(doc.components.responses),
+  ];
+  for (const [status, response] of responses) {
+    expect(Object.keys(response.headers ?? {}), status).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id']));
+    if (status === '429') expect(Object.keys(response.headers ?? {})).toContain('Retry-After');
+  }
+  for (const path of ['/messages/{id}/attachments/{attachmentId}', '/messages/{id}/raw']) {
+    expect(Object.keys(doc.paths[path]!.get!.responses['200']!.headers ?? {})).toContain('Content-Disposition');
+  }
+  expect(Object.keys(doc.paths['/messages/{id}/attachments/{attachmentId}']!.get!.responses['200']!.content ?? {})).toEqual(['*/*']);
+  expect(Object.keys(doc.components.responses.MethodNotAllowed!.headers)).toContain('Allow');
+});
+
+test('the schemas say what the server checks: PATCH needs a field, Address is never null inside to/cc, resume ids are digits', async ({ api }) => {
+  const doc: Doc = (await api('GET', '/openapi.json')).body;
+  expect(doc.components.schemas.UpdateInboxRequest).toMatchObject({ minProperties: 1, anyOf: [{ required: ['label'] }, { required: ['forwardTo'] }] });
+  expect(doc.components.schemas.Address!.type).toBe('object');
+  const summary = doc.components.schemas.MessageSummary as { properties: Record<string, unknown> };
+  expect(summary.properties.from).toEqual(expect.objectContaining({ anyOf: [{ $ref: '#/components/schemas/Address' }, { type: 'null' }] }));
+  expect(summary.properties.to).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Address' } });
+  const params = doc.paths['/inboxes/{id}/stream']!.get!.parameters!;
+  for (const name of ['lastEventId', 'last-event-id']) expect(params.find((p) => p.name === name)?.schema.pattern).toBe('^[0-9]{0,15}$');
+  expect(doc.components.schemas.StreamAccessRevoked).toBeDefined();
+});
+
+test('links lead from a created inbox to reading, listing, streaming and deleting it, and from a list to its items', async ({ api }) => {
+  const doc: Doc = (await api('GET', '/openapi.json')).body;
+  const ids = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId)));
+  const links = (path: string, method: string) => doc.paths[path]![method]!.responses['200']!.links ?? {};
+  expect(Object.values(links('/inboxes', 'post')).map((l) => l.operationId)).toEqual(expect.arrayContaining(['getInbox', 'listMessages', 'streamInbox', 'deleteInbox']));
+  expect(Object.values(links('/inboxes', 'get')).map((l) => l.operationId)).toContain('getInbox');
+  expect(Object.values(links('/inboxes/{id}/messages', 'get')).map((l) => l.operationId)).toContain('getMessage');
+  expect(Object.values(links('/messages/{id}', 'get')).map((l) => l.operationId)).toContain('getAttachment');
+  for (const item of Object.values(doc.paths)) {
+    for (const op of Object.values(item)) for (const link of Object.values(op.responses['200']?.links ?? {})) expect(ids).toContain(link.operationId);
+  }
+});
+
+test('forwardTo accepts what its published pattern accepts and refuses the rest', async ({ api }) => {
+  const doc: Doc = (await api('GET', '/openapi.json')).body;
+  const pattern = new RegExp((doc.components.schemas.UpdateInboxRequest as { properties: { forwardTo: { pattern: string } } }).properties.forwardTo.pattern, 'u');
+  const inbox = (await api('POST', '/inboxes', { body: {} })).body.data;
+  for (const address of ['a@localhost', 'first.last+tag@example.org', "o'brien@mail.example.co.uk", '"q"@example.org', 'user@[127.0.0.1]', 'a@b@c', 'a..b@example.org', '.a@example.org', 'a@-x.org', 'a@']) {
+    const res = await api('PATCH', `/inboxes/${inbox.id}`, { inboxToken: inbox.token, body: { forwardTo: address } });
+    // No relay is configured: an address that passes validation gets forwarding_unavailable.
+    expect([address, res.body.error.code]).toEqual([address, pattern.test(address) ? 'forwarding_unavailable' : 'validation_error']);
+  }
+  expect(pattern.test('a@localhost')).toBe(true);
+});

@@ -40,6 +40,14 @@ export function createSqliteCredentials(sql: Sql): CredentialStore {
         return removed;
       });
     },
+    async revokeApiKey(keyHash) {
+      return sql.transaction(() => {
+        const row = sql.get('SELECT user_id FROM api_keys WHERE key_hash = ?', keyHash);
+        if (!row) return null;
+        sql.run('DELETE FROM api_keys WHERE key_hash = ?', keyHash);
+        return { userId: String(row.user_id) };
+      });
+    },
     async findUserByApiKeyHash(keyHash) {
       return mapRow(sql.get('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?', keyHash), toUser);
     },

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { INBOX_CURSOR, decodeCursor, encodeCursor } from '../cursor.ts';
 import type { InboxRecord, InboxStore } from '../types.ts';
 import { keysetPage, mapRow, newId, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
@@ -64,14 +64,14 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
       return mapRow(row, toInbox);
     },
     async listInboxesByOwner(userId, { cursor, limit, now }) {
-      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('i', cursor);
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor(INBOX_CURSOR, cursor);
       const rows = sql.all(
         `${SELECT_INBOX}
          WHERE i.owner_user_id = ? AND (i.expires_at IS NULL OR i.expires_at > ?) AND i.n < ?
          ORDER BY i.n DESC LIMIT ?`,
         userId, now, before, limit + 1,
       );
-      return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
+      return keysetPage(rows, limit, toInbox, (last) => encodeCursor(INBOX_CURSOR, Number(last.n)));
     },
     async listActiveInboxes({ cursor, limit, now }) {
       const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('i', cursor);

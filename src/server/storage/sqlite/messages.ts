@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { MESSAGE_CURSOR, decodeCursor, encodeCursor } from '../cursor.ts';
 import type { AddressRecord, AttachmentRecord, MessageRecord, MessageStore, MessageSummaryRecord, NewMessage } from '../types.ts';
 import { bytes, flag, json, keysetPage, mapRow, newId, num, rowMapper, text, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
@@ -74,7 +74,7 @@ export function createSqliteMessages(sql: Sql): MessageStore {
       });
     },
     async listMessages(inboxId, { cursor, limit, q = null }) {
-      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('m', cursor);
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor(MESSAGE_CURSOR, cursor);
       // LIKE with an escape character, so the search text's % and _ are literal.
       const like = q === null || q === '' ? null : `%${q.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
       const rows =
@@ -87,7 +87,7 @@ export function createSqliteMessages(sql: Sql): MessageStore {
                ORDER BY seq DESC LIMIT ?`,
               inboxId, before, like, like, like, like, like, limit + 1,
             );
-      return keysetPage(rows, limit, toSummary, (last) => encodeCursor('m', Number(last.seq)));
+      return keysetPage(rows, limit, toSummary, (last) => encodeCursor(MESSAGE_CURSOR, Number(last.seq)));
     },
     async listMessagesAfterSeq(inboxId, afterSeq, limit) {
       return sql
