@@ -29,10 +29,26 @@ export type AccessEnd =
  * @returns `null` while access holds, otherwise how it ended.
  */
 export async function checkAccess(deps: AccessDeps, principal: Principal, inboxId: string, hint?: AccessRevokedReason): Promise<AccessEnd | null> {
-  const now = deps.now();
   const inbox = await deps.store.findInboxById(inboxId);
   if (!inbox) return { event: 'inbox.deleted' };
-  if (inbox.expiresAt !== null && inbox.expiresAt <= now) return { event: 'inbox.expired' };
+  if (inbox.expiresAt !== null && inbox.expiresAt <= deps.now()) return { event: 'inbox.expired' };
+  return checkCredential(deps, principal, hint);
+}
+
+/**
+ * Checks, now, whether the credential itself still holds, whatever inbox it is
+ * used for: an API key not revoked, a session neither signed out, revoked nor
+ * expired. An inbox token and the operator token hold for as long as what they
+ * open (the caller checks the inbox).
+ *
+ * @param hint - As for {@link checkAccess}.
+ * @returns `null` while the credential holds, otherwise the `access.revoked` end.
+ */
+export async function checkCredential(
+  deps: AccessDeps,
+  principal: Principal,
+  hint?: AccessRevokedReason,
+): Promise<Extract<AccessEnd, { event: 'access.revoked' }> | null> {
   switch (principal.kind) {
     case 'apiKey':
       return (await deps.store.findUserByApiKeyHash(principal.keyHash)) ? null : { event: 'access.revoked', reason: 'api_key_revoked' };
@@ -41,10 +57,9 @@ export async function checkAccess(deps: AccessDeps, principal: Principal, inboxI
       if (!session || session.revoked) {
         return { event: 'access.revoked', reason: hint === 'session_signed_out' || hint === 'session_revoked' ? hint : 'session_revoked' };
       }
-      return session.expiresAt <= now ? { event: 'access.revoked', reason: 'session_expired' } : null;
+      return session.expiresAt <= deps.now() ? { event: 'access.revoked', reason: 'session_expired' } : null;
     }
     default:
-      // An inbox token grants its inbox for the inbox's life: the checks above cover it.
       return null;
   }
 }

@@ -34,7 +34,8 @@ export function createEventBus(options: EventBusOptions = {}): EventBus {
 
   return {
     publish(event) {
-      const set = listeners.get(event.inboxId);
+      // An event of no inbox (a user's revocation) is for the caller-wide listeners alone.
+      const set = event.inboxId === null ? undefined : listeners.get(event.inboxId);
       if (!set && everyInbox.size === 0) return;
       // A copy, so that a listener unsubscribing (or subscribing) during
       // delivery neither skips nor repeats anyone.

@@ -18,7 +18,8 @@ export interface RevocationDeps {
 }
 
 /**
- * Publishes `access.revoked` to every active inbox of `userId`. Call it after
+ * Publishes `access.revoked` to every active inbox of `userId`, and once with
+ * no inbox for the caller-wide streams. Call it after
  * the store has committed the revocation: a stream that receives the event
  * re-reads its credential and must see it revoked.
  *
@@ -33,5 +34,6 @@ export async function publishAccessRevoked(deps: RevocationDeps, userId: string,
     told += page.items.length;
     cursor = page.nextCursor;
   } while (cursor !== null);
+  deps.bus.publish({ type: 'access.revoked', inboxId: null, userId, reason });
   return told;
 }

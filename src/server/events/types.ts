@@ -11,14 +11,16 @@ import type { MessageSummaryRecord } from '../storage/types.ts';
  * - `access.revoked`: a credential of the inbox's owner `userId` was revoked
  *   (`reason` says how). A stream of the inbox opened with a credential of that
  *   user checks its own credential again and ends if it no longer grants the
- *   inbox. It names the user, never a secret or its hash.
+ *   inbox. It names the user, never a secret or its hash. One more such event,
+ *   with `inboxId: null`, reaches only the caller-wide streams (`subscribeAll`),
+ *   so that a user with no inbox hears of it too.
  */
 export type BusEvent =
   | { type: 'message'; inboxId: string; message: MessageSummaryRecord }
   | { type: 'inbox.deleted' | 'inbox.expired'; inboxId: string }
   /** A new inbox (published for `subscribeAll` listeners; nobody subscribes to an inbox before it exists). */
   | { type: 'inbox.created'; inboxId: string }
-  | { type: 'access.revoked'; inboxId: string; userId: string; reason: AccessRevokedReason };
+  | { type: 'access.revoked'; inboxId: string | null; userId: string; reason: AccessRevokedReason };
 
 /**
  * Publishes inbox events after they are committed to storage. Injected, never

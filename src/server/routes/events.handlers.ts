@@ -6,9 +6,11 @@
  * @packageDocumentation
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { accessDeadline, checkCredential, concernsPrincipal } from '../auth/access.ts';
 import { canSee, isActive, requireCredential } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
+import type { AccessRevokedReason } from '../../wire/schemas.ts';
 import type { BusEvent } from '../events/types.ts';
 import { toMessageSummary, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
@@ -30,6 +32,44 @@ export interface EventsRoutesOptions {
 }
 
 const encoder = new TextEncoder();
+
+/** Longest delay a Node timer takes. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Watches the credential a caller-wide stream was opened with: checks it again
+ * when an `access.revoked` event may concern it, at each ping, and when a
+ * session reaches its expiry; calls `ended` once with the reason when it no
+ * longer holds. Returns the function that stops the watch.
+ */
+function watchCredential(
+  ctx: ServerContext,
+  principal: Principal,
+  ended: (reason: AccessRevokedReason) => void,
+): { verify(hint?: AccessRevokedReason): Promise<void>; concerns(event: BusEvent): boolean; stop(): void } {
+  let stopped = false;
+  let deadline: ReturnType<typeof setTimeout> | null = null;
+  const verify = async (hint?: AccessRevokedReason): Promise<void> => {
+    if (stopped) return;
+    const end = await checkCredential(ctx, principal, hint);
+    if (end && !stopped) ended(end.reason);
+  };
+  const arm = (): void => {
+    const at = accessDeadline(principal, null);
+    if (at === null || stopped) return;
+    deadline = setTimeout(() => void verify().then(arm), Math.min(MAX_TIMER_MS, Math.max(at - ctx.now(), 1000)));
+    deadline.unref?.();
+  };
+  arm();
+  return {
+    verify,
+    concerns: (event) => event.type === 'access.revoked' && concernsPrincipal(principal, event.userId, event.reason),
+    stop() {
+      stopped = true;
+      if (deadline) clearTimeout(deadline);
+    },
+  };
+}
 
 /**
  * The caller-wide event stream. Which inbox an event is about decides whether
@@ -79,9 +119,23 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
         controller.error(new Error('inboxkit events: client too slow'));
       }
     };
+    /** The last event says why, then the connection ends: the credential no longer opens anything. */
+    const end = (event: string, data: unknown): void => {
+      write(formatEvent(event, data));
+      if (closed) return;
+      cleanup();
+      controller.close();
+    };
+    const credential = watchCredential(ctx, principal, (reason) => end('access.revoked', { reason }));
     const handle = async (event: BusEvent): Promise<void> => {
+      if (event.type === 'access.revoked') {
+        if (credential.concerns(event)) await credential.verify(event.reason);
+        return;
+      }
       if (event.type === 'inbox.deleted' || event.type === 'inbox.expired') {
-        const seen = principal.kind === 'operator' || (principal.kind === 'inboxToken' ? event.inboxId === principal.inboxId : visible.get(event.inboxId) === true);
+        // An inbox token dies with its inbox: its stream ends with that news.
+        if (principal.kind === 'inboxToken' && event.inboxId === principal.inboxId) return end(event.type, { inboxId: event.inboxId });
+        const seen = principal.kind === 'operator' || visible.get(event.inboxId) === true;
         visible.delete(event.inboxId);
         if (seen) write(formatEvent(event.type, { inboxId: event.inboxId }));
         return;
@@ -94,18 +148,27 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
       const inbox = await ctx.store.findInboxById(event.inboxId);
       if (inbox && isActive(inbox, ctx.now())) write(formatEvent('inbox.created', toWireInbox(inbox)));
     };
+    // In order, one at a time: a lookup must not let a later event overtake an earlier one.
+    const enqueue = (work: () => Promise<void>): void => {
+      chain = chain.then(work).catch((error: unknown) => ctx.logger.error({ err: error }, 'events: delivery failed'));
+    };
     const unsubscribe = ctx.bus.subscribeAll((event) => {
-      if (closed) return;
-      // In order, one at a time: a lookup must not let a later event overtake an earlier one.
-      chain = chain.then(() => handle(event)).catch((error: unknown) => ctx.logger.error({ err: error }, 'events: delivery failed'));
+      if (!closed) enqueue(() => handle(event));
     });
-    const ping = setInterval(() => write(': ping\n\n'), pingIntervalMs);
+    // Once more now that it listens: a revocation between the request's check and the subscription ends it too.
+    enqueue(() => credential.verify());
+    // Each ping also checks the credential again (a revocation made where this node's bus did not hear it).
+    const ping = setInterval(() => {
+      write(': ping\n\n');
+      enqueue(() => credential.verify());
+    }, pingIntervalMs);
     ping.unref?.();
     function cleanup() {
       if (closed) return;
       closed = true;
       unsubscribe();
       clearInterval(ping);
+      credential.stop();
     }
 
     const body = new ReadableStream<Uint8Array>(

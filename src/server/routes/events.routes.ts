@@ -5,12 +5,13 @@
  * @packageDocumentation
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { errorResponses, security as securityOf } from '../http/openapi.ts';
+import { COMMON_HEADERS, errorResponses, security as securityOf } from '../http/openapi.ts';
 
 /** `GET /me/events` (an inboxkit extension) */
 export const eventsRoute = createRoute({
   method: 'get',
   path: '/me/events',
+  operationId: 'streamEvents',
   tags: ['Inboxes'],
   summary: 'Live events of every inbox the caller can see (Server-Sent Events; inboxkit extension)',
   description: [
@@ -19,12 +20,17 @@ export const eventsRoute = createRoute({
     '`event: inbox.created` with the Inbox; `event: message` with `{ inboxId, message: MessageSummary }`;',
     '`event: inbox.deleted` or `event: inbox.expired` with `{ inboxId }`. A `: ping` comment at least every 15 s.',
     'There is no replay: after a reconnect, list the inboxes again (`GET /inboxes`). With an inbox token, only that inbox; with an API key or session, the user\'s inboxes; with the operator token, every inbox.',
+    'When the credential stops holding (signed out, revoked, expired), the stream ends with `event: access.revoked`, data `{ reason }` as for an inbox stream; opened with an inbox token, it ends with `inbox.deleted` or `inbox.expired` when that inbox goes.',
     'A client that reads too slowly is disconnected.',
   ].join(' '),
   'x-inboxkit-extension': true,
   security: [...securityOf.required],
   responses: {
-    200: { description: 'The event stream', content: { 'text/event-stream': { schema: z.string() } } },
+    200: {
+      description: 'The event stream (`Cache-Control: no-cache, no-transform`)',
+      headers: COMMON_HEADERS.extend({ 'X-Content-Type-Options': z.literal('nosniff').meta({ description: 'Always `nosniff`' }) }),
+      content: { 'text/event-stream': { schema: z.string().meta({ description: 'Server-Sent Events: `ready`, `inbox.created`, `message`, `inbox.deleted`, `inbox.expired`, `access.revoked`; `: ping` comments' }) } },
+    },
     ...errorResponses(),
   },
 });

@@ -19,6 +19,7 @@ const EXTENSION =
 export const setDeliveryFaultRoute = createRoute({
   method: 'put',
   path: PATH,
+  operationId: 'setDeliveryFault',
   tags: ['Delivery faults'],
   summary: 'Make the next deliveries to an inbox fail or wait (inboxkit extension)',
   description:
@@ -39,6 +40,7 @@ export const setDeliveryFaultRoute = createRoute({
 export const getDeliveryFaultRoute = createRoute({
   method: 'get',
   path: PATH,
+  operationId: 'getDeliveryFault',
   tags: ['Delivery faults'],
   summary: 'The delivery fault in force for an inbox (inboxkit extension)',
   description: EXTENSION,
@@ -55,6 +57,7 @@ export const getDeliveryFaultRoute = createRoute({
 export const clearDeliveryFaultRoute = createRoute({
   method: 'delete',
   path: PATH,
+  operationId: 'clearDeliveryFault',
   tags: ['Delivery faults'],
   summary: 'Accept mail for an inbox normally again (inboxkit extension)',
   description: EXTENSION,

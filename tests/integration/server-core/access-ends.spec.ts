@@ -27,8 +27,17 @@ interface OpenStream {
 }
 
 async function openStream(server: RunningServer, inboxId: string, headers: Record<string, string>): Promise<OpenStream> {
+  return openAt(server, `/inboxes/${inboxId}/stream`, headers);
+}
+
+/** The caller-wide stream of the viewer, `GET /me/events`. */
+async function openEvents(server: RunningServer, headers: Record<string, string>): Promise<OpenStream> {
+  return openAt(server, '/me/events', headers);
+}
+
+async function openAt(server: RunningServer, path: string, headers: Record<string, string>): Promise<OpenStream> {
   const controller = new AbortController();
-  const res = await fetch(`${server.apiUrl}/inboxes/${inboxId}/stream`, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
+  const res = await fetch(`${server.apiUrl}${path}`, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   expect(res.status, await (res.ok ? Promise.resolve('') : res.text())).toBe(200);
   const events: EventSourceMessage[] = [];
   const waiters: Array<() => void> = [];
@@ -213,6 +222,54 @@ test.describe('an open event stream ends when its access ends', () => {
         expect(await service.store.revokeApiKey(hashSecret(KEY_B))).not.toBeNull();
       await stream.ended;
       expect(JSON.parse(stream.events.at(-1)!.data)).toEqual({ inboxId: inbox.id, reason: 'api_key_revoked' });
+    });
+  });
+
+  test.describe('the caller-wide stream (GET /me/events)', () => {
+    test('signing the session out ends it with access.revoked, and later mail is not announced', async ({ server }) => {
+      const api = apiOf(server);
+      const { token } = await newSession(api);
+      const inbox = (await api('POST', '/inboxes', { bearer: token, body: {} })).body.data;
+      const events = await openEvents(server, { authorization: `Bearer ${token}` });
+      await sendMail(server, inbox.address, 'before the end');
+      expect(JSON.parse((await events.next('message')).data).message.subject).toBe('before the end');
+      expect((await api('DELETE', '/me/session', { bearer: token })).status).toBe(200);
+      await events.ended;
+      const last = events.events.at(-1)!;
+      expect({ event: last.event, data: JSON.parse(last.data) }).toEqual({ event: 'access.revoked', data: { reason: 'session_signed_out' } });
+      await sendMail(server, inbox.address, 'after the end');
+      expect(events.events.filter((e) => e.event === 'message')).toHaveLength(1);
+    });
+
+    test('revoking the API key ends it with reason api_key_revoked', async ({ server }) => {
+      const api = apiOf(server);
+      const events = await openEvents(server, { authorization: `Bearer ${KEY_B}` });
+      expect((await api('DELETE', '/me/api-key', { bearer: KEY_B })).status).toBe(200);
+      await events.ended;
+      expect(JSON.parse(events.events.at(-1)!.data)).toEqual({ reason: 'api_key_revoked' });
+    });
+
+    test('deleting the inbox ends the one opened with its inbox token with inbox.deleted', async ({ server }) => {
+      const api = apiOf(server);
+      const inbox = (await api('POST', '/inboxes', { body: {} })).body.data;
+      const events = await openEvents(server, { 'x-inbox-token': inbox.token });
+      expect((await api('DELETE', `/inboxes/${inbox.id}`, { inboxToken: inbox.token })).status).toBe(200);
+      await events.ended;
+      const last = events.events.at(-1)!;
+      expect({ event: last.event, data: JSON.parse(last.data) }).toEqual({ event: 'inbox.deleted', data: { inboxId: inbox.id } });
+    });
+
+    test('another user\'s key being revoked leaves it open', async ({ server }) => {
+      const api = apiOf(server);
+      const inbox = (await api('POST', '/inboxes', { bearer: KEY_A, body: {} })).body.data;
+      const events = await openEvents(server, { authorization: `Bearer ${KEY_A}` });
+      try {
+        expect((await api('DELETE', '/me/api-key', { bearer: KEY_B })).status).toBe(200);
+        await sendMail(server, inbox.address, 'still here');
+        expect(JSON.parse((await events.next('message')).data).message.subject).toBe('still here');
+      } finally {
+        events.close();
+      }
     });
   });
 });

@@ -82,6 +82,15 @@ test('every status, media type and header the server sends for each operation is
   await call('GET', `/inboxes/${owned.id}/stream`, { bearer: KEY_A, headers: { 'last-event-id': '0' } });
   await call('GET', `/inboxes/${owned.id}/stream?lastEventId=1e3`, { bearer: KEY_A });
   await call('GET', `/inboxes/${guest.id}/stream`, { bearer: KEY_A });
+  // The caller-wide stream (an extension): open, refused.
+  await call('GET', '/me/events', { bearer: KEY_A });
+  await call('GET', '/me/events');
+  // Delivery faults (an extension): set, read, refuse, clear.
+  await call('PUT', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A, body: { code: 451, count: 1 } });
+  await call('PUT', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A, body: { code: 250 } });
+  await call('GET', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A });
+  await call('GET', `/inboxes/${guest.id}/delivery-fault`, { bearer: KEY_A });
+  await call('DELETE', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A });
   // Deletions, and their use after.
   await call('DELETE', `/messages/${messageId}`, { bearer: KEY_A });
   await call('DELETE', `/messages/${messageId}`, { bearer: KEY_A });
