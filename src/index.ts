@@ -7,6 +7,8 @@
  *
  * @packageDocumentation
  */
+// First: fails with one line on an unsupported Node.js, before any dependency loads.
+import './runtime/node-check.ts';
 
 // The client and its calls.
 export { createClient, InboxkitClient, VERSION, InboxHandle, ApiPromise, Page, PagePromise, InboxStream, createPkceVerifier, pkceChallenge } from './client/index.ts';

@@ -19,6 +19,8 @@
  *
  * @packageDocumentation
  */
+// First: fails with one line on an unsupported Node.js, before any dependency loads.
+import '../runtime/node-check.ts';
 import { test as base, expect as baseExpect } from '@playwright/test';
 import { inboxkitFixtures } from './fixtures.ts';
 import type { InboxkitInternalTestFixtures, InboxkitTestFixtures, InboxkitWorkerFixtures } from './fixtures.ts';
