@@ -9,6 +9,8 @@ export { InboxHandle } from './inbox-handle.ts';
 export { ReceivedMessage } from './received.ts';
 export type { ReceivedAttachment, MessageOwner } from './received.ts';
 export { formatAddress } from './format.ts';
+export { atCallSite, callLocation, captureCallSite, throwFromCall } from './call-site.ts';
+export type { CallLocation, CallSite } from './call-site.ts';
 export { describeCriteria, matchesPattern } from './criteria.ts';
 export type { MessageCriteria, MessagePredicate, MessageMatch } from './criteria.ts';
 export { DEFAULT_POLL_INTERVALS, DEFAULT_WAIT_TIMEOUT, WaitTimeoutError, UnexpectedMessageError } from './wait/index.ts';
