@@ -31,6 +31,8 @@ export type { InboxkitOptions, InboxkitTestFixtures, InboxkitWorkerFixtures, Inb
 export { TestInbox } from './test-inbox.ts';
 export { inboxkitMatchers, describeLinkMatch } from './matchers.ts';
 export type { LinkMatch, ToHaveReceivedOptions } from './matchers.ts';
+export { defineConfig } from './config.ts';
+export type { InboxkitConfig, InboxkitUseOptions } from './config.ts';
 export { inboxkitServer } from './server.ts';
 export type { InboxkitServer, InboxkitServerOptions, InboxkitServerEnv, WebServerEntry } from './server.ts';
 export { renderEmailDocument } from './report.ts';
