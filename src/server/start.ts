@@ -103,7 +103,7 @@ function listen(fetch: (req: Request, env: unknown) => unknown, host: string, po
     const server = serve({ fetch: fetch as never, hostname: host, port }) as Server;
     server.on('clientError', answerClientError);
     const onError = (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use (pass another port, or 0 for a free one)` : err.message;
+      const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use. Pick another HTTP port (0 chooses a free one)` : err.message;
       reject(new Error(`inboxkit: cannot listen for HTTP on ${host}:${port}: ${why}.`, { cause: err }));
     };
     server.once('error', onError);
