@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { asPublished } from '../support/published.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -29,14 +30,6 @@ function fences(markdown: string): Fence[] {
     i = end;
   }
   return found;
-}
-
-/** A file's text as a user would write it: imports of the sources become imports of the package. */
-function asPublished(text: string): string {
-  return text
-    .replace(/from '(?:\.\.\/)+src\/playwright\/index\.ts';.*$/gm, "from 'inboxkit/playwright';")
-    .replace(/from '(?:\.\.\/)+src\/server\/index\.ts';.*$/gm, "from 'inboxkit/server';")
-    .replace(/from '(?:\.\.\/)+src\/index\.ts';.*$/gm, "from 'inboxkit';");
 }
 
 function region(text: string, name: string): string {
