@@ -18,7 +18,9 @@ import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
 import { createServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
+import { parseMessage } from './mail/parse.ts';
 import { createSanitizer } from './mail/sanitize.ts';
+import type { Sanitizer } from './mail/sanitize.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/types.ts';
@@ -122,6 +124,31 @@ function closeHttp(server: Server): Promise<void> {
   });
 }
 
+/** A small HTML email with a style block, inline styles, a link, an image and a code: what the first real message exercises. */
+const WARM_UP_HTML =
+  '<html><head><style>.code{font:bold 24px monospace;color:#111}</style></head><body><table><tr><td style="padding:8px;display:block">' +
+  '<p>Your code is <span class="code">482913</span>.</p><a href="https://app.example/confirm?t=1&amp;u=2" style="color:#06c">Confirm</a>' +
+  '<img src="cid:logo@example" alt="logo" width="10"></td></tr></table></body></html>';
+const WARM_UP_MESSAGE = Buffer.from(
+  'From: Warm-up <warm-up@inboxkit.invalid>\r\nTo: warm-up@inboxkit.invalid\r\nSubject: warm-up\r\nMIME-Version: 1.0\r\n' +
+    'Content-Type: multipart/alternative; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n' +
+    'Your code is 482913.\r\n--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n' +
+    `${WARM_UP_HTML}\r\n--b--\r\n`,
+);
+
+/**
+ * Loads, before the service says it is ready, what the first message would
+ * otherwise load on its way to the first wait: the MIME parser's charset and
+ * encoding paths and the HTML sanitizer (its parser and its CSS filter). Nothing
+ * is stored; a failure here is left for the first real message to report.
+ */
+async function warmUp(sanitizer: Sanitizer): Promise<void> {
+  await Promise.all([
+    parseMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' }).catch(() => {}),
+    sanitizer.sanitize(WARM_UP_HTML, { resolveCid: () => null }).catch(() => {}),
+  ]);
+}
+
 /**
  * Makes each configured API key exist as its own premium user (the same user on
  * every start, so their inboxes in a database file stay theirs), and removes keys
@@ -171,13 +198,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
 
+  // One sanitizer for the server's life, closed with it; warmed while the rest starts,
+  // so that the first wait does not pay for loading it.
+  const sanitizer = createSanitizer();
+  cleanups.push(() => sanitizer.close());
+  const warm = warmUp(sanitizer);
   try {
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
     const ctx = createServerContext({ store, config, logger, ...(options.now ? { now: options.now } : {}), ...(options.bus ? { bus: options.bus } : {}) });
-    // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
-    const sanitizer = createSanitizer();
-    cleanups.push(() => sanitizer.close());
     const app = createApp(ctx, { sanitizer });
 
     const http = await listen(app.fetch, config.http.host, config.http.port);
@@ -193,6 +222,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     cleanups.push(() => smtp.close());
     const sweeper = startSweeper(ctx);
     cleanups.push(() => sweeper.stop());
+    await warm;
 
     const port = (http.address() as AddressInfo).port;
     const url = `http://${urlHost(config.http.host)}:${port}`;
@@ -209,6 +239,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close: () => (closing ??= runCleanups()),
     };
   } catch (error) {
+    await warm;
     await runCleanups();
     throw error;
   }
