@@ -24,6 +24,8 @@ import { runDelivery } from './sections/delivery.ts';
 import type { DeliveryResult } from './sections/delivery.ts';
 import { runFanout } from './sections/fanout.ts';
 import type { FanoutResult } from './sections/fanout.ts';
+import { runFirstWait } from './sections/first-wait.ts';
+import type { FirstWaitResult } from './sections/first-wait.ts';
 import { runCreateDelete } from './sections/fixtures.ts';
 import type { CreateDeleteResult } from './sections/fixtures.ts';
 import { runIntake } from './sections/intake.ts';
@@ -64,6 +66,7 @@ interface Results {
   createDelete?: CreateDeleteResult;
   scaling?: ScalingResult[];
   startup?: StartupResult[];
+  firstWait?: FirstWaitResult;
   fanout?: FanoutResult;
   suite?: SuiteResult[];
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
@@ -115,7 +118,10 @@ if (want('delivery') || want('intake') || want('fixtures') || want('fanout') || 
   }
 }
 if (want('scaling')) results.scaling = await runScaling({ sizes: SIZE.scaling, requests: SIZE.requests, build: build.dir, log });
-if (want('startup')) results.startup = await runStartup({ runs: SIZE.startupRuns, build: build.dir, log });
+if (want('startup')) {
+  results.startup = await runStartup({ runs: SIZE.startupRuns, build: build.dir, log });
+  results.firstWait = await runFirstWait({ runs: SIZE.startupRuns, build: build.dir, log });
+}
 build.remove();
 results.meta.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
@@ -149,6 +155,8 @@ if (file) check(`RSS after ${file.messages.toLocaleString('en')} messages, file 
 if (restarted) check(`RSS serving ${restarted.messages.toLocaleString('en')} messages, file mode ≤ 150 MB (restarted on the file)`, restarted.rssMb, 150, ' MB');
 const startup = results.startup?.find((r) => r.target === 'inboxkit');
 if (startup) check(`startup to healthy ≤ 0.5 s (${startup.command})`, startup.healthy.p50 / 1000, 0.5, ' s');
+const firstWait = results.firstWait;
+if (firstWait) check('first wait after start p50 ≤ a later wait\'s p50 + 50 ms (no warm-up left for the first test)', firstWait.first.p50 - firstWait.second.p50, 50, ' ms more');
 results.targets = targets;
 
 // ---- output ----
@@ -227,6 +235,14 @@ if (results.startup) {
     'Startup: spawn → ready line / → health check answering (ms, median)',
     ['command', 'runs', 'ready', 'healthy', 'CPU at ready'],
     results.startup.map((s) => [s.command, String(s.ready.n), fmt(s.ready.p50), fmt(s.healthy.p50), fmt(s.cpuAtReady.p50)]),
+  );
+}
+if (results.firstWait) {
+  const w = results.firstWait;
+  section(
+    'First wait after start: a fresh inboxkit serve, then an inbox, a 10 KB email and waitForMessage (ms from the SMTP send, median)',
+    ['command', 'runs', 'first wait after start', 'second wait', 'difference'],
+    [[w.command, String(w.first.n), fmt(w.first.p50), fmt(w.second.p50), fmt(w.first.p50 - w.second.p50)]],
   );
 }
 if (results.fanout) {
