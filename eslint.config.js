@@ -79,6 +79,9 @@ export default tseslint.config(
   boundary(['src/extract/**'], [
     { regex: '^(?!(?:cheerio|\\./[^/]+|\\.\\./errors/[^/]+)$)', message: 'src/extract may import only cheerio, its own files and ../errors/ (the shared error root).' },
   ]),
+  boundary(['src/runtime/**'], [
+    { regex: '^(?!(?:node:[a-z_/]+|\\./[^/]+)$)', message: 'src/runtime (the Node.js check every entry point runs first) imports nothing but Node built-ins and its own folder.' },
+  ]),
   boundary(['src/errors/**'], [
     { regex: '^(?!\\./[^/]+$)', message: 'src/errors is the shared error root: it imports nothing outside its own folder.' },
   ]),

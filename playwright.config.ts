@@ -10,7 +10,8 @@ export default defineConfig({
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['list']],
+  // A dot per test, the failures in full and a summary; `--reporter=list` names every test.
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['dot']],
   projects: [
     { name: 'unit', testDir: './tests/unit' },
     { name: 'integration', testDir: './tests/integration' },

@@ -24,6 +24,8 @@ import { runDelivery } from './sections/delivery.ts';
 import type { DeliveryResult } from './sections/delivery.ts';
 import { runFanout } from './sections/fanout.ts';
 import type { FanoutResult } from './sections/fanout.ts';
+import { runFirstWait } from './sections/first-wait.ts';
+import type { FirstWaitResult } from './sections/first-wait.ts';
 import { runCreateDelete } from './sections/fixtures.ts';
 import type { CreateDeleteResult } from './sections/fixtures.ts';
 import { runIntake } from './sections/intake.ts';
@@ -66,6 +68,7 @@ interface Results {
   createDelete?: CreateDeleteResult;
   scaling?: ScalingResult[];
   startup?: StartupResult[];
+  firstWait?: FirstWaitResult;
   fanout?: FanoutResult;
   suite?: SuiteResult[];
   viewer?: ViewerResult;
@@ -118,7 +121,10 @@ if (want('delivery') || want('intake') || want('fixtures') || want('fanout') || 
   }
 }
 if (want('scaling')) results.scaling = await runScaling({ sizes: SIZE.scaling, requests: SIZE.requests, build: build.dir, log });
-if (want('startup')) results.startup = await runStartup({ runs: SIZE.startupRuns, build: build.dir, log });
+if (want('startup')) {
+  results.startup = await runStartup({ runs: SIZE.startupRuns, build: build.dir, log });
+  results.firstWait = await runFirstWait({ runs: SIZE.startupRuns, build: build.dir, log });
+}
 if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
 build.remove();
 results.meta.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
@@ -155,6 +161,8 @@ const startup = results.startup?.find((r) => r.target === 'inboxkit');
 if (startup) check(`startup to healthy ≤ 0.5 s (${startup.command})`, startup.healthy.p50 / 1000, 0.5, ' s');
 check('viewer: first page of a 1,000-message inbox p50 ≤ 300 ms', results.viewer?.firstPage.p50, 300, ' ms');
 check('viewer: new mail shown ≤ 200 ms after the SMTP 250 (p99)', results.viewer?.live.p99, 200, ' ms');
+const firstWait = results.firstWait;
+if (firstWait) check('first wait after start p50 ≤ a later wait\'s p50 + 50 ms (no warm-up left for the first test)', firstWait.first.p50 - firstWait.second.p50, 50, ' ms more');
 results.targets = targets;
 
 // ---- output ----
@@ -233,6 +241,14 @@ if (results.startup) {
     'Startup: spawn → ready line / → health check answering (ms, median)',
     ['command', 'runs', 'ready', 'healthy', 'CPU at ready'],
     results.startup.map((s) => [s.command, String(s.ready.n), fmt(s.ready.p50), fmt(s.healthy.p50), fmt(s.cpuAtReady.p50)]),
+  );
+}
+if (results.firstWait) {
+  const w = results.firstWait;
+  section(
+    'First wait after start: a fresh inboxkit serve, then an inbox, a 10 KB email and waitForMessage (ms from the SMTP send, median)',
+    ['command', 'runs', 'first wait after start', 'second wait', 'difference'],
+    [[w.command, String(w.first.n), fmt(w.first.p50), fmt(w.second.p50), fmt(w.first.p50 - w.second.p50)]],
   );
 }
 if (results.fanout) {

@@ -164,7 +164,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
       io.stderr(`inboxkit: ${error.message}\n`);
       return 2;
     }
-    io.stderr(`inboxkit: ${(error as Error).message}\n`);
+    // One line with one prefix, whether or not the message already names inboxkit.
+    io.stderr(`inboxkit: ${(error as Error).message.replace(/^inboxkit: /, '')}\n`);
     return 1;
   }
 }

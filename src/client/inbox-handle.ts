@@ -21,6 +21,7 @@ import type { DeliveryFaultOptions } from './faults.ts';
 import { ReceivedMessage } from './received.ts';
 import type { InboxStream, StreamOptions } from './stream.ts';
 import type { ListParams, RequestOptions } from './types.ts';
+import { atCallSite, captureCallSite } from './call-site.ts';
 import { WaitState, absenceSpec, peekSpec, runWait, waitSpec } from './wait/index.ts';
 import type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSource } from './wait/index.ts';
 
@@ -225,8 +226,13 @@ export class InboxHandle {
    * ```
    */
   async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage> {
-    const [message] = await runWait(this.#source, this.#waits, waitSpec('waitForMessage', 1, match, options));
-    return message as ReceivedMessage;
+    const site = captureCallSite(InboxHandle.prototype.waitForMessage);
+    try {
+      const [message] = await runWait(this.#source, this.#waits, waitSpec('waitForMessage', 1, match, options));
+      return message as ReceivedMessage;
+    } catch (error) {
+      throw atCallSite(error, site);
+    }
   }
 
   /**
@@ -240,7 +246,12 @@ export class InboxHandle {
    * ```
    */
   async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<ReceivedMessage[]> {
-    return runWait(this.#source, this.#waits, waitSpec('waitForMessages', count, match, options));
+    const site = captureCallSite(InboxHandle.prototype.waitForMessages);
+    try {
+      return await runWait(this.#source, this.#waits, waitSpec('waitForMessages', count, match, options));
+    } catch (error) {
+      throw atCallSite(error, site);
+    }
   }
 
   /**
@@ -255,7 +266,12 @@ export class InboxHandle {
    * ```
    */
   async expectNoMessage(match: MessageMatch | undefined, options: ExpectNoMessageOptions): Promise<void> {
-    await runWait(this.#source, this.#waits, absenceSpec(match, options));
+    const site = captureCallSite(InboxHandle.prototype.expectNoMessage);
+    try {
+      await runWait(this.#source, this.#waits, absenceSpec(match, options));
+    } catch (error) {
+      throw atCallSite(error, site);
+    }
   }
 
   /**
@@ -276,8 +292,13 @@ export class InboxHandle {
    * ```
    */
   async peek(match?: MessageMatch, options?: PeekOptions): Promise<ReceivedMessage | null> {
-    const [message] = await runWait(this.#source, this.#waits, peekSpec(match, options));
-    return message ?? null;
+    const site = captureCallSite(InboxHandle.prototype.peek);
+    try {
+      const [message] = await runWait(this.#source, this.#waits, peekSpec(match, options));
+      return message ?? null;
+    } catch (error) {
+      throw atCallSite(error, site);
+    }
   }
 
   /**

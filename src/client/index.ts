@@ -8,12 +8,17 @@
  *
  * @packageDocumentation
  */
+// First: fails with one line on an unsupported Node.js, before any dependency loads.
+import '../runtime/node-check.ts';
+
 export { createClient, InboxkitClient, VERSION } from './client.ts';
 export type { ClientCredential } from './client.ts';
 export { InboxHandle } from './inbox-handle.ts';
 export { ReceivedMessage } from './received.ts';
 export type { ReceivedAttachment, MessageOwner } from './received.ts';
 export { formatAddress } from './format.ts';
+export { atCallSite, callLocation, captureCallSite, throwFromCall } from './call-site.ts';
+export type { CallLocation, CallSite } from './call-site.ts';
 export { describeCriteria, matchesPattern } from './criteria.ts';
 export type { MessageCriteria, MessagePredicate, MessageMatch } from './criteria.ts';
 export { DEFAULT_POLL_INTERVALS, DEFAULT_WAIT_TIMEOUT, WaitTimeoutError, UnexpectedMessageError } from './wait/index.ts';

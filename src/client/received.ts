@@ -8,6 +8,7 @@ import { inspect } from 'node:util';
 import type { Address, Attachment, DeletedMessage, Message } from '../wire/schemas.ts';
 import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
 import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../extract/index.ts';
+import { throwFromCall } from './call-site.ts';
 import { InboxkitError } from './errors.ts';
 import type { AttachmentDownload, RawMessage } from './resources.ts';
 import { messageCompatibility } from './compatibility.ts';
@@ -141,7 +142,7 @@ export class ReceivedMessage {
    * ```
    */
   link(filter?: LinkFilterArg): ExtractedLink {
-    return findLink(this.#source(), filter);
+    return throwFromCall(ReceivedMessage.prototype.link, () => findLink(this.#source(), filter));
   }
 
   /**
@@ -154,7 +155,7 @@ export class ReceivedMessage {
    * ```
    */
   otp(options?: OtpOptions): string {
-    return extractOtp(this.#source(), options);
+    return throwFromCall(ReceivedMessage.prototype.otp, () => extractOtp(this.#source(), options));
   }
 
   /** The one-time-code candidates, best first, with their scores and reasons; `rejected` on the result says what was ruled out and why. */
@@ -192,7 +193,7 @@ export class ReceivedMessage {
    * Throws, listing the attachments, when there is no such one or the name is ambiguous.
    */
   async attachment(idOrFilename: string, options?: RequestOptions): Promise<ReceivedAttachment> {
-    const found = this.#findAttachment(idOrFilename);
+    const found = throwFromCall(ReceivedMessage.prototype.attachment, () => this.#findAttachment(idOrFilename));
     const download = await this.#inbox.downloadAttachment(this.id, found.id, options);
     return { id: found.id, filename: found.filename, contentType: download.contentType || found.contentType, bytes: download.bytes, size: download.bytes.byteLength };
   }

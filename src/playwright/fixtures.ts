@@ -211,7 +211,7 @@ async function createHandle(maker: InboxMaker, options: CreateTestInboxOptions):
   return client.inboxes.create(base);
 }
 
-async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boolean): Promise<void> {
+async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boolean, attachedIds: Set<string>): Promise<void> {
   const options = { timeout: TEARDOWN_REQUEST_TIMEOUT };
   const summaries: { id: string; seq: number }[] = [];
   for await (const summary of inbox.handle.messages({ limit: 100, ...options })) {
@@ -219,6 +219,9 @@ async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boo
     if (summaries.length >= MAX_ATTACHED_ON_FAILURE) break;
   }
   for (const summary of summaries.reverse()) {
+    // A message a wait returned is in the report already (as "email N — …").
+    if (attachedIds.has(summary.id)) continue;
+    attachedIds.add(summary.id);
     const message = await inbox.handle.message(summary.id, options);
     const raw = await inbox.handle.raw(summary.id, options).then(
       (source) => source.bytes,
@@ -252,6 +255,8 @@ interface TeardownContext {
   testInfo: TestInfo;
   options: InboxkitOptions;
   attachToReport: boolean;
+  /** Ids of the messages already attached to the test's report. */
+  attachedIds: Set<string>;
 }
 
 /** Reports a kept inbox through the test's annotations (shown in every report), never on stdout. */
@@ -284,7 +289,7 @@ async function tearDownInboxes(inboxes: TestInbox[], context: TeardownContext): 
   }
   if (failed && context.attachToReport) {
     for (const inbox of inboxes) {
-      await attachReceived(testInfo, inbox, inboxes.length > 1).catch((error: unknown) => {
+      await attachReceived(testInfo, inbox, inboxes.length > 1, context.attachedIds).catch((error: unknown) => {
         problems.push(`could not attach the messages of ${inbox.address}: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
@@ -357,6 +362,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         attachToReport: inboxkit.attachToReport ?? true,
         nextAttachmentNumber: () => ++attached,
         viewerLink: (handle: InboxHandle) => viewerLink(client.apiUrl, handle.id),
+        attachedIds: new Set<string>(),
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),
       };
       const maker: InboxMaker = { client, account, testInfo, customAddresses: account.customAddresses, sequence: 0 };
@@ -365,7 +371,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         inboxes.push(inbox);
         return inbox;
       });
-      await tearDownInboxes(inboxes, { client, testInfo, options: inboxkit, attachToReport: context.attachToReport });
+      await tearDownInboxes(inboxes, { client, testInfo, options: inboxkit, attachToReport: context.attachToReport, attachedIds: context.attachedIds });
     },
     { timeout: INBOX_FIXTURE_TIMEOUT },
   ],

@@ -19,6 +19,8 @@
  *
  * @packageDocumentation
  */
+// First: fails with one line on an unsupported Node.js, before any dependency loads.
+import '../runtime/node-check.ts';
 import { test as base, expect as baseExpect } from '@playwright/test';
 import { inboxkitFixtures } from './fixtures.ts';
 import type { InboxkitInternalTestFixtures, InboxkitTestFixtures, InboxkitWorkerFixtures } from './fixtures.ts';
@@ -29,6 +31,8 @@ export type { InboxkitOptions, InboxkitTestFixtures, InboxkitWorkerFixtures, Inb
 export { TestInbox } from './test-inbox.ts';
 export { inboxkitMatchers, describeLinkMatch } from './matchers.ts';
 export type { LinkMatch, ToHaveReceivedOptions } from './matchers.ts';
+export { defineConfig } from './config.ts';
+export type { InboxkitConfig, InboxkitUseOptions } from './config.ts';
 export { inboxkitServer } from './server.ts';
 export type { InboxkitServer, InboxkitServerOptions, InboxkitServerEnv, WebServerEntry } from './server.ts';
 export { renderEmailDocument } from './report.ts';

@@ -4,6 +4,8 @@
  *
  * @packageDocumentation
  */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig } from '@playwright/test';
@@ -20,12 +22,12 @@ export interface InboxkitServerOptions {
    */
   host?: string;
   /**
-   * HTTP port. It must be a fixed port (not 0): the config needs the URL before the service starts.
+   * HTTP port; 0 picks a free one when the config is loaded (see {@link inboxkitServer}).
    * @defaultValue 8025
    */
   port?: number;
   /**
-   * SMTP port the application under test sends its mail to.
+   * SMTP port the application under test sends its mail to; 0 picks a free one when the config is loaded.
    * @defaultValue 2525
    */
   smtpPort?: number;
@@ -99,12 +101,43 @@ function shellQuote(arg: string): string {
 }
 
 function checkPort(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1 || value > 65_535) {
-    throw new InboxkitError(
-      `inboxkitServer: ${name} is ${String(value)}; give a fixed port from 1 to 65535 (the config must know the URL before the service starts, so 0 cannot be used here).`,
-    );
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+    throw new InboxkitError(`inboxkitServer: ${name} is ${String(value)}; give a port from 1 to 65535, or 0 for a free one.`);
   }
   return value;
+}
+
+/** Asks a short-lived Node.js process for free ports on `host` (the config is loaded synchronously, and Node has no synchronous listen). */
+function freePorts(host: string, count: number): number[] {
+  const script = `const net = require('node:net');
+const servers = Array.from({ length: Number(process.argv[2]) }, () => net.createServer());
+Promise.all(servers.map((s) => new Promise((resolve, reject) => { s.once('error', reject); s.listen(0, process.argv[1], resolve); })))
+  .then(() => { process.stdout.write(servers.map((s) => s.address().port).join(',')); servers.forEach((s) => s.close()); })
+  .catch((error) => { process.stderr.write(error.message); process.exit(1); });`;
+  const result = spawnSync(process.execPath, ['-e', script, host, String(count)], { encoding: 'utf8', timeout: 10_000 });
+  const ports = (result.stdout ?? '').split(',').map(Number);
+  if (result.status !== 0 || ports.length !== count || ports.some((port) => !(port > 0))) {
+    throw new InboxkitError(`inboxkitServer: could not find a free port on ${host} for port 0: ${result.stderr || result.error?.message || 'no answer'}. Give fixed ports instead.`);
+  }
+  return ports;
+}
+
+/**
+ * Resolves ports given as 0 to free ones, the same in every process of the run:
+ * Playwright loads the config in the runner and again in each worker, so the
+ * runner's choice is handed to the workers (which inherit its environment)
+ * through one environment variable per distinct set of options.
+ */
+function resolvePorts(host: string, port: number, smtpPort: number, args: readonly string[]): { port: number; smtpPort: number } {
+  if (port !== 0 && smtpPort !== 0) return { port, smtpPort };
+  const key = `INBOXKIT_PICKED_PORTS_${createHash('sha256').update(JSON.stringify([host, port, smtpPort, args])).digest('hex').slice(0, 12)}`;
+  let picked = (process.env[key] ?? '').split(',').map(Number);
+  if (picked.length !== 2 || picked.some((p) => !(p > 0))) {
+    const [first, second] = freePorts(host, 2) as [number, number];
+    picked = [port === 0 ? first : port, smtpPort === 0 ? second : smtpPort];
+    process.env[key] = picked.join(',');
+  }
+  return { port: picked[0] as number, smtpPort: picked[1] as number };
 }
 
 /**
@@ -117,6 +150,12 @@ function checkPort(name: string, value: number): number {
  * - `use`: `{ inboxkit: { baseUrl } }` for the fixtures.
  * - `env`: `INBOXKIT_BASE_URL`, `INBOXKIT_SMTP_HOST` and `INBOXKIT_SMTP_PORT`
  *   for the application's `webServer` entry, so that it sends its mail there.
+ *
+ * A port of 0 is replaced by a free port when the config is loaded, so the URLs
+ * are known before the service starts. Playwright loads the config again in
+ * every worker; the runner's choice reaches them through an environment
+ * variable (`INBOXKIT_PICKED_PORTS_…`), the one place this module touches the
+ * environment.
  *
  * @example
  * ```ts
@@ -137,8 +176,8 @@ function checkPort(name: string, value: number): number {
  */
 export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitServer {
   const host = options.host ?? '127.0.0.1';
-  const port = checkPort('port', options.port ?? DEFAULT_HTTP_PORT);
-  const smtpPort = checkPort('smtpPort', options.smtpPort ?? DEFAULT_SMTP_PORT);
+  const asked = { port: checkPort('port', options.port ?? DEFAULT_HTTP_PORT), smtpPort: checkPort('smtpPort', options.smtpPort ?? DEFAULT_SMTP_PORT) };
+  const { port, smtpPort } = resolvePorts(host, asked.port, asked.smtpPort, options.args ?? []);
   if (port === smtpPort) {
     throw new InboxkitError(`inboxkitServer: port and smtpPort are both ${port}; give the HTTP API and the SMTP intake different ports.`);
   }

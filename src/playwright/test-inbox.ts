@@ -9,8 +9,8 @@
 import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { Locator, Page, TestInfo } from '@playwright/test';
-import { describeCriteria } from '../client/index.ts';
-import type { DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
+import { atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/index.ts';
+import type { CallLocation, CallSite, DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
 import type { LinkCheckContext } from './link-check.ts';
 import { TestMessage } from './test-message.ts';
 import { openEmail } from './open.ts';
@@ -31,6 +31,32 @@ interface TestInboxContext {
   linkCheck?: LinkCheckContext;
   /** The inbox's link in the local service's web viewer, named by a failed wait's error. */
   viewerLink?(handle: InboxHandle): string;
+  /** Ids of the messages already attached to this test's report: each is attached once. */
+  attachedIds: Set<string>;
+}
+
+/**
+ * The options of a report step made at the caller's line: located there, so
+ * that the report shows the spec's file and line for the step, not this file.
+ * (Not `box`: Playwright 1.65 reads a boxed step's stack after an `await`, when
+ * the caller's frames are gone, and would leave the failing test's error
+ * without any frame; the error gets the caller's stack from {@link atSite}.)
+ * Boxed only when the caller's line is unknown.
+ */
+function stepOptions(site: CallSite): { box?: true; location?: CallLocation } {
+  const location = callLocation(site);
+  return location !== undefined ? { location } : { box: true };
+}
+
+/** `body`, whose inboxkit errors carry the caller's stack (`site`) instead of inboxkit's internals. */
+function atSite<T>(site: CallSite, body: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    try {
+      return await body();
+    } catch (error) {
+      throw atCallSite(error, site);
+    }
+  };
 }
 
 /**
@@ -132,16 +158,14 @@ export class TestInbox {
    * ```
    */
   async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<TestMessage> {
-    return base.step(
-      `wait for email: ${describeCriteria(match)}`,
-      async () => {
-        const received = await this.#handle.waitForMessage(match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
-        const message = this.#forTest(received);
-        await this.attach(message);
-        return message;
-      },
-      { box: true },
-    );
+    const site = captureCallSite(TestInbox.prototype.waitForMessage);
+    const body = async () => {
+      const received = await this.#handle.waitForMessage(match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
+      const message = this.#forTest(received);
+      await this.attach(message);
+      return message;
+    };
+    return base.step(`wait for email: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   /**
@@ -149,16 +173,14 @@ export class TestInbox {
    * arrival order. A report step like {@link TestInbox.waitForMessage}.
    */
   async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<TestMessage[]> {
-    return base.step(
-      `wait for ${count} emails: ${describeCriteria(match)}`,
-      async () => {
-        const received = await this.#handle.waitForMessages(count, match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
-        const messages = received.map((m) => this.#forTest(m));
-        for (const message of messages) await this.attach(message);
-        return messages;
-      },
-      { box: true },
-    );
+    const site = captureCallSite(TestInbox.prototype.waitForMessages);
+    const body = async () => {
+      const received = await this.#handle.waitForMessages(count, match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
+      const messages = received.map((m) => this.#forTest(m));
+      for (const message of messages) await this.attach(message);
+      return messages;
+    };
+    return base.step(`wait for ${count} emails: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   #forTest(message: ReceivedMessage): TestMessage {
@@ -194,13 +216,9 @@ export class TestInbox {
    * titled `expect no email: <criteria>`.
    */
   async expectNoMessage(match: MessageMatch | undefined, options: ExpectNoMessageOptions): Promise<void> {
-    return base.step(
-      `expect no email: ${describeCriteria(match)}`,
-      async () => {
-        await this.#handle.expectNoMessage(match, options).catch((error: unknown) => this.#withViewerLink(error));
-      },
-      { box: true },
-    );
+    const site = captureCallSite(TestInbox.prototype.expectNoMessage);
+    const body = () => this.#handle.expectNoMessage(match, options).catch((error: unknown) => this.#withViewerLink(error));
+    return base.step(`expect no email: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   /** The inbox's message summaries, newest first (at most `limit`, default 100). */
@@ -232,22 +250,19 @@ export class TestInbox {
    * ```
    */
   async open(page: Page, message: OpenableMessage): Promise<Locator> {
-    return base.step(
-      `open email: ${messageTitle(message)}`,
-      async () => {
-        const { body } = await openEmail(page, message);
-        return body;
-      },
-      { box: true },
-    );
+    const site = captureCallSite(TestInbox.prototype.open);
+    const body = async () => (await openEmail(page, message)).body;
+    return base.step(`open email: ${messageTitle(message)}`, atSite(site, body), stepOptions(site));
   }
 
   /**
    * Attaches a message to the report (rendered HTML, text, headers, raw `.eml`)
-   * when `attachToReport` is on. The waits do this for the message they return.
+   * when `attachToReport` is on, once per test (a message already attached is
+   * not attached again). The waits do this for the message they return.
    */
   async attach(message: ReceivedMessage | Message): Promise<void> {
-    if (!this.#context.attachToReport) return;
+    if (!this.#context.attachToReport || this.#context.attachedIds.has(message.id)) return;
+    this.#context.attachedIds.add(message.id);
     const raw = await this.#handle.raw(message.id).then(
       (source) => source.bytes,
       () => null,

@@ -13,6 +13,8 @@
  *
  * @packageDocumentation
  */
+// First: fails with one line on an unsupported Node.js, before any dependency loads.
+import '../runtime/node-check.ts';
 export { startServer } from './start.ts';
 export type { StartServerOptions, RunningServer } from './start.ts';
 export { createApp } from './app.ts';

@@ -26,7 +26,9 @@ import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
+import { parseMessage } from './mail/parse.ts';
 import { createSanitizer } from './mail/sanitize.ts';
+import type { Sanitizer } from './mail/sanitize.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/types.ts';
@@ -179,7 +181,7 @@ function createHttpServer(fetch: (req: Request, env: unknown) => unknown, host: 
 function listen(server: Server, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use (pass another port, or 0 for a free one)` : err.message;
+      const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use. Pick another HTTP port (0 chooses a free one)` : err.message;
       reject(new Error(`inboxkit: cannot listen for HTTP on ${host}:${port}: ${why}.`, { cause: err }));
     };
     server.once('error', onError);
@@ -197,6 +199,31 @@ function closeHttp(server: Server): Promise<void> {
     // Event streams stay open forever; end them so close() does not wait.
     server.closeAllConnections();
   });
+}
+
+/** A small HTML email with a style block, inline styles, a link, an image and a code: what the first real message exercises. */
+const WARM_UP_HTML =
+  '<html><head><style>.code{font:bold 24px monospace;color:#111}</style></head><body><table><tr><td style="padding:8px;display:block">' +
+  '<p>Your code is <span class="code">482913</span>.</p><a href="https://app.example/confirm?t=1&amp;u=2" style="color:#06c">Confirm</a>' +
+  '<img src="cid:logo@example" alt="logo" width="10"></td></tr></table></body></html>';
+const WARM_UP_MESSAGE = Buffer.from(
+  'From: Warm-up <warm-up@inboxkit.invalid>\r\nTo: warm-up@inboxkit.invalid\r\nSubject: warm-up\r\nMIME-Version: 1.0\r\n' +
+    'Content-Type: multipart/alternative; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n' +
+    'Your code is 482913.\r\n--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n' +
+    `${WARM_UP_HTML}\r\n--b--\r\n`,
+);
+
+/**
+ * Loads, before the service says it is ready, what the first message would
+ * otherwise load on its way to the first wait: the MIME parser's charset and
+ * encoding paths and the HTML sanitizer (its parser and its CSS filter). Nothing
+ * is stored; a failure here is left for the first real message to report.
+ */
+async function warmUp(sanitizer: Sanitizer): Promise<void> {
+  await Promise.all([
+    parseMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' }).catch(() => {}),
+    sanitizer.sanitize(WARM_UP_HTML, { resolveCid: () => null }).catch(() => {}),
+  ]);
 }
 
 /**
@@ -263,6 +290,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
 
+  // One sanitizer for the server's life, closed with it; warmed while the rest starts,
+  // so that the first wait does not pay for loading it.
+  const sanitizer = createSanitizer();
+  cleanups.push(() => sanitizer.close());
+  const warm = warmUp(sanitizer);
   try {
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
@@ -274,9 +306,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.bus ? { bus: options.bus } : {}),
       ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
     });
-    // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
-    const sanitizer = createSanitizer();
-    cleanups.push(() => sanitizer.close());
     // One limiter for the app and for the requests the HTTP server refuses before it.
     const rateLimiter = createRateLimiter(config.rateLimitWindowSeconds);
     const app = createApp(ctx, { sanitizer, rateLimiter, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
@@ -296,6 +325,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     cleanups.push(() => ctx.faults.close());
     const sweeper = startSweeper(ctx);
     cleanups.push(() => sweeper.stop());
+    await warm;
 
     const port = (http.address() as AddressInfo).port;
     const url = `http://${urlHost(config.http.host)}:${port}`;
@@ -313,6 +343,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       close: () => (closing ??= runCleanups()),
     };
   } catch (error) {
+    await warm;
     await runCleanups();
     throw error;
   }

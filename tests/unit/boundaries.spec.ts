@@ -172,3 +172,16 @@ test.describe('extraction and the shared error root', () => {
     });
   }
 });
+
+test.describe('the Node.js check', () => {
+  test('src/runtime may not import a package, which could fail on an old Node.js before the check speaks', async () => {
+    expect(await importErrors('src/runtime/example.ts', 'undici')).toHaveLength(1);
+  });
+  test('src/runtime may not import the client', async () => {
+    expect(await importErrors('src/runtime/example.ts', '../client/index.ts')).toHaveLength(1);
+  });
+  test('src/runtime may import Node built-ins and its own files', async () => {
+    expect(await importErrors('src/runtime/example.ts', 'node:fs')).toEqual([]);
+    expect(await importErrors('src/runtime/example.ts', './node-version.ts')).toEqual([]);
+  });
+});

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { asPublished } from '../support/published.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
@@ -29,14 +30,6 @@ function fences(markdown: string): Fence[] {
     i = end;
   }
   return found;
-}
-
-/** A file's text as a user would write it: imports of the sources become imports of the package. */
-function asPublished(text: string): string {
-  return text
-    .replace(/from '(?:\.\.\/)+src\/playwright\/index\.ts';.*$/gm, "from 'inboxkit/playwright';")
-    .replace(/from '(?:\.\.\/)+src\/server\/index\.ts';.*$/gm, "from 'inboxkit/server';")
-    .replace(/from '(?:\.\.\/)+src\/client\/index\.ts';.*$/gm, "from 'inboxkit';");
 }
 
 function region(text: string, name: string): string {
@@ -96,4 +89,29 @@ test('every inboxkit command and flag the README mentions is accepted by the CLI
   // Prose flags belong to serve, or to the keys commands the section also shows.
   const known = `${serveHelp}\n${help('keys')}`;
   for (const flag of new Set(section.match(/--[a-z][a-z-]+/g) ?? [])) expect(known, `README mentions ${flag}`).toContain(flag);
+});
+
+test('the README starts with the path into your own project: the Node.js range of engines, the install command, then the config and spec the consumer test runs', () => {
+  const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
+  expect(headings.slice(0, 2)).toEqual(['In your project', 'Working on inboxkit']);
+  const start = readme.indexOf('## In your project');
+  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string }; license: string };
+  expect(section).toContain(`\`${pkg.engines.node}\``);
+  const bash = fences(section).filter((fence) => fence.lang === 'bash').flatMap((fence) => fence.body.split('\n'));
+  // The consumer test (tests/integration/consumer) installs exactly these two into fresh projects, then runs `playwright test`.
+  expect(bash).toEqual(['npm i -D inboxkit @playwright/test', 'npx playwright test']);
+  const examples = fences(section).filter((fence) => fence.lang === 'ts').map((fence) => fence.source);
+  expect(examples).toEqual(['tests/consumer-project/playwright.config.ts', 'tests/consumer-project/signup.spec.ts']);
+  const consumerTest = readFileSync(path.join(root, 'tests/integration/consumer/consumer.spec.ts'), 'utf8');
+  for (const file of ['playwright.config.ts', 'signup.spec.ts']) expect(consumerTest).toContain(`path.join(SOURCES, '${file}')`);
+});
+
+test('the licence the package declares is the LICENSE file the README names', () => {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { license: string };
+  expect(pkg.license).toBe('MIT');
+  const license = readFileSync(path.join(root, 'LICENSE'), 'utf8');
+  expect(license.split('\n')[0]).toBe('MIT License');
+  expect(license).toMatch(/^Copyright \(c\) \d{4} inboxkit contributors$/m);
+  expect(readme).toContain('[LICENSE](LICENSE)');
 });

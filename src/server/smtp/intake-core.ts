@@ -273,15 +273,22 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
   };
 
   const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000);
+  // smtp-server re-emits its listener's errors, a failed listen included; that one
+  // is the rejection below, reported once by the caller, not also logged here.
+  let listening = false;
   server.on('error', (error: Error) => {
-    logger.warn({ err: error }, 'smtp: connection error');
+    if (listening) logger.warn({ err: error }, 'smtp: connection error');
   });
 
   await new Promise<void>((resolve, reject) => {
-    const onError = (error: Error) => reject(new Error(`SMTP intake could not listen on ${options.host}:${options.port}: ${error.message}. Pick another SMTP port (0 chooses a free one).`, { cause: error }));
+    const onError = (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? `port ${options.port} is already in use` : error.message;
+      reject(new Error(`inboxkit: cannot listen for SMTP on ${options.host}:${options.port}: ${why}. Pick another SMTP port (0 chooses a free one).`, { cause: error }));
+    };
     server.server.once('error', onError);
     server.listen(options.port, options.host, () => {
       server.server.off('error', onError);
+      listening = true;
       resolve();
     });
   });

@@ -15,7 +15,6 @@
  *
  * @packageDocumentation
  */
-import { DatabaseSync } from 'node:sqlite';
 import type { Store } from './types.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
@@ -54,6 +53,9 @@ export interface SqliteStoreOptions {
  */
 export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
   const path = options.path && options.path !== ':memory:' ? options.path : ':memory:';
+  // Loaded here, not imported at the top: a static import of node:sqlite fails at link time on a
+  // Node.js without it, before the entry point's version check could say which Node.js is needed.
+  const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
   const db = new DatabaseSync(path, { enableForeignKeyConstraints: true });
   if (path !== ':memory:') {
     db.exec('PRAGMA journal_mode = WAL');

@@ -2,6 +2,7 @@ import { test, expect } from '@playwright/test';
 import { createSanitizer } from '../../../src/server/mail/sanitize.ts';
 import { dompurifyVectors, owaspVectors, type Vector } from './corpus.ts';
 import { detect, executedVectors, executionCount, type Detection, type RenderMode } from './harness.ts';
+import { printFigureTable } from '../../support/figures.ts';
 
 const MODES: RenderMode[] = ['innerHTML', 'srcdoc'];
 
@@ -91,8 +92,7 @@ for (const corpus of corpora) {
       const raw = await detect(browser, vectors, mode);
       const clean = await detect(browser, sanitized, mode);
 
-      console.log(`\n${corpus.name} through ${mode}`);
-      console.table([row('raw (control)', raw, vectors.length), row('sanitized', clean, sanitized.length)]);
+      printFigureTable(`\n${corpus.name} through ${mode}`, [row('raw (control)', raw, vectors.length), row('sanitized', clean, sanitized.length)]);
 
       // The control proves the detector fires on this corpus in this mode.
       expect(executedVectors(raw).size).toBeGreaterThanOrEqual(corpus.minimumRawVectorsThatRun[mode]);

@@ -9,10 +9,11 @@ import { pino } from 'pino';
 import { startServer } from '../../../src/server/index.ts';
 import type { RunningServer, StartServerOptions } from '../../../src/server/index.ts';
 import type { CreatedInbox, MessageSummary } from '../../../src/wire/schemas.ts';
+import { printFigure } from '../../support/figures.ts';
 
-/** Prints one figure of the suite in the one format: `[figure] area: text`. */
+/** Prints one figure of the suite in the one format, `[figure] area: text`, with `INBOXKIT_FIGURES=1`. */
 export function figure(area: string, text: string): void {
-  console.log(`[figure] ${area}: ${text}`);
+  printFigure(`[figure] ${area}: ${text}`);
 }
 
 export const sha256 = (bytes: Uint8Array | string): string => createHash('sha256').update(bytes).digest('hex');

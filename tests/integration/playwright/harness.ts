@@ -64,6 +64,10 @@ export interface InlineResult {
   attachments: Array<{ name: string; contentType: string; body: Buffer }>;
   /** Titles of every step, nested ones included, depth-first. */
   steps: string[];
+  /** The test's errors with their stacks and locations (ANSI colours removed). */
+  errorDetails: Array<{ message: string; stack: string; location: JsonLocation | undefined }>;
+  /** Every step, nested ones included, depth-first, with its location. */
+  stepDetails: Array<{ title: string; location: JsonLocation | undefined }>;
 }
 
 /** What a run of the runner produced. */
@@ -82,14 +86,21 @@ export interface InlineRun {
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 
+/** A source location in the JSON report. */
+export interface JsonLocation {
+  file: string;
+  line: number;
+  column: number;
+}
 interface JsonStep {
   title: string;
+  location?: JsonLocation;
   steps?: JsonStep[];
 }
 interface JsonResult {
   status: string;
   workerIndex: number;
-  errors?: Array<{ message?: string }>;
+  errors?: Array<{ message?: string; stack?: string; location?: JsonLocation }>;
   stdout?: Array<{ text?: string; buffer?: string }>;
   annotations?: Array<{ type: string; description?: string }>;
   attachments?: Array<{ name: string; contentType: string; path?: string; body?: string }>;
@@ -104,6 +115,14 @@ function stepTitles(steps: JsonStep[] | undefined, into: string[]): string[] {
   for (const step of steps ?? []) {
     into.push(step.title);
     stepTitles(step.steps, into);
+  }
+  return into;
+}
+
+function stepDetails(steps: JsonStep[] | undefined, into: InlineResult['stepDetails']): InlineResult['stepDetails'] {
+  for (const step of steps ?? []) {
+    into.push({ title: step.title, location: step.location });
+    stepDetails(step.steps, into);
   }
   return into;
 }
@@ -128,6 +147,8 @@ async function flatten(suites: JsonSuite[], into: Map<string, InlineResult>): Pr
           annotations: (result.annotations ?? t.annotations ?? []).map((a) => `${a.type}: ${a.description ?? ''}`),
           attachments,
           steps: stepTitles(result.steps, []),
+          errorDetails: (result.errors ?? []).map((e) => ({ message: (e.message ?? '').replace(ANSI, ''), stack: (e.stack ?? '').replace(ANSI, ''), location: e.location })),
+          stepDetails: stepDetails(result.steps, []),
         });
       }
     }

@@ -169,13 +169,17 @@ test('bad flags and commands exit 2 with a message that says what to fix', async
   }
 });
 
-test('a taken port is reported with what to do, exit 1', async () => {
+test('a taken HTTP or SMTP port is reported in one line with one prefix and what to do, exit 1', async () => {
   const { child, ready } = await serve([]);
   try {
     const port = new URL(ready.url).port;
-    const { code, stderr } = await cli(['serve', '--port', port, '--smtp-port', '0']);
-    expect(code).toBe(1);
-    expect(stderr).toContain(`port ${port} is already in use`);
+    const http = await cli(['serve', '--port', port, '--smtp-port', '0']);
+    expect(http.code).toBe(1);
+    expect(http.stderr).toBe(`inboxkit: cannot listen for HTTP on 127.0.0.1:${port}: port ${port} is already in use. Pick another HTTP port (0 chooses a free one).\n`);
+    // No JSON log line with a stack before the sentence: only the sentence.
+    const smtp = await cli(['serve', '--port', '0', '--smtp-port', String(ready.smtpPort)]);
+    expect(smtp.code).toBe(1);
+    expect(smtp.stderr).toBe(`inboxkit: cannot listen for SMTP on 127.0.0.1:${ready.smtpPort}: port ${ready.smtpPort} is already in use. Pick another SMTP port (0 chooses a free one).\n`);
   } finally {
     await stop(child);
   }

@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Message } from '../../../src/wire/schemas.ts';
 import { startMailServer } from './harness.ts';
+import { printFigure } from '../../support/figures.ts';
 
 const corpus = fileURLToPath(new URL('../../../../shared/corpora/mime-enmime/', import.meta.url));
 
@@ -45,8 +46,7 @@ test('every message of the enmime corpus goes through SMTP intake and the API wi
       }
     }
     const fallbacks = server.logs.filter((l) => String(l['msg']).includes('could not be fully parsed')).length;
-    console.log(`enmime corpus: ${stored} of ${files.length} messages stored, ${refused.length} refused, ${fallbacks} stored with the fallback reading`);
-    for (const line of refused) console.log(`  refused ${line}`);
+    printFigure(`enmime corpus: ${stored} of ${files.length} messages stored, ${refused.length} refused, ${fallbacks} stored with the fallback reading`);
     expect((await fetch(new URL('/healthz', server.apiUrl))).status).toBe(200);
     expect(refused).toEqual([]);
   } finally {

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { extractLinks, extractOtp, findLink, OtpNotFoundError, type ExtractInput, type LinkFilterArg } from '../../../src/extract/index.ts';
+import { printFigure } from '../../support/figures.ts';
 
 /**
  * The verification corpora: one .eml per email, its expectations in X-Test-*
@@ -134,7 +135,7 @@ for (const [folder, htmlAlone] of [['verification', false], ['verification-frame
         if (result.problems.length === 0) passed++;
         else failures.push(`${file}:\n  ${result.problems.join('\n  ')}`);
       }
-      console.log(`${folder}: extracted ${passed}/${total} emails correctly (${checks} link and code expectations)`);
+      printFigure(`${folder}: extracted ${passed}/${total} emails correctly (${checks} link and code expectations)`);
       expect(failures, failures.join('\n')).toEqual([]);
     });
   });

@@ -1,6 +1,11 @@
 import { expect, test } from '@playwright/test';
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { inboxkitServer } from '../../../src/playwright/server.ts';
+
+const serverModule = fileURLToPath(new URL('../../../src/playwright/server.ts', import.meta.url));
 
 test('inboxkitServer gives a webServer entry that runs the CLI with this Node.js on the default ports', () => {
   const server = inboxkitServer();
@@ -31,7 +36,30 @@ test('an IPv6 host is bracketed in URLs but not in the SMTP host', () => {
   expect(server.env.INBOXKIT_SMTP_HOST).toBe('::1');
 });
 
-test('inboxkitServer refuses port 0 and equal ports with advice', () => {
-  expect(() => inboxkitServer({ port: 0 })).toThrow(/port is 0; give a fixed port from 1 to 65535 \(the config must know the URL/);
+test('inboxkitServer refuses ports out of range and equal ports with advice', () => {
+  expect(() => inboxkitServer({ port: 70_000 })).toThrow(/port is 70000; give a port from 1 to 65535, or 0 for a free one/);
+  expect(() => inboxkitServer({ smtpPort: -1 })).toThrow(/smtpPort is -1; give a port from 1 to 65535, or 0 for a free one/);
   expect(() => inboxkitServer({ port: 2525 })).toThrow(/both 2525; give the HTTP API and the SMTP intake different ports/);
+});
+
+test('port 0 picks free ports when the config loads, and a worker loading the same config gets the same ones', async () => {
+  const args = ['--domain', `zero-${process.pid}-${Date.now()}.test`]; // options of their own, so no earlier pick is reused
+  const server = inboxkitServer({ port: 0, smtpPort: 0, args });
+  expect(server.smtpPort).toBeGreaterThan(0);
+  const port = Number(new URL(server.baseUrl).port);
+  expect(port).toBeGreaterThan(0);
+  expect(port).not.toBe(server.smtpPort);
+  expect(server.webServer.command).toContain(`--port ${port} --smtp-port ${server.smtpPort}`);
+  expect(server.env.INBOXKIT_SMTP_PORT).toBe(String(server.smtpPort));
+  // A worker is a new process with the runner's environment: it loads the config again and must agree.
+  const again = spawnSync(process.execPath, ['-e', `import(${JSON.stringify(pathToFileURL(serverModule).href)}).then((m) => process.stdout.write(m.inboxkitServer({ port: 0, smtpPort: 0, args: ${JSON.stringify(args)} }).baseUrl))`], {
+    env: process.env,
+    encoding: 'utf8',
+  });
+  expect(again.stderr).toBe('');
+  expect(again.stdout).toBe(server.baseUrl);
+  // And the port is really free: a server can listen on it.
+  const listener = createServer();
+  await new Promise<void>((resolve, reject) => listener.once('error', reject).listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => listener.close(() => resolve()));
 });

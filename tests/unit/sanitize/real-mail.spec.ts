@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { JSDOM } from 'jsdom';
 import { createSanitizer } from '../../../src/server/mail/sanitize.ts';
+import { printFigure } from '../../support/figures.ts';
 
 /** ../shared/corpora/mime-enmime beside the repository (tests/unit/sanitize -> repo -> ..). */
 const corpusDir = join(import.meta.dirname, '../../../../shared/corpora/mime-enmime');
@@ -43,7 +44,7 @@ test('every HTML body of the enmime corpus sanitizes to HTML that sanitizes to i
   } finally {
     sanitizer.close();
   }
-  console.log(`enmime corpus: ${files.length} messages, ${bodies} HTML bodies sanitized, ${resolvedCids} cid: images resolved`);
+  printFigure(`enmime corpus: ${files.length} messages, ${bodies} HTML bodies sanitized, ${resolvedCids} cid: images resolved`);
   expect(bodies).toBeGreaterThan(10);
   // mail/html-mime-inline.raw and its siblings reference inline parts by cid:.
   expect(resolvedCids).toBeGreaterThan(0);
