@@ -8,7 +8,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { satisfiesNodeRange } from '../../../src/runtime/node-version.ts';
@@ -50,6 +50,8 @@ test.describe('on an unsupported Node.js', () => {
   });
 
   test('a Playwright config that imports inboxkit/playwright fails with that line, not inside a dependency', () => {
+    // Inside the repository, so that the config resolves inboxkit/playwright as the package itself.
+    mkdirSync(path.join(REPO, '.tmp'), { recursive: true });
     const dir = mkdtempSync(path.join(REPO, '.tmp', 'old-node-'));
     try {
       writeFileSync(
