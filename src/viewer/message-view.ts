@@ -31,15 +31,41 @@ const THUMBNAIL = /^image\/(?:png|jpeg|gif|webp|bmp|avif)$/i;
  * top of the frame's sandbox (no scripts, an opaque origin).
  */
 export function frameDocument(html: string, remoteImages: boolean): string {
-  const img = remoteImages ? 'data: http: https:' : 'data:';
   return [
     '<!doctype html><html><head><meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${img}; style-src 'unsafe-inline'; font-src data:">`,
+    `<meta http-equiv="Content-Security-Policy" content="${framePolicy(remoteImages)}">`,
     '<meta name="referrer" content="no-referrer">',
     '<base target="_blank">',
     '<style>html{background:#fff;color:#000}body{margin:12px;font:14px/1.45 system-ui,sans-serif;overflow-wrap:anywhere}</style>',
     `</head><body>${html}</body></html>`,
   ].join('');
+}
+
+/** The frame's Content-Security-Policy: no script, no request but `data:` images (and remote images when asked). */
+function framePolicy(remoteImages: boolean): string {
+  return `default-src 'none'; img-src ${remoteImages ? 'data: http: https:' : 'data:'}; style-src 'unsafe-inline'; font-src data:`;
+}
+
+/**
+ * The HTML with its remote image sources set aside (`src` and `background` that
+ * are not `data:`), so that nothing is even asked for before the frame's policy
+ * applies; the policy stays the guard for what this does not see (CSS `url()`).
+ */
+function withoutRemoteImages(html: string): string {
+  const doc = new DOMParser().parseFromString(`<!doctype html><body>${html}`, 'text/html');
+  for (const element of doc.body.querySelectorAll('[src], [background]')) {
+    for (const name of ['src', 'background']) {
+      const value = element.getAttribute(name);
+      if (value !== null && !/^\s*data:/i.test(value)) element.removeAttribute(name);
+    }
+  }
+  return doc.body.innerHTML;
+}
+
+/** Shows `html` in the frame: the policy set on the frame itself too (enforced from the start), remote images set aside unless asked for. */
+function showInFrame(frame: HTMLIFrameElement, html: string, remoteImages: boolean): void {
+  frame.setAttribute('csp', framePolicy(remoteImages));
+  frame.srcdoc = frameDocument(remoteImages ? html : withoutRemoteImages(html), remoteImages);
 }
 
 function metaRow(name: string, value: Node | string): HTMLElement[] {
@@ -108,11 +134,11 @@ function htmlPanel(message: Message): Node {
     referrerpolicy: 'no-referrer',
     class: `body-frame ${prefs.width}`,
   });
-  frame.srcdoc = frameDocument(message.html, prefs.remoteImages);
+  showInFrame(frame, message.html, prefs.remoteImages);
   const remote = h('input', { type: 'checkbox', id: `remote-${message.id}`, checked: prefs.remoteImages });
   remote.addEventListener('change', () => {
     prefs.remoteImages = remote.checked;
-    frame.srcdoc = frameDocument(message.html ?? '', prefs.remoteImages);
+    showInFrame(frame, message.html ?? '', prefs.remoteImages);
   });
   const widthButton = (width: 'desktop' | 'mobile', label: string) => {
     const button = h('button', { type: 'button', 'aria-pressed': String(prefs.width === width) }, label);
