@@ -98,8 +98,9 @@ const SCRIPT = fileURLToPath(new URL('./postgres.sh', import.meta.url));
 /** A PostgreSQL cluster of its own, for a test that restarts the server. */
 export interface OwnCluster {
   url: string;
-  /** Stops the server (fast shutdown: every connection is cut) and starts it again on the same data. */
-  restart(): Promise<void>;
+  /** Stops the server (fast shutdown: every connection is cut); `up()` starts it again on the same data. */
+  down(): Promise<void>;
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -121,7 +122,8 @@ export async function startOwnCluster(port: number): Promise<OwnCluster> {
   const url = stdout.trim().split('\n').at(-1) as string;
   return {
     url,
-    restart: async () => void (await run(SCRIPT, ['restart'], { env })),
+    down: async () => void (await run(SCRIPT, ['down'], { env })),
+    up: async () => void (await run(SCRIPT, ['up'], { env })),
     stop: async () => void (await run(SCRIPT, ['stop'], { env })),
   };
 }

@@ -6,6 +6,7 @@
 #   tests/support/postgres.sh start [PORT]   prints the URL, e.g. postgres://inboxkit@127.0.0.1:54329/inboxkit
 #   tests/support/postgres.sh stop           stops the cluster and removes its folder
 #   tests/support/postgres.sh restart        stops and starts the server (same data): the tests' "database restart"
+#   tests/support/postgres.sh down | up      stops the server (every connection cut) / starts it again, same data
 #
 # The state (folder, port) lives in .tmp/postgres.env of the checkout (or the file
 # INBOXKIT_PG_STATE names, for a second cluster), so `stop`
@@ -63,16 +64,23 @@ stop() {
   rm -rf "$PG_DIR" "$STATE"
 }
 
-restart() {
+down() {
   # shellcheck disable=SC1090
   source "$STATE"
   as_postgres "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w stop >/dev/null
+}
+
+up() {
+  # shellcheck disable=SC1090
+  source "$STATE"
   run_server "$PG_BIN" "$PG_DIR" "$PG_PORT"
 }
 
 case "${1:-}" in
   start) start "${2:-}" ;;
   stop) stop ;;
-  restart) restart ;;
-  *) echo "usage: $0 start [PORT] | stop | restart" >&2; exit 2 ;;
+  restart) down; up ;;
+  down) down ;;
+  up) up ;;
+  *) echo "usage: $0 start [PORT] | stop | restart | down | up" >&2; exit 2 ;;
 esac
