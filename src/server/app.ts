@@ -31,6 +31,7 @@ import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
+import { StoreUnavailableError } from './storage/errors.ts';
 import type { Sanitizer } from './mail/sanitize.ts';
 
 /** The OpenAPI document's `info`. */
@@ -95,7 +96,7 @@ export interface AppOptions {
  */
 export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
-  const limiter = createRateLimiter(ctx.config.rateLimitWindowSeconds);
+  const limiter = createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds);
 
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
@@ -185,6 +186,10 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
       }
       if (error.status === 413) return errorResponse(c, 'payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
       if (error.status < 500) return errorResponse(c, 'validation_error', error.message || 'The request is invalid.');
+    }
+    if (error instanceof StoreUnavailableError) {
+      ctx.logger.warn({ err: error, requestId: c.get('requestId'), method: c.req.method, path: c.req.path }, 'request failed: database unreachable');
+      return errorResponse(c, 'service_unavailable', 'The database of this service is unreachable right now; retry in a few seconds.', { 'Retry-After': '2' });
     }
     ctx.logger.error({ err: error, requestId: c.get('requestId'), method: c.req.method, path: c.req.path }, 'request failed');
     return errorResponse(c, 'internal_error', `The server failed to handle this request; it is logged with request id ${c.get('requestId')}.`);

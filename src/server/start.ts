@@ -21,6 +21,10 @@ import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
 import { createSanitizer } from './mail/sanitize.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
+import { createPostgresEventBus } from './events/postgres-bus.ts';
+import { createPostgresStore } from './storage/postgres.ts';
+import type { PostgresStore } from './storage/postgres.ts';
+import { redactUrl } from './storage/postgres/database.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/types.ts';
 
@@ -45,12 +49,12 @@ export interface StartServerOptions extends ConfigOptions {
   now?: () => number;
   /**
    * The store; the server then does not close it.
-   * @defaultValue a SQLite store on `dbPath` (in memory without one)
+   * @defaultValue a PostgreSQL store when `db` is a postgres:// URL, else a SQLite store on `db`/`dbPath` (in memory without one)
    */
   store?: Store;
   /**
    * The event bus.
-   * @defaultValue an in-process bus
+   * @defaultValue a LISTEN/NOTIFY bus on a PostgreSQL store, else an in-process bus
    */
   bus?: EventBus;
   /**
@@ -153,9 +157,19 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
   for (const keyHash of hashes) {
     if (await store.findUserByApiKeyHash(keyHash)) continue;
     const email = `key-${keyHash.slice(0, 12)}@users.inboxkit.test`;
-    const user = (await store.findUserByEmail(email)) ?? (await store.createUser({ email, planId: 'premium' }));
-    await store.addApiKey(user.id, keyHash, { configured: true });
+    try {
+      const user = (await store.findUserByEmail(email)) ?? (await store.createUser({ email, planId: 'premium' }));
+      await store.addApiKey(user.id, keyHash, { configured: true });
+    } catch (error) {
+      // Another node sharing the database seeded the same key at the same moment.
+      if (!(await store.findUserByApiKeyHash(keyHash))) throw error;
+    }
   }
+}
+
+/** Whether a store is the PostgreSQL one (which wants the LISTEN/NOTIFY bus). */
+function isPostgresStore(store: Store): store is PostgresStore {
+  return (store as Partial<PostgresStore>).kind === 'postgres';
 }
 
 /**
@@ -192,7 +206,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const level = options.logLevel ?? 'silent';
   const logger = options.logger ?? (options.logStream === 'stderr' ? pino({ level }, pino.destination(2)) : pino({ level }));
   const ownStore = options.store === undefined;
-  const store = options.store ?? createSqliteStore({ path: config.dbPath, ...(options.now ? { now: options.now } : {}) });
+  const clock = options.now ? { now: options.now } : {};
+  const store =
+    options.store ??
+    (config.databaseUrl
+      ? await createPostgresStore({ url: config.databaseUrl, ...clock, onConnectionError: (err) => logger.warn({ err }, 'database: a pooled connection failed') })
+      : createSqliteStore({ path: config.dbPath, ...clock }));
   const cleanups: Array<() => Promise<void> | void> = [];
   if (ownStore) cleanups.push(() => store.close());
 
@@ -207,14 +226,20 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   };
 
   try {
+    let bus = options.bus;
+    if (!bus && isPostgresStore(store)) {
+      const pgBus = await createPostgresEventBus({ store, logger: logger.child({ component: 'bus' }) });
+      cleanups.push(() => pgBus.close());
+      bus = pgBus;
+    }
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
     const ctx = createServerContext({
       store,
       config,
       logger,
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.bus ? { bus: options.bus } : {}),
+      ...clock,
+      ...(bus ? { bus } : {}),
       ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
     });
     // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
@@ -240,7 +265,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
     const port = (http.address() as AddressInfo).port;
     const url = `http://${urlHost(config.http.host)}:${port}`;
-    logger.info({ url, smtpHost: config.smtp.host, smtpPort: smtp.port, db: config.dbPath ?? ':memory:' }, 'inboxkit server started');
+    logger.info({ url, smtpHost: config.smtp.host, smtpPort: smtp.port, db: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dbPath ?? ':memory:') }, 'inboxkit server started');
 
     let closing: Promise<void> | null = null;
     return {

@@ -134,7 +134,7 @@ export function createAuthMiddleware(
     const plan = planOf(ctx.config, principal ?? { kind: 'anonymous', clientAddress });
     const limit = plan.entitlements.requestsPerMinute;
     if (limit !== null) {
-      const decision = limiter.hit(rateKey(principal, clientAddress), limit, ctx.now());
+      const decision = await limiter.hit(rateKey(principal, clientAddress), limit, ctx.now());
       c.set('rateLimit', decision);
       if (!decision.allowed) {
         throw new HttpError('rate_limited', `Too many requests: the allowance is ${limit} per minute. Retry after ${decision.resetSeconds} s.`, {

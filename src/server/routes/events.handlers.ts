@@ -6,13 +6,12 @@
  * @packageDocumentation
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { canSee, isActive, requireCredential } from '../auth/visibility.ts';
+import { requireCredential } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
-import type { BusEvent } from '../events/types.ts';
-import { toMessageSummary, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { eventStreamResponse, formatEvent } from '../http/sse.ts';
+import { createCallerFeed } from './events.feed.ts';
 import { eventsRoute } from './events.routes.ts';
 
 /** Options of {@link createEventsRoutes}. */
@@ -36,6 +35,14 @@ const encoder = new TextEncoder();
  * the caller gets it, by the same rule as every other endpoint (`canSee`); the
  * answer is remembered per connection, so a deleted inbox's event reaches those
  * who could see it, and nobody else learns its id.
+ *
+ * The stream has no replay, but a bus gap (a `resync`: the PostgreSQL bus lost
+ * its connection) is caught up here, the way a client would after a reconnect:
+ * the caller's inboxes are listed again and compared with what the connection
+ * knew — new ones are sent as `inbox.created`, vanished ones as
+ * `inbox.deleted`/`inbox.expired`, and messages after the highest seq the
+ * connection had seen of an inbox as `message` (live events inside a range
+ * that was caught up are not repeated).
  */
 export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOptions = {}): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
@@ -45,28 +52,6 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
   app.openapi(eventsRoute, async (c) => {
     const principal: Principal = c.var.principal;
     requireCredential(principal);
-    /** Inbox id → whether this caller may see it (filled as events come). */
-    const visible = new Map<string, boolean>();
-    if (principal.kind === 'apiKey' || principal.kind === 'session') {
-      // The user's current inboxes, so that their deletion is reported too.
-      let cursor: string | null = null;
-      do {
-        const page = await ctx.store.listInboxesByOwner(principal.user.id, { cursor, limit: 100, now: ctx.now() });
-        for (const inbox of page.items) visible.set(inbox.id, true);
-        cursor = page.nextCursor;
-      } while (cursor !== null);
-    }
-    const mayLookUp = async (inboxId: string): Promise<boolean> => {
-      if (principal.kind === 'operator') return true;
-      if (principal.kind === 'inboxToken') return inboxId === principal.inboxId;
-      const known = visible.get(inboxId);
-      if (known !== undefined) return known;
-      const inbox = await ctx.store.findInboxById(inboxId);
-      const seen = inbox !== null && canSee(principal, inbox);
-      visible.set(inboxId, seen);
-      return seen;
-    };
-
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let closed = false;
     let chain: Promise<void> = Promise.resolve();
@@ -79,25 +64,21 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
         controller.error(new Error('inboxkit events: client too slow'));
       }
     };
-    const handle = async (event: BusEvent): Promise<void> => {
-      if (event.type === 'inbox.deleted' || event.type === 'inbox.expired') {
-        const seen = principal.kind === 'operator' || (principal.kind === 'inboxToken' ? event.inboxId === principal.inboxId : visible.get(event.inboxId) === true);
-        visible.delete(event.inboxId);
-        if (seen) write(formatEvent(event.type, { inboxId: event.inboxId }));
-        return;
-      }
-      if (!(await mayLookUp(event.inboxId))) return;
-      if (event.type === 'message') {
-        write(formatEvent('message', { inboxId: event.inboxId, message: toMessageSummary(event.message) }));
-        return;
-      }
-      const inbox = await ctx.store.findInboxById(event.inboxId);
-      if (inbox && isActive(inbox, ctx.now())) write(formatEvent('inbox.created', toWireInbox(inbox)));
-    };
+    const feed = await createCallerFeed(ctx, principal, write);
     const unsubscribe = ctx.bus.subscribeAll((event) => {
       if (closed) return;
+      if (event.type === 'resync') feed.noteResync();
       // In order, one at a time: a lookup must not let a later event overtake an earlier one.
-      chain = chain.then(() => handle(event)).catch((error: unknown) => ctx.logger.error({ err: error }, 'events: delivery failed'));
+      chain = chain
+        .then(() => feed.handle(event))
+        .catch((error: unknown) => {
+          ctx.logger.error({ err: error }, 'events: delivery failed');
+          // A catch-up that failed: the client reconnects and lists the inboxes again.
+          if (event.type === 'resync' && !closed) {
+            cleanup();
+            controller.error(new Error('inboxkit events: catching up failed'));
+          }
+        });
     });
     const ping = setInterval(() => write(': ping\n\n'), pingIntervalMs);
     ping.unref?.();

@@ -54,11 +54,24 @@ interface ConnectionSettings {
   logger: ServerContext['logger'];
 }
 
+/** Where a connection reads its inbox's messages (the store). */
+interface StreamSource {
+  /** The inbox's highest seq, or null once the inbox is gone. */
+  lastSeq(): Promise<number | null>;
+  /** Messages with seq > afterSeq, oldest first. */
+  after(afterSeq: number, limit: number): Promise<MessageSummaryRecord[]>;
+}
+
 /**
  * One client's stream of one inbox: a byte queue bounded at
  * `maxBufferedBytes`, the seq last sent (events at or below it are
- * duplicates), the bus events held back while the replay is read, and a ping
+ * duplicates), the bus events held back while the store is read, and a ping
  * timer. `cleanup` runs once, whichever way the connection ends.
+ *
+ * Reading the store after a seq is the one way this connection catches up: for
+ * the `Last-Event-ID` replay at the start, when a live message skips a seq
+ * (messages notified out of order by different nodes), and on a bus `resync`
+ * (the bus lost its database connection for a while).
  */
 class StreamConnection {
   readonly body: ReadableStream<Uint8Array>;
@@ -66,19 +79,24 @@ class StreamConnection {
   lastSeq = 0;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
   private closed = false;
+  /** False while the store is being read: bus events wait in `pending`. */
   private live = false;
+  private syncing = false;
+  private syncAgain = false;
   private readonly pending: BusEvent[] = [];
   private unsubscribe: () => void = () => {};
   private roomWaiter: (() => void) | null = null;
   private readonly ping: ReturnType<typeof setInterval>;
   private readonly inboxId: string;
   private readonly settings: ConnectionSettings;
+  private readonly source: StreamSource;
   /** The Node response under @hono/node-server, destroyed directly to drop a slow client. */
   private readonly outgoing: { destroy?: () => void } | undefined;
 
-  constructor(inboxId: string, settings: ConnectionSettings, outgoing: { destroy?: () => void } | undefined) {
+  constructor(inboxId: string, settings: ConnectionSettings, source: StreamSource, outgoing: { destroy?: () => void } | undefined) {
     this.inboxId = inboxId;
     this.settings = settings;
+    this.source = source;
     this.outgoing = outgoing;
     this.body = new ReadableStream<Uint8Array>(
       {
@@ -103,12 +121,12 @@ class StreamConnection {
     return this.closed;
   }
 
-  /** Subscribes to the bus; events are held back until {@link goLive}. */
+  /** Subscribes to the bus; events are held back until {@link start} has read the replay. */
   subscribe(bus: ServerContext['bus']): void {
     this.unsubscribe = bus.subscribe(this.inboxId, (event) => {
       if (this.closed) return;
       if (!this.live) {
-        // The replay is still being read: keep it, bounded like the socket queue.
+        // The store is being read: keep it, bounded like the socket queue.
         this.pending.push(event);
         if (this.pending.length > 10_000) this.drop(new Error('inboxkit stream: too many events during replay'));
         return;
@@ -118,30 +136,32 @@ class StreamConnection {
     });
   }
 
+  /**
+   * Reads the inbox after the connection subscribed (whatever commits from
+   * then on is also held back), sends the messages after `lastEventId` page by
+   * page as the client takes them, then `ready`, then goes live.
+   */
+  async start(lastEventId: number | null): Promise<void> {
+    const current = await this.source.lastSeq();
+    if (current === null) {
+      this.end('inbox.deleted');
+      return;
+    }
+    this.lastSeq = current;
+    if (lastEventId !== null) await this.readAfter(lastEventId);
+    if (this.closed) return;
+    this.write(formatEvent('ready', { inboxId: this.inboxId, lastSeq: this.lastSeq }, this.lastSeq));
+    this.goLive();
+  }
+
   write(text: string): void {
     if (this.closed) return;
     this.controller.enqueue(encoder.encode(text));
   }
 
-  /** Sends one message from the replay. */
-  replayed(message: MessageSummaryRecord): void {
-    this.write(formatEvent('message', toMessageSummary(message), message.seq));
-    // Only what was really sent counts: a Last-Event-ID beyond the inbox's
-    // last seq must not hide the next messages as duplicates.
-    this.lastSeq = Math.max(this.lastSeq, message.seq);
-  }
-
-  /** Ends the replay: `ready`, then the events held back, then live delivery. */
-  goLive(): void {
-    if (this.closed) return;
-    this.write(formatEvent('ready', { inboxId: this.inboxId, lastSeq: this.lastSeq }, this.lastSeq));
-    this.live = true;
-    for (const event of this.pending.splice(0)) this.deliver(event);
-    this.checkOverflow();
-  }
-
   /** Sends the closing event (`inbox.deleted` or `inbox.expired`) and ends the stream. */
   end(type: 'inbox.deleted' | 'inbox.expired'): void {
+    if (this.closed) return;
     this.write(formatEvent(type, { inboxId: this.inboxId }));
     this.cleanup();
     this.controller.close();
@@ -159,8 +179,69 @@ class StreamConnection {
     else this.controller.error(reason);
   }
 
+  /** Sends every stored message after `afterSeq`, page by page as the client takes them. */
+  private async readAfter(afterSeq: number): Promise<void> {
+    let after = afterSeq;
+    for (;;) {
+      await this.room();
+      if (this.closed) return;
+      const page = await this.source.after(after, this.settings.replayPageSize);
+      for (const message of page) {
+        this.write(formatEvent('message', toMessageSummary(message), message.seq));
+        // Only what was really sent counts: a Last-Event-ID beyond the inbox's
+        // last seq must not hide the next messages as duplicates.
+        this.lastSeq = Math.max(this.lastSeq, message.seq);
+        after = message.seq;
+      }
+      if (page.length < this.settings.replayPageSize) return;
+    }
+  }
+
+  /** Delivers the events held back, until one needs the store read again. */
+  private goLive(): void {
+    if (this.closed) return;
+    this.live = true;
+    while (this.live && !this.closed && this.pending.length > 0) this.deliver(this.pending.shift() as BusEvent);
+    this.checkOverflow();
+  }
+
+  /**
+   * Catches up from the store after the last seq sent (events meanwhile are
+   * held back); a failure drops the connection, and the client resumes with
+   * Last-Event-ID.
+   */
+  private resync(): void {
+    if (this.syncing) {
+      this.syncAgain = true;
+      return;
+    }
+    this.syncing = true;
+    this.live = false;
+    const run = async () => {
+      do {
+        this.syncAgain = false;
+        if ((await this.source.lastSeq()) === null) {
+          this.end('inbox.deleted');
+          return;
+        }
+        await this.readAfter(this.lastSeq);
+      } while (this.syncAgain && !this.closed);
+    };
+    run().then(
+      () => {
+        this.syncing = false;
+        this.goLive();
+      },
+      (error: unknown) => {
+        this.syncing = false;
+        this.settings.logger.warn({ err: error, inboxId: this.inboxId }, 'stream: catching up failed; disconnecting (the client resumes with Last-Event-ID)');
+        this.drop(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  }
+
   /** Resolves once the client has taken enough that the queue is below its bound. */
-  room(): Promise<void> {
+  private room(): Promise<void> {
     if (this.closed || (this.controller.desiredSize ?? 1) > 0) return Promise.resolve();
     return new Promise((resolve) => (this.roomWaiter = resolve));
   }
@@ -168,11 +249,20 @@ class StreamConnection {
   private deliver(event: BusEvent): void {
     // A new inbox is news for the caller-wide `GET /me/events` only.
     if (this.closed || event.type === 'inbox.created') return;
+    if (event.type === 'resync') {
+      this.resync();
+      return;
+    }
     if (event.type !== 'message') {
       this.end(event.type);
       return;
     }
     if (event.message.seq <= this.lastSeq) return;
+    if (event.message.seq !== this.lastSeq + 1) {
+      // A seq was skipped: an earlier message is still on its way, or was deleted. The store knows.
+      this.resync();
+      return;
+    }
     this.lastSeq = event.message.seq;
     this.write(formatEvent('message', toMessageSummary(event.message), event.message.seq));
   }
@@ -199,38 +289,11 @@ class StreamConnection {
 }
 
 /**
- * Reads the inbox after the connection subscribed (whatever commits from then
- * on is also held back by the connection), sends the messages after
- * `lastEventId` page by page as the client takes them, then goes live.
- */
-async function replayThenLive(ctx: ServerContext, connection: StreamConnection, inboxId: string, lastEventId: number | null, pageSize: number): Promise<void> {
-  const current = await ctx.store.findInboxById(inboxId);
-  if (!current) {
-    connection.end('inbox.deleted');
-    return;
-  }
-  connection.lastSeq = current.lastSeq;
-  if (lastEventId !== null) {
-    let after = lastEventId;
-    for (;;) {
-      await connection.room();
-      if (connection.isClosed) return;
-      const page = await ctx.store.listMessagesAfterSeq(inboxId, after, pageSize);
-      for (const message of page) {
-        connection.replayed(message);
-        after = message.seq;
-      }
-      if (page.length < pageSize) break;
-    }
-  }
-  connection.goLive();
-}
-
-/**
  * `GET /inboxes/{id}/stream`: the Server-Sent Events stream of an inbox, as the
  * contract describes it. The bus is subscribed before the replay is read, and
  * events are de-duplicated by seq, so no message falls between replay and
- * live. Each connection has a bounded queue: a client that does not keep up is
+ * live; a skipped seq or a bus `resync` makes the connection read the store
+ * after its last seq, so none is missed either. Each connection has a bounded queue: a client that does not keep up is
  * disconnected instead of slowing anyone else. A closed connection
  * unsubscribes and stops its timer.
  */
@@ -248,10 +311,14 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
     const lastEventId = parseLastEventId(c.req.header('last-event-id') ?? c.req.valid('query').lastEventId);
     const inbox = await loadVisibleInbox(ctx, c.var.principal, id);
     const outgoing = (c.env as { outgoing?: { destroy?: () => void } } | undefined)?.outgoing;
-    const connection = new StreamConnection(inbox.id, settings, outgoing);
+    const source: StreamSource = {
+      lastSeq: async () => (await ctx.store.findInboxById(inbox.id))?.lastSeq ?? null,
+      after: (afterSeq, limit) => ctx.store.listMessagesAfterSeq(inbox.id, afterSeq, limit),
+    };
+    const connection = new StreamConnection(inbox.id, settings, source, outgoing);
     connection.write('retry: 2000\n\n');
     connection.subscribe(ctx.bus);
-    replayThenLive(ctx, connection, inbox.id, lastEventId, settings.replayPageSize).catch((error: unknown) => {
+    connection.start(lastEventId).catch((error: unknown) => {
       settings.logger.error({ err: error, inboxId: inbox.id }, 'stream: replay failed');
       connection.drop(error instanceof Error ? error : new Error(String(error)));
     });
