@@ -289,6 +289,21 @@ for (const backend of BACKENDS) {
       await store.close();
     });
 
+    test('text with NUL and private-use characters round-trips exactly, and ids with NUL find nothing', async () => {
+      const { store, domainId } = await setup();
+      const a = await inbox(store, domainId, 'a');
+      const odd = 'nul\u0000here \uE000 \uE000\u0000 \uE0000 end';
+      const [stored] = await store.insertMessage([a.id], message(odd, { text: `text ${odd}`, headers: { subject: odd } }), T0);
+      const found = await store.findMessage(stored!.id);
+      expect(found!.subject).toBe(odd);
+      expect(found!.text).toBe(`text ${odd}`);
+      expect(found!.headers.subject).toBe(odd);
+      expect((await store.listMessages(a.id, { cursor: null, limit: 5, q: '\u0000here' })).items.map((m) => m.id)).toEqual([stored!.id]);
+      expect(await store.findMessage(`${stored!.id}\u0000`)).toBeNull();
+      expect(await store.findInboxById('\u0000')).toBeNull();
+      await store.close();
+    });
+
     test('a connect code can be spent once; the second spend reports it used', async () => {
       const { store } = await setup();
       const user = await store.createUser({ email: 'u@example.com', planId: 'premium' });

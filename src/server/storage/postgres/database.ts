@@ -109,10 +109,41 @@ export function clientConfig(url: string, connectionTimeoutMs: number): pg.Clien
   return { connectionString: url, connectionTimeoutMillis: connectionTimeoutMs, types, application_name: 'inboxkit-listen' };
 }
 
+/** The private-use character that escapes what PostgreSQL's text cannot hold. */
+const ESCAPE = '\uE000';
+
+/**
+ * A string as stored in a PostgreSQL text column. PostgreSQL's text cannot
+ * hold U+0000, which mail (and SQLite) can: U+0000 goes in as U+E000 "0", and
+ * U+E000 itself as U+E000 U+E000, so {@link decodeText} restores every string
+ * exactly. Applied to every query parameter and result, equality, `lower()`
+ * and LIKE patterns see the same encoding on both sides.
+ */
+export function encodeText(value: string): string {
+  if (!value.includes('\0') && !value.includes(ESCAPE)) return value;
+  return value.replace(/[\0\uE000]/g, (ch) => (ch === '\0' ? `${ESCAPE}0` : `${ESCAPE}${ESCAPE}`));
+}
+
+/** The string {@link encodeText} stored. */
+export function decodeText(value: string): string {
+  if (!value.includes(ESCAPE)) return value;
+  return value.replace(/\uE000([0\uE000])/g, (_, ch: string) => (ch === '0' ? '\0' : ESCAPE));
+}
+
+function decodeRow(row: Row): Row {
+  for (const key of Object.keys(row)) {
+    const value: unknown = row[key];
+    if (typeof value === 'string' && value.includes(ESCAPE)) row[key] = decodeText(value);
+  }
+  return row;
+}
+
 function sqlOn(run: (text: string, params: unknown[]) => Promise<pg.QueryResult>): Sql {
   const query = async (text: string, params: unknown[]) => {
     try {
-      return await run(text, params);
+      const result = await run(text, params.map((p) => (typeof p === 'string' ? encodeText(p) : p)));
+      for (const row of result.rows) decodeRow(row);
+      return result;
     } catch (error) {
       throw storeError(error);
     }
