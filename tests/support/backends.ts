@@ -7,15 +7,22 @@
  *
  * Every PostgreSQL test gets a fresh schema of that database (its URL sets
  * `search_path`), so tests running in parallel never see each other's rows.
+ *
+ * The suites of whole services (server-core, server-mail, adversarial) run on
+ * the backend their Playwright project names in `metadata.storageBackend`:
+ * the `integration` project on SQLite, `integration-postgres` on PostgreSQL
+ * (see playwright.config.ts). Their fixtures ask {@link projectBackend},
+ * {@link projectDatabase} or {@link openProjectStore}.
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { test } from '@playwright/test';
 import pg from 'pg';
-import { createPostgresStore, createSqliteStore } from '../../src/server/index.ts';
-import type { Store } from '../../src/server/index.ts';
+import { createEventBus, createPostgresEventBus, createPostgresStore, createSqliteStore } from '../../src/server/index.ts';
+import type { EventBus, Store } from '../../src/server/index.ts';
 
 /** The URL of the PostgreSQL test database, or null when there is none. */
 export const POSTGRES_URL: string | null = process.env.INBOXKIT_TEST_POSTGRES_URL?.trim() || null;
@@ -92,6 +99,60 @@ export const BACKENDS: Backend[] = [
     },
   },
 ];
+
+/** The name of a storage backend. */
+export type BackendName = Backend['name'];
+
+/**
+ * The backend the running test's Playwright project asks for
+ * (`metadata.storageBackend`; SQLite when unset). Skips the test, saying why,
+ * when the project asks for PostgreSQL and none is reachable.
+ */
+export function projectBackend(): BackendName {
+  const asked = (test.info().project.metadata as { storageBackend?: unknown } | undefined)?.storageBackend;
+  if (asked !== 'postgres') return 'sqlite';
+  test.skip(POSTGRES_URL === null, POSTGRES_SKIP);
+  return 'postgres';
+}
+
+/** Where a test's service keeps its data: options for `startServer`, and `drop()` once the server closed. */
+export interface ProjectDatabase {
+  /** `{ db }` with a fresh PostgreSQL schema's URL, or `{}` (SQLite in memory). */
+  options: { db?: string };
+  drop(): Promise<void>;
+}
+
+/** A fresh database on the project's backend, for a test that calls `startServer` itself. */
+export async function projectDatabase(): Promise<ProjectDatabase> {
+  if (projectBackend() === 'sqlite') return { options: {}, drop: async () => {} };
+  const db = await freshPostgres();
+  return { options: { db: db.url }, drop: () => db.drop() };
+}
+
+/**
+ * A store and an event bus on the project's backend, for a test that builds
+ * its service from parts: SQLite in memory with the in-process bus, or a
+ * fresh PostgreSQL schema with the LISTEN/NOTIFY bus. `close()` closes both
+ * and drops the schema.
+ */
+export async function openProjectStore(options: { now?: () => number } = {}): Promise<{ store: Store; bus: EventBus; close(): Promise<void> }> {
+  if (projectBackend() === 'sqlite') {
+    const store = createSqliteStore(options);
+    return { store, bus: createEventBus(), close: () => store.close() };
+  }
+  const db = await freshPostgres();
+  const store = await createPostgresStore({ url: db.url, ...options });
+  const bus = await createPostgresEventBus({ store });
+  return {
+    store,
+    bus,
+    async close() {
+      await bus.close();
+      await store.close();
+      await db.drop();
+    },
+  };
+}
 
 const SCRIPT = fileURLToPath(new URL('./postgres.sh', import.meta.url));
 
