@@ -80,6 +80,40 @@ export const ALL_INBOXES = '*';
 
 const silent: PostgresBusLogger = { info() {}, warn() {}, error() {} };
 
+/**
+ * The notifications of this node waiting to be sent: kept while the
+ * connection is down (up to {@link MAX_OUTBOX}), sent in order, one batch in
+ * flight at a time (a pg client must not run two queries at once).
+ */
+function createOutbox(current: () => pg.Client | null) {
+  const waiting: string[] = [];
+  let flushing = false;
+  const outbox = {
+    push(payload: string): void {
+      if (waiting.length < MAX_OUTBOX) waiting.push(payload);
+    },
+    flush(): void {
+      const client = current();
+      if (!client || flushing || waiting.length === 0) return;
+      flushing = true;
+      const batch = waiting.splice(0);
+      client.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) WITH ORDINALITY AS t(p, i) ORDER BY i', [EVENTS_CHANNEL, batch]).then(
+        () => {
+          flushing = false;
+          outbox.flush();
+        },
+        () => {
+          flushing = false;
+          // Lost again: kept, first, for the next connection (which flushes once it listens).
+          waiting.unshift(...batch.slice(0, Math.max(0, MAX_OUTBOX - waiting.length)));
+          if (current() !== client) outbox.flush();
+        },
+      );
+    },
+  };
+  return outbox;
+}
+
 /** The notification of a local event for the other nodes, or null (logged) when it is too large. */
 function encodeNotification(nodeId: string, event: BusEvent, logger: PostgresBusLogger): string | null {
   const note: EventNotification = { n: nodeId, e: event };
@@ -178,7 +212,7 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
   const logger = options.logger ?? silent;
   const delays = options.reconnectDelaysMs ?? [100, 250, 500, 1000, 2000];
   const timeoutMs = options.connectionTimeoutMs ?? 5000;
-  const outbox: string[] = [];
+  const outbox = createOutbox(() => (connected ? client : null));
   let client: pg.Client | null = null;
   let connected = false;
   let closed = false;
@@ -187,16 +221,7 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
   const side = createLocalSide(store, logger);
   /** Incoming notifications are handled one after another, in the order they came. */
   let chain: Promise<void> = Promise.resolve();
-  const flush = () => {
-    const c = client;
-    if (!c || !connected) return;
-    for (const payload of outbox.splice(0)) {
-      c.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, payload]).catch(() => {
-        // Lost again: keep it for the next connection.
-        if (outbox.length < MAX_OUTBOX) outbox.push(payload);
-      });
-    }
-  };
+  const flush = () => outbox.flush();
 
   const scheduleReconnect = () => {
     if (closed || retryTimer) return;
@@ -273,7 +298,7 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
       // A message event was notified by the store, in the transaction that stored it.
       if ('message' in event) return;
       const payload = encodeNotification(store.nodeId, event, logger);
-      if (payload !== null && outbox.length < MAX_OUTBOX) outbox.push(payload);
+      if (payload !== null) outbox.push(payload);
       flush();
     },
     subscribe: side.subscribe,
