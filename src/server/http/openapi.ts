@@ -31,10 +31,11 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Request body over the limit (`payload_too_large`)',
   429: 'Over the rate limit (`rate_limited`); see `Retry-After`',
   500: 'A fault of the server (`internal_error`), logged with the request id',
+  503: 'The database is unreachable right now (`service_unavailable`, PostgreSQL only); retry after `Retry-After`',
 };
 
 /** Error statuses a route can declare. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
 
 /** One declared error response. */
 export interface ErrorResponse {
@@ -56,14 +57,15 @@ export function okResponse<T extends z.ZodType>(schema: T, description: string) 
 }
 
 /**
- * The error responses of a route: the given statuses plus 401, 429 and 500, which
- * any route can answer (an invalid credential is refused everywhere).
+ * The error responses of a route: the given statuses plus 401, 429, 500 and 503,
+ * which any route can answer (an invalid credential is refused everywhere; a
+ * database that cannot be reached fails any of them).
  */
-export function errorResponses<S extends ErrorStatus[]>(...statuses: S): ErrorResponses<S[number] | 401 | 429 | 500> {
-  const all = [...new Set<ErrorStatus>([...statuses, 401, 429, 500])].sort((a, b) => a - b);
+export function errorResponses<S extends ErrorStatus[]>(...statuses: S): ErrorResponses<S[number] | 401 | 429 | 500 | 503> {
+  const all = [...new Set<ErrorStatus>([...statuses, 401, 429, 500, 503])].sort((a, b) => a - b);
   const out: Partial<Record<ErrorStatus, ErrorResponse>> = {};
   for (const status of all) out[status] = jsonContent(ErrorBodySchema, DESCRIPTIONS[status] ?? 'Error');
-  return out as ErrorResponses<S[number] | 401 | 429 | 500>;
+  return out as ErrorResponses<S[number] | 401 | 429 | 500 | 503>;
 }
 
 /** A required JSON request body. */
