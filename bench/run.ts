@@ -2,7 +2,10 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres] [-- --cpu-prof]`
+ *
+ * The `postgres` section (SQLite beside one and two PostgreSQL nodes) needs
+ * `INBOXKIT_BENCH_POSTGRES_URL`; without it, it says so and is skipped.
  *
  * Every server runs in its own child process on 127.0.0.1 and free ports, and
  * is stopped at the end; nothing leaves the machine. Prints the tables with the
@@ -34,10 +37,12 @@ import { runScaling, runStartup } from './sections/scaling.ts';
 import type { ScalingResult, StartupResult } from './sections/scaling.ts';
 import { runSuites } from './sections/suite.ts';
 import type { SuiteResult } from './sections/suite.ts';
+import { runPostgres } from './sections/postgres.ts';
+import type { PostgresResult } from './sections/postgres.ts';
 import { runViewer } from './sections/viewer.ts';
 import type { ViewerResult } from './sections/viewer.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -72,6 +77,7 @@ interface Results {
   fanout?: FanoutResult;
   suite?: SuiteResult[];
   viewer?: ViewerResult;
+  postgres?: PostgresResult[];
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
 }
 
@@ -126,6 +132,10 @@ if (want('startup')) {
   results.firstWait = await runFirstWait({ runs: SIZE.startupRuns, build: build.dir, log });
 }
 if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
+if (want('postgres')) {
+  const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
+  if (pgResults) results.postgres = pgResults;
+}
 build.remove();
 results.meta.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
@@ -175,6 +185,20 @@ const section = (title: string, header: string[], rows: string[][]) => {
 const meta = results.meta;
 out.push(`inboxkit benchmark ${quick ? '(quick) ' : ''}— ${meta.date}, commit ${meta.commit}, Node ${meta.node}, ${meta.cpus}`);
 out.push(`load average at start ${JSON.stringify(meta.loadAverageAtStart)}, at end ${JSON.stringify(meta.loadAverageAtEnd)}; ${meta.seconds} s`);
+
+/** A difference with its sign. */
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${fmt(value)}`;
+
+if (results.postgres) {
+  const base = results.postgres[0];
+  section(
+    'Storage backends: intake with 4 pooled senders, and delivery latency (SMTP send start → message event on an open stream, ms)',
+    ['setup', 'intake msg/s', 'latency n', 'p50', 'p95', 'p99', 'p50 vs sqlite'],
+    results.postgres.map((r) => [r.setup, fmt(r.intakePerSecond), String(r.latency.n), fmt(r.latency.p50), fmt(r.latency.p95), fmt(r.latency.p99), base ? `${signed(r.latency.p50 - base.latency.p50)} ms` : '']),
+  );
+  const [, one, two] = results.postgres;
+  if (one && two) out.push(`the extra hop of two nodes (NOTIFY, then node B reads the row): ${signed(two.latency.p50 - one.latency.p50)} ms at p50, ${signed(two.latency.p95 - one.latency.p95)} ms at p95`);
+}
 
 if (results.delivery) {
   const ref = (sender: string) => d('inboxkit', sender)?.latency;

@@ -168,7 +168,10 @@ export interface InboxStore {
   updateInbox(id: string, patch: { label?: string | null; forwardTo?: string | null }): Promise<InboxRecord | null>;
   /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
   deleteInbox(id: string): Promise<{ messagesDeleted: number } | null>;
-  /** Deletes expired inboxes and their data; returns their ids. */
+  /**
+   * Deletes expired inboxes and their data; returns their ids. With several
+   * nodes on one database, each expired inbox is returned by one call only.
+   */
   sweepExpired(now: number): Promise<string[]>;
 }
 
@@ -196,11 +199,30 @@ export interface MessageStore {
   evictOldest(inboxId: string, keep: number): Promise<number>;
 }
 
+/** One hit counted in a fixed rate-limit window. */
+export interface RateLimitHit {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** When the current window started (epoch ms): the first hit after the previous window ended. */
+  windowStart: number;
+}
+
+/** The rate-limit aggregate of a {@link Store}: fixed-window counters shared by every node of the store. */
+export interface RateLimitStore {
+  /**
+   * Counts one hit for `key` at `now` (epoch ms) in a window of `windowMs`: a
+   * window starts at the first hit after the previous one ended. Atomic across nodes.
+   */
+  hitRateLimit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
+}
+
 /**
  * The service's storage: one interface per aggregate, every method async, no
- * backend type leaking out, so a PostgreSQL backend can implement it as SQLite does.
+ * backend type leaking out, so a PostgreSQL backend implements it as SQLite does.
+ * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
+ * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore {
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }

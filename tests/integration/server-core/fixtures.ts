@@ -2,9 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { createApp, createEventBus, createServerContext, createSqliteStore, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
+import { createApp, createServerContext, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
 import type { EventBus, RunningServer, StartServerOptions, Store } from '../../../src/server/index.ts';
 import { createSanitizer } from '../../../src/server/mail/sanitize.ts';
+import { openProjectStore, projectBackend } from '../../support/backends.ts';
+import type { BackendName } from '../../support/backends.ts';
 
 /** A controllable clock: starts at a fixed instant and moves only when told. */
 export interface TestClock {
@@ -77,6 +79,8 @@ interface Service {
 }
 
 export const test = base.extend<{
+  /** The project's storage backend; the test is skipped when it is PostgreSQL and none is reachable. */
+  storageBackend: BackendName;
   serverOptions: StartServerOptions;
   clock: TestClock;
   service: Service;
@@ -84,6 +88,8 @@ export const test = base.extend<{
   api: Api;
   tempDir: string;
 }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
+  storageBackend: [async ({}, use) => use(projectBackend()), { auto: true }],
   serverOptions: [{}, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
   clock: async ({}, use) => {
@@ -95,10 +101,11 @@ export const test = base.extend<{
     };
     await use(clock);
   },
+  // SQLite in memory, or a fresh PostgreSQL schema in the `integration-postgres` project.
   service: async ({ clock }, use) => {
-    const store = createSqliteStore({ now: () => clock.now });
-    await use({ store, bus: createEventBus() });
-    await store.close();
+    const { store, bus, close } = await openProjectStore({ now: () => clock.now });
+    await use({ store, bus });
+    await close();
   },
   // A listening server (HTTP and SMTP) on the test's store and bus, for the tests that need a socket.
   server: async ({ serverOptions, clock, service }, use) => {

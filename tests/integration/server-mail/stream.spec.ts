@@ -1,8 +1,7 @@
-import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import type { MessageSummaryRecord, Store } from '../../../src/server/storage/types.ts';
 import type { MessageSummary } from '../../../src/wire/schemas.ts';
-import { startMailServer } from './harness.ts';
+import { expect, startMailServer, test } from './harness.ts';
 import { startStreamServer } from './stream-harness.ts';
 import type { StreamReader, StreamServer } from './stream-harness.ts';
 
