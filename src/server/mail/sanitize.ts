@@ -91,7 +91,7 @@ interface Pass {
   options: SanitizeOptions;
   /** Style attributes already sanitized in this call (emails repeat them row after row). */
   styles: Map<string, string>;
-  /** Set when an element with element children was unwrapped: its children may re-parse elsewhere. */
+  /** Set when the output may read back otherwise (an unwrapped element with element children, a link in a link): the caller sanitizes it again. */
   unsettled: boolean;
 }
 
@@ -119,6 +119,14 @@ function textOf(root: Element): string {
   return text;
 }
 
+/** Whether `node` is an `a` element or inside one (following the cleaned tree's parents). */
+function insideLink(node: ParentNode | null): boolean {
+  for (let at: ParentNode | null = node; at !== null; at = 'parentNode' in at ? (at.parentNode as ParentNode | null) : null) {
+    if ('tagName' in at && at.tagName === 'a') return true;
+  }
+  return false;
+}
+
 /** Appends to `out` what is kept of `nodes`, re-parented to `parent`. Elements are cleaned in place. */
 function cleanNodes(nodes: ChildNode[], parent: ParentNode, depth: number, pass: Pass, out: ChildNode[]): void {
   for (const node of nodes) {
@@ -141,6 +149,8 @@ function cleanNodes(nodes: ChildNode[], parent: ParentNode, depth: number, pass:
       cleanNodes(node.childNodes, parent, depth + 1, pass, out);
       continue;
     }
+    // The parser can nest a link in a link (adoption around a table); read back, the inner one closes the outer.
+    if (tag === 'a' && insideLink(parent)) pass.unsettled = true;
     node.parentNode = parent;
     node.attrs = cleanAttributes(node, pass);
     if (tag === 'style') {
