@@ -29,7 +29,6 @@ import { createMetaRoutes } from './routes/meta.handlers.ts';
 import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
-import type { Sanitizer } from './mail/sanitize.ts';
 
 /** The OpenAPI document's `info`. */
 const INFO = {
@@ -63,17 +62,6 @@ function withHeaders(c: Context<AppEnv>, headers: Record<string, string>): void 
   }
 }
 
-/** Options of {@link createApp}. */
-export interface AppOptions {
-  /**
-   * The HTML sanitizer of message bodies. The caller owns it: close it when the
-   * app is done (`startServer` does). Without one, the message routes create
-   * their own on first use, which lives as long as the process.
-   * @defaultValue a sanitizer created by the message routes
-   */
-  sanitizer?: Sanitizer;
-}
-
 /**
  * Builds the service's HTTP app on a context. Serve it with `@hono/node-server`
  * (see `startServer`), or call `app.request()` in-process. The event stream's
@@ -85,7 +73,7 @@ export interface AppOptions {
  * const res = await app.request('/api/v1/domains');
  * ```
  */
-export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
+export function createApp(ctx: ServerContext): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   const limiter = createRateLimiter(ctx.config.rateLimitWindowSeconds);
 
@@ -143,7 +131,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   api.route('/', createInboxRoutes(ctx));
   api.route('/', createMeRoutes(ctx));
   api.route('/', createExtensionRoutes(ctx));
-  api.route('/', createMessageRoutes(ctx, options.sanitizer ? { sanitizer: options.sanitizer } : {}));
+  api.route('/', createMessageRoutes(ctx));
   api.route('/', createStreamRoutes(ctx, ctx.config.stream));
   api.route('/', createFaultRoutes(ctx));
 

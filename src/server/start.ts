@@ -18,7 +18,6 @@ import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
 import { createServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
-import { createSanitizer } from './mail/sanitize.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/types.ts';
@@ -175,10 +174,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
     const ctx = createServerContext({ store, config, logger, ...(options.now ? { now: options.now } : {}), ...(options.bus ? { bus: options.bus } : {}) });
-    // One sanitizer for the server's life (it loads DOMPurify and jsdom on first use), closed with it.
-    const sanitizer = createSanitizer();
-    cleanups.push(() => sanitizer.close());
-    const app = createApp(ctx, { sanitizer });
+    const app = createApp(ctx);
 
     const http = await listen(app.fetch, config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));

@@ -1,8 +1,9 @@
-import type { MessageSummaryRecord } from '../storage/types.ts';
+import type { MessageRecord } from '../storage/types.ts';
 
 /** What the service tells an inbox's subscribers. */
 export type BusEvent =
-  | { type: 'message'; inboxId: string; message: MessageSummaryRecord }
+  /** A message was stored; `message` is the whole stored copy, as `Store.findMessage` reads it. */
+  | { type: 'message'; inboxId: string; message: MessageRecord }
   | { type: 'inbox.deleted' | 'inbox.expired'; inboxId: string };
 
 /**

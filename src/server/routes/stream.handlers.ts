@@ -9,8 +9,9 @@ import type { AppEnv, ServerContext } from '../context/context.ts';
 import type { BusEvent } from '../events/types.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
-import { toMessageSummary } from '../http/present.ts';
-import type { MessageSummaryRecord } from '../storage/types.ts';
+import type { MessageRecord, MessageSummaryRecord } from '../storage/types.ts';
+import { createMessageFrames, MAX_WHOLE_MESSAGE_EVENT_BYTES } from './stream.payload.ts';
+import type { MessageFrames } from './stream.payload.ts';
 import { streamRoute } from './stream.routes.ts';
 
 /** Options of {@link createStreamRoutes}. */
@@ -56,6 +57,13 @@ interface ConnectionSettings {
   maxBufferedBytes: number;
   replayPageSize: number;
   logger: ServerContext['logger'];
+  /** The bytes of `message` events, shared by the router's connections. */
+  frames: MessageFrames;
+}
+
+/** Whether `?include=` asks for whole messages (a comma-separated list; other values are ignored). */
+export function includesMessage(include: string | undefined): boolean {
+  return include !== undefined && include.split(',').some((part) => part.trim() === 'message');
 }
 
 /**
@@ -77,13 +85,18 @@ class StreamConnection {
   private readonly ping: ReturnType<typeof setInterval>;
   private readonly inboxId: string;
   private readonly settings: ConnectionSettings;
+  /** `?include=message`: message events carry the whole message. */
+  readonly whole: boolean;
   /** The Node response under @hono/node-server, destroyed directly to drop a slow client. */
   private readonly outgoing: { destroy?: () => void } | undefined;
 
-  constructor(inboxId: string, settings: ConnectionSettings, outgoing: { destroy?: () => void } | undefined) {
+  constructor(inboxId: string, settings: ConnectionSettings, outgoing: { destroy?: () => void } | undefined, whole: boolean) {
     this.inboxId = inboxId;
     this.settings = settings;
     this.outgoing = outgoing;
+    this.whole = whole;
+    // A whole message may take up to 1 MiB in one event: the bound leaves room for one beyond the usual queue.
+    const bound = settings.maxBufferedBytes + (whole ? MAX_WHOLE_MESSAGE_EVENT_BYTES : 0);
     this.body = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -92,7 +105,7 @@ class StreamConnection {
         pull: () => this.wakeReplay(),
         cancel: () => this.cleanup(),
       },
-      new ByteLengthQueuingStrategy({ highWaterMark: settings.maxBufferedBytes }),
+      new ByteLengthQueuingStrategy({ highWaterMark: bound }),
     );
     // The callback runs no earlier than one interval from now, after the connection is set up.
     this.ping = setInterval(() => {
@@ -122,14 +135,14 @@ class StreamConnection {
     });
   }
 
-  write(text: string): void {
+  write(text: string | Uint8Array): void {
     if (this.closed) return;
-    this.controller.enqueue(encoder.encode(text));
+    this.controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text);
   }
 
-  /** Sends one message from the replay. */
-  replayed(message: MessageSummaryRecord): void {
-    this.write(formatEvent('message', toMessageSummary(message), message.seq));
+  /** Sends one message from the replay (whole when it was read whole). */
+  replayed(message: MessageSummaryRecord | MessageRecord): void {
+    this.write(this.settings.frames.frame(message, this.whole));
     // Only what was really sent counts: a Last-Event-ID beyond the inbox's
     // last seq must not hide the next messages as duplicates.
     this.lastSeq = Math.max(this.lastSeq, message.seq);
@@ -177,7 +190,7 @@ class StreamConnection {
     }
     if (event.message.seq <= this.lastSeq) return;
     this.lastSeq = event.message.seq;
-    this.write(formatEvent('message', toMessageSummary(event.message), event.message.seq));
+    this.write(this.settings.frames.frame(event.message, this.whole));
   }
 
   /** After a live write: a queue past the bound means the client is too slow. */
@@ -220,7 +233,8 @@ async function replayThenLive(ctx: ServerContext, connection: StreamConnection, 
       if (connection.isClosed) return;
       const page = await ctx.store.listMessagesAfterSeq(inboxId, after, pageSize);
       for (const message of page) {
-        connection.replayed(message);
+        // Whole messages are read one at a time (a message deleted meanwhile goes as its summary).
+        connection.replayed(connection.whole ? ((await ctx.store.findMessage(message.id)) ?? message) : message);
         after = message.seq;
       }
       if (page.length < pageSize) break;
@@ -244,14 +258,16 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
     maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
     replayPageSize: options.replayPageSize ?? 200,
     logger: ctx.logger.child({ component: 'stream' }),
+    frames: createMessageFrames(),
   };
 
   app.openapi(streamRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const lastEventId = parseLastEventId(c.req.header('last-event-id') ?? c.req.valid('query').lastEventId);
+    const query = c.req.valid('query');
+    const lastEventId = parseLastEventId(c.req.header('last-event-id') ?? query.lastEventId);
     const inbox = await loadVisibleInbox(ctx, c.var.principal, id);
     const outgoing = (c.env as { outgoing?: { destroy?: () => void } } | undefined)?.outgoing;
-    const connection = new StreamConnection(inbox.id, settings, outgoing);
+    const connection = new StreamConnection(inbox.id, settings, outgoing, includesMessage(query.include));
     connection.write('retry: 2000\n\n');
     connection.subscribe(ctx.bus);
     replayThenLive(ctx, connection, inbox.id, lastEventId, settings.replayPageSize).catch((error: unknown) => {

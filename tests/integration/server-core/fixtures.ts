@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { createApp, createEventBus, createServerContext, createSqliteStore, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
 import type { EventBus, RunningServer, StartServerOptions, Store } from '../../../src/server/index.ts';
-import { createSanitizer } from '../../../src/server/mail/sanitize.ts';
 
 /** A controllable clock: starts at a fixed instant and moves only when told. */
 export interface TestClock {
@@ -116,8 +115,7 @@ export const test = base.extend<{
       const user = await service.store.createUser({ email: `key-${keyHash.slice(0, 12)}@users.inboxkit.test`, planId: 'premium' });
       await service.store.addApiKey(user.id, keyHash, { configured: true });
     }
-    const sanitizer = createSanitizer();
-    const app = createApp(createServerContext({ ...service, config, now: () => clock.now }), { sanitizer });
+    const app = createApp(createServerContext({ ...service, config, now: () => clock.now }));
     const origin = 'http://inboxkit.local';
     // As over a socket, a body comes with its Content-Length (the app reads an empty JSON body by it).
     const send: Send = async (url, init) => {
@@ -126,7 +124,6 @@ export const test = base.extend<{
       return app.request(url, { ...init, headers });
     };
     await use(callerOf(send, origin, `${origin}/api/v1`));
-    await sanitizer.close();
   },
   // A fresh private folder for database files, removed after the test. (Not the
   // test's output folder: another Playwright run in the same checkout clears that.)

@@ -16,6 +16,7 @@ function message(subject: string, extra: Partial<NewMessage> = {}): NewMessage {
     headers: { subject },
     text: `body of ${subject}`,
     rawHtml: null,
+    sanitizedHtml: null,
     envelopeFrom: 'sender@example.com',
     attachments: [],
     ...extra,
@@ -99,7 +100,7 @@ test('replay lists the messages after a seq, oldest first', async () => {
   await store.close();
 });
 
-test('a stored message keeps its bodies, headers, raw source and attachment bytes', async () => {
+test('a stored message keeps its bodies, sanitized HTML, headers, raw source and attachment bytes, and is returned whole', async () => {
   const { store, domainId } = await setup();
   const a = await inbox(store, domainId, 'a');
   const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff]);
@@ -107,6 +108,7 @@ test('a stored message keeps its bodies, headers, raw source and attachment byte
     [a.id],
     message('with file', {
       rawHtml: '<p onclick="x()">hi</p>',
+      sanitizedHtml: '<p>hi</p>',
       text: `  line one\n\n  line two ${'x'.repeat(300)}`,
       attachments: [{ filename: 'a.pdf', contentType: 'application/pdf', contentId: null, inline: false, content: pdf }],
     }),
@@ -116,8 +118,9 @@ test('a stored message keeps its bodies, headers, raw source and attachment byte
   expect(summary!.preview).toHaveLength(200);
   expect(summary!.preview.startsWith('line one line two x')).toBe(true);
   const full = (await store.findMessage(summary!.id))!;
+  expect(summary).toEqual(full);
   expect(full.rawHtml).toBe('<p onclick="x()">hi</p>');
-  expect(full.sanitizedHtml).toBeNull();
+  expect(full.sanitizedHtml).toBe('<p>hi</p>');
   expect(full.headers).toEqual({ subject: 'with file' });
   expect(full.attachments).toEqual([
     { id: expect.any(String), messageId: summary!.id, filename: 'a.pdf', contentType: 'application/pdf', size: 6, contentId: null, inline: false },
@@ -125,8 +128,6 @@ test('a stored message keeps its bodies, headers, raw source and attachment byte
   const att = (await store.findAttachment(summary!.id, full.attachments[0]!.id))!;
   expect([...att.content]).toEqual([...pdf]);
   expect(new TextDecoder().decode((await store.findRaw(summary!.id))!)).toContain('Subject: with file');
-  await store.setSanitizedHtml(summary!.id, '<p>hi</p>');
-  expect((await store.findMessage(summary!.id))!.sanitizedHtml).toBe('<p>hi</p>');
   expect(await store.findAttachment(summary!.id, 'att_nope')).toBeNull();
   await store.close();
 });
