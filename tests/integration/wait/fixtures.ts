@@ -13,6 +13,8 @@ export interface HttpProxy {
   url: string;
   /** `404`: answers the stream with a JSON 404 (a server without it); `hang`: never answers (a buffering proxy). */
   streamMode: StreamMode;
+  /** Drops `include=` from the stream's query, as a server that does not know the extension ignores it (it sends summaries). */
+  ignoreInclude: boolean;
   /** Request lines seen, e.g. `GET /api/v1/inboxes/…/messages?limit=50`. */
   requests: string[];
   /** Status of each answer passed on from the server, in order. */
@@ -22,7 +24,7 @@ export interface HttpProxy {
 
 export async function startHttpProxy(target: URL, streamMode: StreamMode): Promise<HttpProxy> {
   const hanging = new Set<ServerResponse>();
-  const state: HttpProxy = { url: '', streamMode, requests: [], statuses: [], close: async () => {} };
+  const state: HttpProxy = { url: '', streamMode, ignoreInclude: false, requests: [], statuses: [], close: async () => {} };
   const server = createHttpServer((req, res) => {
     const line = `${req.method} ${req.url}`;
     state.requests.push(line);
@@ -36,8 +38,9 @@ export async function startHttpProxy(target: URL, streamMode: StreamMode): Promi
       }
       return;
     }
+    const path = state.ignoreInclude ? (req.url ?? '').replace(/([?&])include=[^&]*&?/, '$1').replace(/[?&]$/, '') : req.url;
     const upstream = httpRequest(
-      { host: target.hostname, port: Number(target.port), method: req.method, path: req.url, headers: req.headers },
+      { host: target.hostname, port: Number(target.port), method: req.method, path, headers: req.headers },
       (answer) => {
         state.statuses.push(answer.statusCode ?? 502);
         res.writeHead(answer.statusCode ?? 502, answer.headers);
