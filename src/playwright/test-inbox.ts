@@ -15,7 +15,7 @@ import type { LinkCheckContext } from './link-check.ts';
 import { TestMessage } from './test-message.ts';
 import { openEmail } from './open.ts';
 import type { OpenableMessage } from './open.ts';
-import { attachMessage, messageTitle } from './report.ts';
+import { attachMessage, attachRawSource, messageTitle } from './report.ts';
 
 /** What a {@link TestInbox} needs from the fixture that made it. @internal */
 interface TestInboxContext {
@@ -27,6 +27,8 @@ interface TestInboxContext {
   attachToReport: boolean;
   /** Counts the messages attached so far, to number the attachments. */
   nextAttachmentNumber(): number;
+  /** Work that finishes off the test's path (a raw source being fetched); the fixture awaits it at teardown. */
+  later(work: Promise<void>): void;
   /** The test's `request` context and `baseURL`, for `message.checkLinks()`. */
   linkCheck?: LinkCheckContext;
 }
@@ -230,14 +232,20 @@ export class TestInbox {
   /**
    * Attaches a message to the report (rendered HTML, text, headers, raw `.eml`)
    * when `attachToReport` is on. The waits do this for the message they return.
+   * The raw source is fetched in the background, so the call does not wait for
+   * it: it is attached when the test's inboxes are torn down, also when the
+   * test failed or timed out.
    */
   async attach(message: ReceivedMessage | Message): Promise<void> {
     if (!this.#context.attachToReport) return;
-    const raw = await this.#handle.raw(message.id).then(
+    const { testInfo } = this.#context;
+    const label = `email ${this.#context.nextAttachmentNumber()} — ${messageTitle(message)}`;
+    const raw = this.#handle.raw(message.id).then(
       (source) => source.bytes,
       () => null,
     );
-    await attachMessage(this.#context.testInfo, `email ${this.#context.nextAttachmentNumber()} — ${messageTitle(message)}`, message, raw);
+    this.#context.later(raw.then((bytes) => (bytes === null ? undefined : attachRawSource(testInfo, label, bytes))));
+    await attachMessage(testInfo, label, message, null);
   }
 
   /** `{ id, address }`: what logging the inbox shows (never its token). */
