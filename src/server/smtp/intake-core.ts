@@ -4,6 +4,7 @@ import type { ForwardQueue } from '../forward/forwarder.ts';
 import { createIntakeFaultHook } from '../faults/intake-hook.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { prepareMessage } from '../mail/prepare.ts';
+import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
 import type { InboxRecord, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
 import { PromptSmtpServer } from './server.ts';
@@ -46,6 +47,12 @@ export interface IntakeDeps {
   forwarder: ForwardQueue | null;
   /** Per-inbox delivery faults to honour (an extension); none when absent. */
   faults?: DeliveryFaults | null;
+  /**
+   * Parses a received message and sanitizes its HTML (a `MailPool`'s `prepare`
+   * moves large messages off the event loop).
+   * @defaultValue `prepareMessage`, on the calling thread
+   */
+  prepare?: (raw: Uint8Array, options: PrepareOptions) => Promise<PreparedMessage>;
 }
 
 /** Options of the SMTP listener. */
@@ -126,6 +133,7 @@ function splitAddress(address: string): { localPart: string; domain: string } | 
  */
 function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
   const { store, bus, logger, limits } = deps;
+  const prepare = deps.prepare ?? prepareMessage;
 
   const findInbox = async (address: string): Promise<InboxRecord | null> => {
     const parts = splitAddress(address);
@@ -145,7 +153,7 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
     if (inboxes.size === 0) {
       throw smtpError(550, '5.1.1 None of the recipients has an active inbox any more; create the inbox and send again');
     }
-    const { message, fallbackReason } = await prepareMessage(data, { envelopeFrom, timeoutMs: parseTimeoutMs });
+    const { message, fallbackReason } = await prepare(data, { envelopeFrom, timeoutMs: parseTimeoutMs });
     if (fallbackReason !== null) {
       logger.warn({ sessionId: session.id, reason: fallbackReason }, 'smtp: message could not be fully parsed; stored with its raw source and headers');
     }
