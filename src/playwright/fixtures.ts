@@ -345,14 +345,14 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
   createInbox: [
     async ({ inboxkit, _inboxkitClient: client, _inboxkitAccount: account, _inboxkitTestStart: start, request, baseURL }, use, testInfo) => {
       const inboxes: TestInbox[] = [];
-      const background: Promise<void>[] = [];
+      const teardownTasks: Array<() => Promise<void>> = [];
       let attached = 0;
       const context = {
         testInfo,
         linkCheck: { request, baseURL },
         attachToReport: inboxkit.attachToReport ?? true,
         nextAttachmentNumber: () => ++attached,
-        later: (work: Promise<void>) => void background.push(work),
+        atTeardown: (task: () => Promise<void>) => void teardownTasks.push(task),
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),
       };
       const maker: InboxMaker = { client, account, testInfo, customAddresses: account.customAddresses, sequence: 0 };
@@ -361,8 +361,8 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         inboxes.push(inbox);
         return inbox;
       });
-      // The raw sources of the emails the waits returned, fetched meanwhile, go into the report before the inboxes go.
-      await Promise.allSettled(background);
+      // The emails the waits returned go into the report (in order) before their inboxes go.
+      for (const task of teardownTasks) await task().catch(() => {});
       await tearDownInboxes(inboxes, { client, testInfo, options: inboxkit, attachToReport: context.attachToReport });
     },
     { timeout: INBOX_FIXTURE_TIMEOUT },

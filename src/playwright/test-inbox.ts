@@ -17,6 +17,18 @@ import { openEmail } from './open.ts';
 import type { OpenableMessage } from './open.ts';
 import { attachMessage, attachRawSource, messageTitle } from './report.ts';
 
+/** A call's promise, with a synchronous throw turned into a rejection that is not reported as unhandled before it is awaited. */
+function started<T>(call: () => Promise<T>): Promise<T> {
+  let promise: Promise<T>;
+  try {
+    promise = call();
+  } catch (error) {
+    promise = Promise.reject(error);
+  }
+  promise.catch(() => {});
+  return promise;
+}
+
 /** What a {@link TestInbox} needs from the fixture that made it. @internal */
 interface TestInboxContext {
   /** The running test. */
@@ -27,8 +39,8 @@ interface TestInboxContext {
   attachToReport: boolean;
   /** Counts the messages attached so far, to number the attachments. */
   nextAttachmentNumber(): number;
-  /** Work that finishes off the test's path (a raw source being fetched); the fixture awaits it at teardown. */
-  later(work: Promise<void>): void;
+  /** Work kept off the test's path (attaching an email), run in order when the test's inboxes are torn down. */
+  atTeardown(task: () => Promise<void>): void;
   /** The test's `request` context and `baseURL`, for `message.checkLinks()`. */
   linkCheck?: LinkCheckContext;
 }
@@ -121,11 +133,13 @@ export class TestInbox {
    * ```
    */
   async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<TestMessage> {
+    // The wait starts before the report step does, so recording the step costs the test no time.
+    const waiting = started(() => this.#handle.waitForMessage(match, this.#options(options)));
     return base.step(
       `wait for email: ${describeCriteria(match)}`,
       async () => {
-        const message = this.#forTest(await this.#handle.waitForMessage(match, this.#options(options)));
-        await this.attach(message);
+        const message = this.#forTest(await waiting);
+        this.#attachAtTeardown(message);
         return message;
       },
       { box: true },
@@ -137,11 +151,12 @@ export class TestInbox {
    * arrival order. A report step like {@link TestInbox.waitForMessage}.
    */
   async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<TestMessage[]> {
+    const waiting = started(() => this.#handle.waitForMessages(count, match, this.#options(options)));
     return base.step(
       `wait for ${count} emails: ${describeCriteria(match)}`,
       async () => {
-        const messages = (await this.#handle.waitForMessages(count, match, this.#options(options))).map((m) => this.#forTest(m));
-        for (const message of messages) await this.attach(message);
+        const messages = (await waiting).map((m) => this.#forTest(m));
+        for (const message of messages) this.#attachAtTeardown(message);
         return messages;
       },
       { box: true },
@@ -231,21 +246,42 @@ export class TestInbox {
 
   /**
    * Attaches a message to the report (rendered HTML, text, headers, raw `.eml`)
-   * when `attachToReport` is on. The waits do this for the message they return.
-   * The raw source is fetched in the background, so the call does not wait for
-   * it: it is attached when the test's inboxes are torn down, also when the
-   * test failed or timed out.
+   * when `attachToReport` is on. The rendered page, text and headers are
+   * attached now; the raw source is read and attached when the test's inboxes
+   * are torn down (also when the test failed or timed out), so the call does
+   * not wait for the API. The waits attach the messages they return entirely
+   * at teardown: recording an attachment costs Playwright about a millisecond,
+   * which a wait should not add to the test.
    */
   async attach(message: ReceivedMessage | Message): Promise<void> {
     if (!this.#context.attachToReport) return;
     const { testInfo } = this.#context;
-    const label = `email ${this.#context.nextAttachmentNumber()} — ${messageTitle(message)}`;
-    const raw = this.#handle.raw(message.id).then(
+    const label = this.#nextLabel(message);
+    this.#context.atTeardown(() => this.#attachRaw(label, message.id));
+    await attachMessage(testInfo, label, message, null);
+  }
+
+  /** Queues a message's attachments (rendered page, text, headers, raw `.eml`) for teardown, numbered now. */
+  #attachAtTeardown(message: ReceivedMessage | Message): void {
+    if (!this.#context.attachToReport) return;
+    const label = this.#nextLabel(message);
+    this.#context.atTeardown(async () => {
+      await attachMessage(this.#context.testInfo, label, message, null);
+      await this.#attachRaw(label, message.id);
+    });
+  }
+
+  #nextLabel(message: Pick<Message, 'subject'>): string {
+    return `email ${this.#context.nextAttachmentNumber()} — ${messageTitle(message)}`;
+  }
+
+  /** Reads a message's raw source and attaches it; nothing when it cannot be read (the report says what was attached). */
+  async #attachRaw(label: string, id: string): Promise<void> {
+    const raw = await this.#handle.raw(id).then(
       (source) => source.bytes,
       () => null,
     );
-    this.#context.later(raw.then((bytes) => (bytes === null ? undefined : attachRawSource(testInfo, label, bytes))));
-    await attachMessage(testInfo, label, message, null);
+    if (raw !== null) await attachRawSource(this.#context.testInfo, label, raw);
   }
 
   /** `{ id, address }`: what logging the inbox shows (never its token). */
