@@ -62,7 +62,7 @@ interface ConnectionSettings {
 }
 
 /** Whether `?include=` asks for whole messages (a comma-separated list; other values are ignored). */
-export function includesMessage(include: string | undefined): boolean {
+function includesMessage(include: string | undefined): boolean {
   return include !== undefined && include.split(',').some((part) => part.trim() === 'message');
 }
 
