@@ -25,6 +25,7 @@ import type { HostOptions } from './lib/hosts.ts';
 import { fmt, markdownTable, ratio, table } from './lib/stats.ts';
 import { runDelivery } from './sections/delivery.ts';
 import type { DeliveryResult } from './sections/delivery.ts';
+import { runFixtureDelivery } from './sections/fixture-delivery.ts';
 import { runFanout } from './sections/fanout.ts';
 import type { FanoutResult } from './sections/fanout.ts';
 import { runFirstWait } from './sections/first-wait.ts';
@@ -113,7 +114,10 @@ if (want('delivery') || want('intake') || want('fixtures') || want('fanout') || 
     }
   }
   try {
-    if (want('delivery')) results.delivery = await runDelivery(inboxkit, maildev, { samples: SIZE.delivery, pollConcurrency: SIZE.poll, log });
+    if (want('delivery')) {
+      results.delivery = await runDelivery(inboxkit, maildev, { samples: SIZE.delivery, pollConcurrency: SIZE.poll, log });
+      results.delivery.push(...(await runFixtureDelivery(inboxkit, { samples: SIZE.delivery, log })));
+    }
     if (want('intake')) results.intake = await runIntake(inboxkit, maildev, { small: SIZE.intakeSmall, large: SIZE.intakeLarge, repetitions: SIZE.intakeReps, log });
     if (want('fixtures')) {
       log(`fixtures: ${SIZE.createDelete} inbox create + delete`);
@@ -149,13 +153,31 @@ const check = (target: string, value: number | undefined, limit: number, unit: s
 const d = (target: string, sender: string, delay = 0) => results.delivery?.find((r) => r.target === target && r.sender === sender && r.greetingDelayMs === delay);
 check('delivery p50, pooled sender ≤ 3 ms', d('inboxkit', 'pooled')?.latency.p50, 3, ' ms');
 check('delivery p50, new connection ≤ 10 ms', d('inboxkit', 'new-connection')?.latency.p50, 10, ' ms');
+for (const sender of ['pooled', 'new-connection'] as const) {
+  // Each tool with its default greeting: inboxkit none, MailDev smtp-server's 100 ms.
+  const own = d('inboxkit', sender)?.latency.p50;
+  const peer = d('maildev', sender, 100)?.latency.p50;
+  if (own !== undefined && peer !== undefined) check(`delivery p50, ${sender} ≤ 0.5× MailDev's`, own / peer, 0.5, '×');
+  const ack = d('inboxkit', sender)?.smtpAck.p50;
+  if (own !== undefined && ack !== undefined) check(`delivery p50, ${sender} ≤ its SMTP 250 p50 + 1 ms`, own - ack, 1, ' ms over the 250');
+}
 check('delivery p99, pooled ≤ 25 ms', d('inboxkit', 'pooled')?.latency.p99, 25, ' ms');
 check('delivery p99, new connection ≤ 25 ms', d('inboxkit', 'new-connection')?.latency.p99, 25, ' ms');
+const viaFixture = d('inboxkit-fixture', 'pooled')?.latency.p50;
+const viaClient = d('inboxkit-fixture-client', 'pooled')?.latency.p50;
+if (viaFixture !== undefined && viaClient !== undefined) check('delivery p50 through the Playwright fixture within 1 ms of the client\'s (same test)', viaFixture - viaClient, 1, ' ms more');
 const intake = (target: string, senders: number, message = '10KB') => results.intake?.find((r) => r.target === target && r.senders === senders && r.message === message);
 check('intake, 10 KB, 4 senders ≥ 1,000 msg/s', intake('inboxkit', 4)?.perSecond, 1000, ' msg/s', true);
 const ik4 = intake('inboxkit', 4)?.perSecond;
 const md4 = intake('maildev', 4)?.perSecond;
 if (ik4 !== undefined && md4 !== undefined) check('intake, 10 KB, 4 senders ≥ 4× MailDev', ik4 / md4, 4, '×', true);
+for (const message of ['10KB', '10KB+100KB']) {
+  for (const senders of [1, 4, 16]) {
+    const own = intake('inboxkit', senders, message)?.perSecond;
+    const peer = intake('maildev', senders, message)?.perSecond;
+    if (own !== undefined && peer !== undefined) check(`intake, ${message}, ${senders} sender${senders > 1 ? 's' : ''} ≥ 2× MailDev`, own / peer, 2, '×', true);
+  }
+}
 check('create + delete an inbox p50 ≤ 3 ms', results.createDelete?.createDelete.p50, 3, ' ms');
 const mem = results.scaling?.filter((r) => r.mode === 'memory') ?? [];
 const smallest = mem[0];
@@ -206,7 +228,13 @@ if (results.delivery) {
     'Delivery latency: SMTP send start → full message in the waiter (ms)',
     ['waiter', 'sender', 'greeting wait', 'n', 'p50', 'p95', 'p99', 'SMTP 250 p50', 'p50 vs inboxkit'],
     results.delivery.map((r) => [
-      ({ inboxkit: 'inboxkit waitForMessage', 'inboxkit-open-stream': 'inboxkit stream opened before + GET', maildev: 'MailDev Socket.IO newMail + GET' } as Record<string, string>)[r.target] ??
+      ({
+        inboxkit: 'inboxkit waitForMessage',
+        'inboxkit-open-stream': 'inboxkit stream opened before + GET',
+        'inboxkit-fixture': 'Playwright fixture inbox.waitForMessage (report on)',
+        'inboxkit-fixture-client': 'client waitForMessage, same test (alternating)',
+        maildev: 'MailDev Socket.IO newMail + GET',
+      } as Record<string, string>)[r.target] ??
         `poll every 500 ms${r.concurrency > 1 ? ` (${r.concurrency} at once)` : ''}`,
       r.sender,
       `${r.greetingDelayMs} ms`,

@@ -34,7 +34,6 @@ import { createStreamRoutes } from './routes/stream.handlers.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
 import { StoreUnavailableError } from './storage/errors.ts';
-import type { Sanitizer } from './mail/sanitize.ts';
 
 /** The OpenAPI document's `info`. */
 const INFO = {
@@ -107,13 +106,6 @@ function completeDocument<D>(generated: D): D {
 
 /** Options of {@link createApp}. */
 export interface AppOptions {
-  /**
-   * The HTML sanitizer of message bodies. The caller owns it: close it when the
-   * app is done (`startServer` does). Without one, the message routes create
-   * their own on first use, which lives as long as the process.
-   * @defaultValue a sanitizer created by the message routes
-   */
-  sanitizer?: Sanitizer;
   /**
    * Where the built web viewer is (`index.html`, `viewer.js`, `viewer.css`),
    * served at `/`; `false` serves no viewer.
@@ -199,7 +191,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   api.route('/', createInboxRoutes(ctx));
   api.route('/', createMeRoutes(ctx));
   api.route('/', createExtensionRoutes(ctx));
-  api.route('/', createMessageRoutes(ctx, options.sanitizer ? { sanitizer: options.sanitizer } : {}));
+  api.route('/', createMessageRoutes(ctx));
   api.route('/', createStreamRoutes(ctx, ctx.config.stream));
   api.route('/', createFaultRoutes(ctx));
   api.route('/', createEventsRoutes(ctx, ctx.config.stream));

@@ -26,9 +26,7 @@ import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
-import { parseMessage } from './mail/parse.ts';
-import { createSanitizer } from './mail/sanitize.ts';
-import type { Sanitizer } from './mail/sanitize.ts';
+import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import { createPostgresEventBus } from './events/postgres-bus.ts';
 import { createPostgresStore } from './storage/postgres.ts';
@@ -227,11 +225,9 @@ const WARM_UP_MESSAGE = Buffer.from(
  * encoding paths and the HTML sanitizer (its parser and its CSS filter). Nothing
  * is stored; a failure here is left for the first real message to report.
  */
-async function warmUp(sanitizer: Sanitizer): Promise<void> {
-  await Promise.all([
-    parseMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' }).catch(() => {}),
-    sanitizer.sanitize(WARM_UP_HTML, { resolveCid: () => null }).catch(() => {}),
-  ]);
+async function warmUp(): Promise<void> {
+  // The same work intake does for a small message (parse, then sanitize the HTML).
+  await prepareMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' }).catch(() => {});
 }
 
 /**
@@ -313,11 +309,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
 
-  // One sanitizer for the server's life, closed with it; warmed while the rest starts,
-  // so that the first wait does not pay for loading it.
-  const sanitizer = createSanitizer();
-  cleanups.push(() => sanitizer.close());
-  const warm = warmUp(sanitizer);
+  // The MIME parser and the sanitizer are warmed while the rest starts, so that
+  // the first wait does not pay for loading them.
+  const warm = warmUp();
   try {
     let bus = options.bus;
     if (!bus && isPostgresStore(store)) {
@@ -337,7 +331,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     // One limiter for the app and for the requests the HTTP server refuses before it.
     const rateLimiter = createRateLimiter(store, config.rateLimitWindowSeconds);
-    const app = createApp(ctx, { sanitizer, rateLimiter, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
+    const app = createApp(ctx, { rateLimiter, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
 
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));

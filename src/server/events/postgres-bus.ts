@@ -8,7 +8,9 @@
  * stores the message (`storage/postgres/notify.ts`), so the other nodes hear of
  * it exactly when it commits, even if this node dies right after; every other
  * event (any kind, present or future) is notified here. A node that receives a
- * message notification reads the message from the table by its seq.
+ * message notification reads the whole message from the table by its id (once
+ * per node, shared by its subscribers), so its event carries the whole message
+ * as on the node that stored it.
  *
  * After the LISTEN connection is lost (a database restart, a network cut) the
  * bus reconnects with backoff and publishes `resync` for every inbox that has
@@ -40,7 +42,7 @@ export interface PostgresBusLogger {
 /** Options of {@link createPostgresEventBus}. */
 export interface PostgresEventBusOptions {
   /** The node's PostgreSQL store: its URL and node id, and where messages are read. */
-  store: Pick<MessageStore, 'listMessagesAfterSeq'> & { readonly url: string; readonly nodeId: string };
+  store: Pick<MessageStore, 'findMessage'> & { readonly url: string; readonly nodeId: string };
   /**
    * Where the bus reports a lost connection, a reconnect, or a failing listener.
    * @defaultValue silent
@@ -155,9 +157,9 @@ function createLocalSide(store: PostgresEventBusOptions['store'], logger: Postgr
       return;
     }
     try {
-      const [message] = await store.listMessagesAfterSeq(inboxId, note.m.seq - 1, 1);
+      const message = await store.findMessage(note.m.id);
       // Gone already (deleted or evicted): there is nothing to deliver.
-      if (message && message.id === note.m.id) local.publish({ ...note.e, message } as BusEvent);
+      if (message && message.inboxId === inboxId && message.seq === note.m.seq) local.publish({ ...note.e, message } as BusEvent);
     } catch (err) {
       // Cannot read it now: the subscribers catch up from the store themselves.
       logger.warn({ err, inboxId }, 'event bus: reading a notified message failed; subscribers resync');

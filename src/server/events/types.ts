@@ -1,12 +1,13 @@
 import type { AccessRevokedReason } from '../../wire/schemas.ts';
-import type { MessageSummaryRecord } from '../storage/types.ts';
+import type { MessageRecord } from '../storage/types.ts';
 
 /**
  * What the service tells an inbox's subscribers. Every event is plain data
  * (a type, ids and strings; no functions, nothing JSON cannot carry), so a
  * cross-process bus can serialise it.
  *
- * - `message`: a message was committed to the inbox.
+ * - `message`: a message was committed to the inbox; `message` is the whole
+ *   stored copy, as `Store.findMessage` reads it.
  * - `inbox.deleted` / `inbox.expired`: the inbox is gone; its streams end.
  * - `access.revoked`: a credential of the inbox's owner `userId` was revoked
  *   (`reason` says how). A stream of the inbox opened with a credential of that
@@ -21,7 +22,7 @@ import type { MessageSummaryRecord } from '../storage/types.ts';
  *   inboxId is `'*'`).
  */
 export type BusEvent =
-  | { type: 'message'; inboxId: string; message: MessageSummaryRecord }
+  | { type: 'message'; inboxId: string; message: MessageRecord }
   | { type: 'inbox.deleted' | 'inbox.expired'; inboxId: string }
   /** A new inbox (published for `subscribeAll` listeners; nobody subscribes to an inbox before it exists). */
   | { type: 'inbox.created'; inboxId: string }

@@ -12,8 +12,9 @@ import type { ServerContext } from '../context/context.ts';
 import type { AccessRevokedReason } from '../../wire/schemas.ts';
 import type { BusEvent } from '../events/types.ts';
 import { formatEvent } from '../http/sse.ts';
-import { toMessageSummary } from '../http/present.ts';
-import type { MessageSummaryRecord } from '../storage/types.ts';
+import type { MessageRecord, MessageSummaryRecord } from '../storage/types.ts';
+import { MAX_WHOLE_MESSAGE_EVENT_BYTES } from './stream.payload.ts';
+import type { MessageFrames } from './stream.payload.ts';
 
 const encoder = new TextEncoder();
 
@@ -23,6 +24,8 @@ export interface ConnectionSettings {
   maxBufferedBytes: number;
   replayPageSize: number;
   logger: ServerContext['logger'];
+  /** The bytes of `message` events, shared by the router's connections. */
+  frames: MessageFrames;
 }
 
 /** Longest delay a Node timer takes (about 24.8 days); a later deadline re-arms. */
@@ -44,8 +47,8 @@ export interface StreamAccess {
 export interface StreamSource {
   /** The inbox's highest seq, or null once the inbox is gone. */
   lastSeq(): Promise<number | null>;
-  /** Messages with seq > afterSeq, oldest first. */
-  after(afterSeq: number, limit: number): Promise<MessageSummaryRecord[]>;
+  /** Messages with seq > afterSeq, oldest first: whole records when the stream sends whole messages. */
+  after(afterSeq: number, limit: number): Promise<(MessageSummaryRecord | MessageRecord)[]>;
 }
 
 /**
@@ -81,15 +84,20 @@ export class StreamConnection {
   private readonly settings: ConnectionSettings;
   private readonly access: StreamAccess;
   private readonly source: StreamSource;
+  /** `?include=message`: message events carry the whole message. */
+  private readonly whole: boolean;
   /** The Node response under @hono/node-server, destroyed directly to drop a slow client. */
   private readonly outgoing: { destroy?: () => void } | undefined;
 
-  constructor(inboxId: string, settings: ConnectionSettings, access: StreamAccess, source: StreamSource, outgoing: { destroy?: () => void } | undefined) {
+  constructor(inboxId: string, settings: ConnectionSettings, access: StreamAccess, source: StreamSource, outgoing: { destroy?: () => void } | undefined, whole = false) {
     this.inboxId = inboxId;
     this.settings = settings;
     this.access = access;
     this.source = source;
     this.outgoing = outgoing;
+    this.whole = whole;
+    // A whole message may take up to 1 MiB in one event: the bound leaves room for one beyond the usual queue.
+    const bound = settings.maxBufferedBytes + (whole ? MAX_WHOLE_MESSAGE_EVENT_BYTES : 0);
     this.body = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
@@ -98,7 +106,7 @@ export class StreamConnection {
         pull: () => this.wakeReplay(),
         cancel: () => this.cleanup(),
       },
-      new ByteLengthQueuingStrategy({ highWaterMark: settings.maxBufferedBytes }),
+      new ByteLengthQueuingStrategy({ highWaterMark: bound }),
     );
     // The callback runs no earlier than one interval from now, after the connection is set up.
     // Each ping also checks the credential again: a revocation made where this
@@ -151,9 +159,9 @@ export class StreamConnection {
     this.flush();
   }
 
-  write(text: string): void {
+  write(text: string | Uint8Array): void {
     if (this.closed) return;
-    this.controller.enqueue(encoder.encode(text));
+    this.controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text);
   }
 
   /**
@@ -221,7 +229,7 @@ export class StreamConnection {
       if (this.closed) return;
       const page = await this.source.after(after, this.settings.replayPageSize);
       for (const message of page) {
-        this.write(formatEvent('message', toMessageSummary(message), message.seq));
+        this.write(this.settings.frames.frame(message, this.whole));
         // Only what was really sent counts: a Last-Event-ID beyond the inbox's
         // last seq must not hide the next messages as duplicates.
         this.lastSeq = Math.max(this.lastSeq, message.seq);
@@ -315,7 +323,7 @@ export class StreamConnection {
       return;
     }
     this.lastSeq = event.message.seq;
-    this.write(formatEvent('message', toMessageSummary(event.message), event.message.seq));
+    this.write(this.settings.frames.frame(event.message, this.whole));
   }
 
   /** After a live write: a queue past the bound means the client is too slow. */

@@ -10,8 +10,10 @@ import type { AppEnv, ServerContext } from '../context/context.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
 import { eventStreamResponse } from '../http/sse.ts';
+import type { MessageRecord, MessageSummaryRecord } from '../storage/types.ts';
 import { StreamConnection } from './stream.connection.ts';
 import type { ConnectionSettings, StreamAccess, StreamSource } from './stream.connection.ts';
+import { createMessageFrames } from './stream.payload.ts';
 import { streamRoute } from './stream.routes.ts';
 
 /** Options of {@link createStreamRoutes}. */
@@ -44,6 +46,24 @@ export function parseLastEventId(value: string | undefined): number | null {
   return Number(trimmed);
 }
 
+/** Whether `?include=` asks for whole messages (a comma-separated list; other values are ignored). */
+function includesMessage(include: string | undefined): boolean {
+  return include !== undefined && include.split(',').some((part) => part.trim() === 'message');
+}
+
+/**
+ * The messages of an inbox after a seq, oldest first: whole (read one at a
+ * time; a message deleted meanwhile goes as its summary) when the stream asked
+ * for `include=message`, otherwise their summaries.
+ */
+async function readAfter(ctx: ServerContext, inboxId: string, afterSeq: number, limit: number, whole: boolean): Promise<(MessageSummaryRecord | MessageRecord)[]> {
+  const page = await ctx.store.listMessagesAfterSeq(inboxId, afterSeq, limit);
+  if (!whole) return page;
+  const records: (MessageSummaryRecord | MessageRecord)[] = [];
+  for (const message of page) records.push((await ctx.store.findMessage(message.id)) ?? message);
+  return records;
+}
+
 /**
  * `GET /inboxes/{id}/stream`: the Server-Sent Events stream of an inbox, as the
  * contract describes it. The bus is subscribed before the replay is read, and
@@ -60,11 +80,14 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
     maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
     replayPageSize: options.replayPageSize ?? 200,
     logger: ctx.logger.child({ component: 'stream' }),
+    frames: createMessageFrames(),
   };
 
   app.openapi(streamRoute, async (c) => {
     const { id } = c.req.valid('param');
-    const lastEventId = parseLastEventId(c.req.header('last-event-id') ?? c.req.valid('query').lastEventId);
+    const query = c.req.valid('query');
+    const lastEventId = parseLastEventId(c.req.header('last-event-id') ?? query.lastEventId);
+    const whole = includesMessage(query.include);
     const principal = c.var.principal;
     const inbox = await loadVisibleInbox(ctx, principal, id);
     const outgoing = (c.env as { outgoing?: { destroy?: () => void } } | undefined)?.outgoing;
@@ -76,9 +99,9 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
     };
     const source: StreamSource = {
       lastSeq: async () => (await ctx.store.findInboxById(inbox.id))?.lastSeq ?? null,
-      after: (afterSeq, limit) => ctx.store.listMessagesAfterSeq(inbox.id, afterSeq, limit),
+      after: (afterSeq, limit) => readAfter(ctx, inbox.id, afterSeq, limit, whole),
     };
-    const connection = new StreamConnection(inbox.id, settings, access, source, outgoing);
+    const connection = new StreamConnection(inbox.id, settings, access, source, outgoing, whole);
     connection.write('retry: 2000\n\n');
     connection.subscribe(ctx.bus);
     // A revocation committed between the credential check above and the

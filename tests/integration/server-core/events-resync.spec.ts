@@ -27,6 +27,7 @@ function message(subject: string): NewMessage {
     headers: { subject },
     text: 'body',
     rawHtml: null,
+    sanitizedHtml: null,
     envelopeFrom: 'sender@example.com',
     attachments: [],
   };

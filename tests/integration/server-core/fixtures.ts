@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
 import { createApp, createServerContext, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
 import type { EventBus, RunningServer, StartServerOptions, Store } from '../../../src/server/index.ts';
-import { createSanitizer } from '../../../src/server/mail/sanitize.ts';
 import { openProjectStore, projectBackend } from '../../support/backends.ts';
 import type { BackendName } from '../../support/backends.ts';
 
@@ -123,10 +122,9 @@ export const test = base.extend<{
       const user = await service.store.createUser({ email: `key-${keyHash.slice(0, 12)}@users.inboxkit.test`, planId: 'premium' });
       await service.store.addApiKey(user.id, keyHash, { configured: true });
     }
-    const sanitizer = createSanitizer();
     const operator = serverOptions.operatorToken !== undefined ? { operatorToken: serverOptions.operatorToken } : {};
     const ctx = createServerContext({ ...service, config, now: () => clock.now, ...operator });
-    const app = createApp(ctx, { sanitizer });
+    const app = createApp(ctx);
     const origin = 'http://inboxkit.local';
     // As over a socket, a body comes with its Content-Length (the app reads an empty JSON body by it).
     const send: Send = async (url, init) => {
@@ -136,7 +134,6 @@ export const test = base.extend<{
     };
     await use(callerOf(send, origin, `${origin}/api/v1`));
     ctx.faults.close();
-    await sanitizer.close();
   },
   // A fresh private folder for database files, removed after the test. (Not the
   // test's output folder: another Playwright run in the same checkout clears that.)

@@ -17,6 +17,7 @@ function message(subject: string, extra: Partial<NewMessage> = {}): NewMessage {
     headers: { subject },
     text: `body of ${subject}`,
     rawHtml: null,
+    sanitizedHtml: null,
     envelopeFrom: 'sender@example.com',
     attachments: [],
     ...extra,
@@ -114,7 +115,7 @@ for (const backend of BACKENDS) {
       await store.close();
     });
 
-    test('a stored message keeps its bodies, headers, raw source and attachment bytes', async () => {
+    test('a stored message keeps its bodies, sanitized HTML, headers, raw source and attachment bytes, and is returned whole', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
       const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff]);
@@ -122,6 +123,7 @@ for (const backend of BACKENDS) {
         [a.id],
         message('with file', {
           rawHtml: '<p onclick="x()">hi</p>',
+          sanitizedHtml: '<p>hi</p>',
           text: `  line one\n\n  line two ${'x'.repeat(300)}`,
           attachments: [{ filename: 'a.pdf', contentType: 'application/pdf', contentId: null, inline: false, content: pdf }],
         }),
@@ -131,8 +133,9 @@ for (const backend of BACKENDS) {
       expect(summary!.preview).toHaveLength(200);
       expect(summary!.preview.startsWith('line one line two x')).toBe(true);
       const full = (await store.findMessage(summary!.id))!;
+      expect(summary).toEqual(full);
       expect(full.rawHtml).toBe('<p onclick="x()">hi</p>');
-      expect(full.sanitizedHtml).toBeNull();
+      expect(full.sanitizedHtml).toBe('<p>hi</p>');
       expect(full.headers).toEqual({ subject: 'with file' });
       expect(full.attachments).toEqual([
         { id: expect.any(String), messageId: summary!.id, filename: 'a.pdf', contentType: 'application/pdf', size: 6, contentId: null, inline: false },
@@ -140,8 +143,6 @@ for (const backend of BACKENDS) {
       const att = (await store.findAttachment(summary!.id, full.attachments[0]!.id))!;
       expect([...att.content]).toEqual([...pdf]);
       expect(new TextDecoder().decode((await store.findRaw(summary!.id))!)).toContain('Subject: with file');
-      await store.setSanitizedHtml(summary!.id, '<p>hi</p>');
-      expect((await store.findMessage(summary!.id))!.sanitizedHtml).toBe('<p>hi</p>');
       expect(await store.findAttachment(summary!.id, 'att_nope')).toBeNull();
       await store.close();
     });

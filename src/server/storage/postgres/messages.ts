@@ -15,7 +15,7 @@ import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { newId } from '../ids.ts';
 import type { AddressRecord, AttachmentRecord, MessageRecord, MessageStore, MessageSummaryRecord, NewMessage } from '../types.ts';
 import { bytes, flag, json, keysetPage, mapRow, num, rowMapper, text, textOrNull } from './database.ts';
-import type { PgSql, Sql } from './database.ts';
+import type { PgSql, Row, Sql } from './database.ts';
 import { EVENTS_CHANNEL, messageNotification } from './notify.ts';
 
 const SUMMARY_COLUMNS = 'id, inbox_id, seq, from_json, to_json, cc_json, subject, preview, received_at, size, has_attachments';
@@ -37,39 +37,57 @@ function previewOf(body: string | null): string {
   return Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
 }
 
+const WHOLE_COLUMNS = `${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html`;
+
+/** A message row read with {@link WHOLE_COLUMNS}, with its attachments' metadata, as a whole record. */
+function toWhole(row: Row, attachments: AttachmentRecord[]): MessageRecord {
+  return {
+    ...toSummary(row),
+    replyTo: json<AddressRecord[]>(row.reply_to_json),
+    headers: json<Record<string, string>>(row.headers_json),
+    text: textOrNull(row.text_body),
+    rawHtml: textOrNull(row.raw_html),
+    sanitizedHtml: textOrNull(row.sanitized_html),
+    attachments,
+  };
+}
+
 /**
  * Stores one copy of a message in an inbox: bumps the inbox's seq, inserts the
- * message and its raw source, in one statement. Null when the inbox is gone.
+ * message and its raw source, in one statement, then its attachments. Resolves
+ * with the stored copy whole (as `findMessage` reads it), or null when the inbox is gone.
  */
-async function insertCopy(tx: Sql, inboxId: string, message: NewMessage, receivedAt: number): Promise<MessageSummaryRecord | null> {
+async function insertCopy(tx: Sql, inboxId: string, message: NewMessage, receivedAt: number): Promise<MessageRecord | null> {
   const row = await tx.get(
     `WITH bumped AS (
        UPDATE inboxes SET last_seq = last_seq + 1, message_count = message_count + 1 WHERE id = $1 RETURNING last_seq
      ), stored AS (
        INSERT INTO messages (id, inbox_id, seq, from_json, to_json, cc_json, reply_to_json, subject, preview, received_at,
-         size, has_attachments, headers_json, text_body, raw_html, envelope_from)
-       SELECT $2, $1, last_seq, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15 FROM bumped
-       RETURNING ${SUMMARY_COLUMNS}
+         size, has_attachments, headers_json, text_body, raw_html, sanitized_html, envelope_from)
+       SELECT $2, $1, last_seq, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16 FROM bumped
+       RETURNING ${WHOLE_COLUMNS}
      ), raw AS (
-       INSERT INTO message_raw (message_id, raw) SELECT id, $16 FROM stored
+       INSERT INTO message_raw (message_id, raw) SELECT id, $17 FROM stored
      )
      SELECT * FROM stored`,
     inboxId, newId('msg'),
     message.from === null ? null : JSON.stringify(message.from),
     JSON.stringify(message.to), JSON.stringify(message.cc), JSON.stringify(message.replyTo),
     message.subject, previewOf(message.text), receivedAt, message.raw.byteLength, message.attachments.length > 0,
-    JSON.stringify(message.headers), message.text, message.rawHtml, message.envelopeFrom, Buffer.from(message.raw),
+    JSON.stringify(message.headers), message.text, message.rawHtml, message.sanitizedHtml, message.envelopeFrom, Buffer.from(message.raw),
   );
   if (!row) return null;
-  const summary = toSummary(row);
+  const messageId = text(row.id);
+  const attachments: AttachmentRecord[] = [];
   for (const [position, a] of message.attachments.entries()) {
-    await tx.run(
+    const stored = await tx.get(
       `INSERT INTO attachments (id, message_id, position, filename, content_type, size, content_id, inline, content)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      newId('att'), summary.id, position, a.filename, a.contentType, a.content.byteLength, a.contentId, a.inline, Buffer.from(a.content),
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING ${ATTACHMENT_COLUMNS}`,
+      newId('att'), messageId, position, a.filename, a.contentType, a.content.byteLength, a.contentId, a.inline, Buffer.from(a.content),
     );
+    if (stored) attachments.push(toAttachment(stored));
   }
-  return summary;
+  return toWhole(row, attachments);
 }
 
 /** The message queries of a PostgreSQL store. */
@@ -77,13 +95,13 @@ export function createPostgresMessages(sql: PgSql): MessageStore {
   return {
     async insertMessage(inboxIds, message, receivedAt) {
       return sql.transaction(async (tx) => {
-        const stored: MessageSummaryRecord[] = [];
+        const stored: MessageRecord[] = [];
         for (const inboxId of [...new Set(inboxIds)].sort()) {
           // The inbox was deleted between RCPT and the end of DATA: nothing to store for it.
-          const summary = await insertCopy(tx, inboxId, message, receivedAt);
-          if (!summary) continue;
-          await tx.run('SELECT pg_notify($1, $2)', EVENTS_CHANNEL, messageNotification(sql.nodeId, inboxId, summary.id, summary.seq));
-          stored.push(summary);
+          const record = await insertCopy(tx, inboxId, message, receivedAt);
+          if (!record) continue;
+          await tx.run('SELECT pg_notify($1, $2)', EVENTS_CHANNEL, messageNotification(sql.nodeId, inboxId, record.id, record.seq));
+          stored.push(record);
         }
         // In the order the recipients were given, like the SQLite store.
         const order = [...new Set(inboxIds)];
@@ -112,22 +130,10 @@ export function createPostgresMessages(sql: PgSql): MessageStore {
       return rows.map(toSummary);
     },
     async findMessage(id) {
-      const row = await sql.get(`SELECT ${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html FROM messages WHERE id = $1`, id);
+      const row = await sql.get(`SELECT ${WHOLE_COLUMNS} FROM messages WHERE id = $1`, id);
       if (!row) return null;
       const attachments = (await sql.all(`SELECT ${ATTACHMENT_COLUMNS} FROM attachments WHERE message_id = $1 ORDER BY position`, id)).map(toAttachment);
-      const message: MessageRecord = {
-        ...toSummary(row),
-        replyTo: json<AddressRecord[]>(row.reply_to_json),
-        headers: json<Record<string, string>>(row.headers_json),
-        text: textOrNull(row.text_body),
-        rawHtml: textOrNull(row.raw_html),
-        sanitizedHtml: textOrNull(row.sanitized_html),
-        attachments,
-      };
-      return message;
-    },
-    async setSanitizedHtml(messageId, html) {
-      await sql.run('UPDATE messages SET sanitized_html = $1 WHERE id = $2', html, messageId);
+      return toWhole(row, attachments);
     },
     async findRaw(messageId) {
       return mapRow(await sql.get('SELECT raw FROM message_raw WHERE message_id = $1', messageId), (row) => bytes(row.raw));
