@@ -47,6 +47,8 @@ export interface StreamRecorder {
   seqs: number[];
   /** Subjects by seq. */
   subjects: Map<number, string>;
+  /** Whether each message event carried the whole message (it has `headers`), by seq. */
+  whole: Map<number, boolean>;
   /** Connections made (1 + reconnects). */
   connections: number;
   /** The closing event (`inbox.deleted`, `inbox.expired`) once the stream ended with one. */
@@ -56,10 +58,14 @@ export interface StreamRecorder {
   close(): void;
 }
 
-/** Opens the inbox's event stream and keeps it open, resuming with Last-Event-ID after a cut. */
-export function recordStream(apiUrl: string, inbox: Inbox): Promise<StreamRecorder> {
+/**
+ * Opens the inbox's event stream and keeps it open, resuming with Last-Event-ID
+ * after a cut; with `includeMessage`, asks for whole messages (`?include=message`).
+ */
+export function recordStream(apiUrl: string, inbox: Inbox, options: { includeMessage?: boolean } = {}): Promise<StreamRecorder> {
   const seqs: number[] = [];
   const subjects = new Map<number, string>();
+  const whole = new Map<number, boolean>();
   const seen = new Set<number>();
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const controller = new AbortController();
@@ -83,7 +89,8 @@ export function recordStream(apiUrl: string, inbox: Inbox): Promise<StreamRecord
     connections += 1;
     const headers: Record<string, string> = { 'x-inbox-token': inbox.token, accept: 'text/event-stream' };
     if (lastId !== null) headers['last-event-id'] = lastId;
-    const res = await fetch(`${apiUrl}/inboxes/${inbox.id}/stream`, { headers, signal: controller.signal });
+    const query = options.includeMessage ? '?include=message' : '';
+    const res = await fetch(`${apiUrl}/inboxes/${inbox.id}/stream${query}`, { headers, signal: controller.signal });
     if (res.status !== 200 || !res.body) throw new Error(`stream answered ${res.status}`);
     const parser = createParser({
       onEvent(event) {
@@ -98,9 +105,10 @@ export function recordStream(apiUrl: string, inbox: Inbox): Promise<StreamRecord
           closed = true;
         }
         if (event.event === 'message') {
-          const data = JSON.parse(event.data) as { seq: number; subject: string };
+          const data = JSON.parse(event.data) as { seq: number; subject: string; headers?: unknown };
           seqs.push(data.seq);
           subjects.set(data.seq, data.subject);
+          whole.set(data.seq, data.headers !== undefined);
           seen.add(data.seq);
           wake();
         }
@@ -122,6 +130,7 @@ export function recordStream(apiUrl: string, inbox: Inbox): Promise<StreamRecord
   const recorder: StreamRecorder = {
     seqs,
     subjects,
+    whole,
     get connections() {
       return connections;
     },

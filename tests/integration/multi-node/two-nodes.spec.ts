@@ -42,12 +42,12 @@ test.describe('two nodes on one PostgreSQL', () => {
     await db.drop();
   });
 
-  test('an inbox created on one node is used on the other, and mail to each node streams from the other', async () => {
+  test('an inbox created on one node is used on the other, and mail to each node streams from the other, whole with include=message', async () => {
     const [a, b] = nodes as [RunningServer, RunningServer];
     const inbox = await createInbox(a.apiUrl);
     expect((await getJson(b.apiUrl, `/inboxes/${inbox.id}`, inbox)).status).toBe(200);
     const onA = await recordStream(a.apiUrl, inbox);
-    const onB = await recordStream(b.apiUrl, inbox);
+    const onB = await recordStream(b.apiUrl, inbox, { includeMessage: true });
     try {
       await sendMany(a.smtpPort, inbox.address, 'via-a', 1);
       await onB.until(1);
@@ -57,6 +57,9 @@ test.describe('two nodes on one PostgreSQL', () => {
       expect(onB.seqs).toEqual([1, 2]);
       expect(onA.seqs).toEqual([1, 2]);
       expect([onB.subjects.get(1), onB.subjects.get(2)]).toEqual(['via-a-0000', 'via-b-0000']);
+      // The message stored on A reaches B's include=message stream whole, as does B's own.
+      expect([onB.whole.get(1), onB.whole.get(2)]).toEqual([true, true]);
+      expect([onA.whole.get(1), onA.whole.get(2)]).toEqual([false, false]);
       // Deleting it on B ends the stream on A.
       const del = await fetch(`${b.apiUrl}/inboxes/${inbox.id}`, { method: 'DELETE', headers: { 'x-inbox-token': inbox.token } });
       expect(del.status).toBe(200);
