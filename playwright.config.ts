@@ -1,6 +1,20 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
 
+/**
+ * The integration specs that also run on PostgreSQL (the `integration-postgres`
+ * project): every spec whose service stores something, through the fixtures
+ * of tests/support/backends.ts. Left out, because they test SQLite itself or
+ * nothing of storage: the SQLite file specs (durability, at-rest, API keys
+ * across restarts), the CLI and wiring specs, the OpenAPI document, and the
+ * storage contract and multi-node specs (they cover both backends on their own).
+ */
+const ON_BOTH_BACKENDS = [
+  'server-core/{authorization,errors,events-resync,expiry,extension,inboxes,ratelimit,viewer-api}.spec.ts',
+  'server-mail/*.spec.ts',
+  'adversarial/{authorization,fuzz,hostile-content,load,pkce,ratelimit,smtp-abuse}.spec.ts',
+];
+
 /** Debian's chromium where installed, otherwise Playwright's own browser. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
@@ -15,6 +29,14 @@ export default defineConfig({
   projects: [
     { name: 'unit', testDir: './tests/unit' },
     { name: 'integration', testDir: './tests/integration' },
+    {
+      // The same specs on a fresh PostgreSQL schema per test; skipped, saying why,
+      // without INBOXKIT_TEST_POSTGRES_URL (tests/support/backends.ts reads it).
+      name: 'integration-postgres',
+      testDir: './tests/integration',
+      testMatch: ON_BOTH_BACKENDS,
+      metadata: { storageBackend: 'postgres' },
+    },
     {
       name: 'browser',
       testDir: './tests/browser',

@@ -2,7 +2,10 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres] [-- --cpu-prof]`
+ *
+ * The `postgres` section (SQLite beside one and two PostgreSQL nodes) needs
+ * `INBOXKIT_BENCH_POSTGRES_URL`; without it, it says so and is skipped.
  *
  * Every server runs in its own child process on 127.0.0.1 and free ports, and
  * is stopped at the end; nothing leaves the machine. Prints the tables with the
@@ -22,6 +25,7 @@ import type { HostOptions } from './lib/hosts.ts';
 import { fmt, markdownTable, ratio, table } from './lib/stats.ts';
 import { runDelivery } from './sections/delivery.ts';
 import type { DeliveryResult } from './sections/delivery.ts';
+import { runFixtureDelivery } from './sections/fixture-delivery.ts';
 import { runFanout } from './sections/fanout.ts';
 import type { FanoutResult } from './sections/fanout.ts';
 import { runFirstWait } from './sections/first-wait.ts';
@@ -34,10 +38,12 @@ import { runScaling, runStartup } from './sections/scaling.ts';
 import type { ScalingResult, StartupResult } from './sections/scaling.ts';
 import { runSuites } from './sections/suite.ts';
 import type { SuiteResult } from './sections/suite.ts';
+import { runPostgres } from './sections/postgres.ts';
+import type { PostgresResult } from './sections/postgres.ts';
 import { runViewer } from './sections/viewer.ts';
 import type { ViewerResult } from './sections/viewer.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -72,6 +78,7 @@ interface Results {
   fanout?: FanoutResult;
   suite?: SuiteResult[];
   viewer?: ViewerResult;
+  postgres?: PostgresResult[];
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
 }
 
@@ -107,7 +114,10 @@ if (want('delivery') || want('intake') || want('fixtures') || want('fanout') || 
     }
   }
   try {
-    if (want('delivery')) results.delivery = await runDelivery(inboxkit, maildev, { samples: SIZE.delivery, pollConcurrency: SIZE.poll, log });
+    if (want('delivery')) {
+      results.delivery = await runDelivery(inboxkit, maildev, { samples: SIZE.delivery, pollConcurrency: SIZE.poll, log });
+      results.delivery.push(...(await runFixtureDelivery(inboxkit, { samples: SIZE.delivery, log })));
+    }
     if (want('intake')) results.intake = await runIntake(inboxkit, maildev, { small: SIZE.intakeSmall, large: SIZE.intakeLarge, repetitions: SIZE.intakeReps, log });
     if (want('fixtures')) {
       log(`fixtures: ${SIZE.createDelete} inbox create + delete`);
@@ -126,6 +136,10 @@ if (want('startup')) {
   results.firstWait = await runFirstWait({ runs: SIZE.startupRuns, build: build.dir, log });
 }
 if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
+if (want('postgres')) {
+  const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
+  if (pgResults) results.postgres = pgResults;
+}
 build.remove();
 results.meta.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
@@ -139,13 +153,31 @@ const check = (target: string, value: number | undefined, limit: number, unit: s
 const d = (target: string, sender: string, delay = 0) => results.delivery?.find((r) => r.target === target && r.sender === sender && r.greetingDelayMs === delay);
 check('delivery p50, pooled sender ≤ 3 ms', d('inboxkit', 'pooled')?.latency.p50, 3, ' ms');
 check('delivery p50, new connection ≤ 10 ms', d('inboxkit', 'new-connection')?.latency.p50, 10, ' ms');
+for (const sender of ['pooled', 'new-connection'] as const) {
+  // Each tool with its default greeting: inboxkit none, MailDev smtp-server's 100 ms.
+  const own = d('inboxkit', sender)?.latency.p50;
+  const peer = d('maildev', sender, 100)?.latency.p50;
+  if (own !== undefined && peer !== undefined) check(`delivery p50, ${sender} ≤ 0.5× MailDev's`, own / peer, 0.5, '×');
+  const ack = d('inboxkit', sender)?.smtpAck.p50;
+  if (own !== undefined && ack !== undefined) check(`delivery p50, ${sender} ≤ its SMTP 250 p50 + 1 ms`, own - ack, 1, ' ms over the 250');
+}
 check('delivery p99, pooled ≤ 25 ms', d('inboxkit', 'pooled')?.latency.p99, 25, ' ms');
 check('delivery p99, new connection ≤ 25 ms', d('inboxkit', 'new-connection')?.latency.p99, 25, ' ms');
+const viaFixture = d('inboxkit-fixture', 'pooled')?.latency.p50;
+const viaClient = d('inboxkit-fixture-client', 'pooled')?.latency.p50;
+if (viaFixture !== undefined && viaClient !== undefined) check('delivery p50 through the Playwright fixture within 1 ms of the client\'s (same test)', viaFixture - viaClient, 1, ' ms more');
 const intake = (target: string, senders: number, message = '10KB') => results.intake?.find((r) => r.target === target && r.senders === senders && r.message === message);
 check('intake, 10 KB, 4 senders ≥ 1,000 msg/s', intake('inboxkit', 4)?.perSecond, 1000, ' msg/s', true);
 const ik4 = intake('inboxkit', 4)?.perSecond;
 const md4 = intake('maildev', 4)?.perSecond;
 if (ik4 !== undefined && md4 !== undefined) check('intake, 10 KB, 4 senders ≥ 4× MailDev', ik4 / md4, 4, '×', true);
+for (const message of ['10KB', '10KB+100KB']) {
+  for (const senders of [1, 4, 16]) {
+    const own = intake('inboxkit', senders, message)?.perSecond;
+    const peer = intake('maildev', senders, message)?.perSecond;
+    if (own !== undefined && peer !== undefined) check(`intake, ${message}, ${senders} sender${senders > 1 ? 's' : ''} ≥ 2× MailDev`, own / peer, 2, '×', true);
+  }
+}
 check('create + delete an inbox p50 ≤ 3 ms', results.createDelete?.createDelete.p50, 3, ' ms');
 const mem = results.scaling?.filter((r) => r.mode === 'memory') ?? [];
 const smallest = mem[0];
@@ -176,13 +208,33 @@ const meta = results.meta;
 out.push(`inboxkit benchmark ${quick ? '(quick) ' : ''}— ${meta.date}, commit ${meta.commit}, Node ${meta.node}, ${meta.cpus}`);
 out.push(`load average at start ${JSON.stringify(meta.loadAverageAtStart)}, at end ${JSON.stringify(meta.loadAverageAtEnd)}; ${meta.seconds} s`);
 
+/** A difference with its sign. */
+const signed = (value: number) => `${value >= 0 ? '+' : ''}${fmt(value)}`;
+
+if (results.postgres) {
+  const base = results.postgres[0];
+  section(
+    'Storage backends: intake with 4 pooled senders, and delivery latency (SMTP send start → message event on an open stream, ms)',
+    ['setup', 'intake msg/s', 'latency n', 'p50', 'p95', 'p99', 'p50 vs sqlite'],
+    results.postgres.map((r) => [r.setup, fmt(r.intakePerSecond), String(r.latency.n), fmt(r.latency.p50), fmt(r.latency.p95), fmt(r.latency.p99), base ? `${signed(r.latency.p50 - base.latency.p50)} ms` : '']),
+  );
+  const [, one, two] = results.postgres;
+  if (one && two) out.push(`the extra hop of two nodes (NOTIFY, then node B reads the row): ${signed(two.latency.p50 - one.latency.p50)} ms at p50, ${signed(two.latency.p95 - one.latency.p95)} ms at p95`);
+}
+
 if (results.delivery) {
   const ref = (sender: string) => d('inboxkit', sender)?.latency;
   section(
     'Delivery latency: SMTP send start → full message in the waiter (ms)',
     ['waiter', 'sender', 'greeting wait', 'n', 'p50', 'p95', 'p99', 'SMTP 250 p50', 'p50 vs inboxkit'],
     results.delivery.map((r) => [
-      ({ inboxkit: 'inboxkit waitForMessage', 'inboxkit-open-stream': 'inboxkit stream opened before + GET', maildev: 'MailDev Socket.IO newMail + GET' } as Record<string, string>)[r.target] ??
+      ({
+        inboxkit: 'inboxkit waitForMessage',
+        'inboxkit-open-stream': 'inboxkit stream opened before + GET',
+        'inboxkit-fixture': 'Playwright fixture inbox.waitForMessage (report on)',
+        'inboxkit-fixture-client': 'client waitForMessage, same test (alternating)',
+        maildev: 'MailDev Socket.IO newMail + GET',
+      } as Record<string, string>)[r.target] ??
         `poll every 500 ms${r.concurrency > 1 ? ` (${r.concurrency} at once)` : ''}`,
       r.sender,
       `${r.greetingDelayMs} ms`,

@@ -71,6 +71,7 @@ function storedMessage(i: number, to: string): NewMessage {
     headers: { from: 'Example <no-reply@example.test>', to, subject: `Confirm your address #${i}`, 'mime-version': '1.0' },
     text,
     rawHtml: html,
+    sanitizedHtml: html,
     envelopeFrom: 'no-reply@example.test',
     attachments: [],
   };

@@ -24,7 +24,10 @@ export interface ServeFlag {
   multiple?: true;
   /** Whether the flag takes no value (a switch): when given, the option is `parse('', flag)`. */
   switch?: true;
-  /** An environment variable whose comma- or space-separated values are added to a repeatable flag's. */
+  /**
+   * An environment variable: its comma- or space-separated values are added to a
+   * repeatable flag's; a single flag's value when the flag is not given.
+   */
   env?: string;
   /** The value when the flag is not given; without one the server's default applies. */
   fallback?: unknown;
@@ -108,6 +111,16 @@ async function pemFile(path: string, flag: string): Promise<Buffer> {
   }
 }
 
+/** A SQLite file path, or a PostgreSQL URL (any other URL scheme is refused). */
+function database(value: string, flag: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== 'postgres' && scheme !== 'postgresql') {
+    throw new UsageError(`${flag} must be a SQLite file path or a postgres:// URL, got a ${scheme}:// URL.`);
+  }
+  if (value.trim() === '') throw new UsageError(`${flag} must not be empty: give a SQLite file path or a postgres:// URL.`);
+  return value;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(value: string, flag: string): string {
@@ -124,7 +137,10 @@ const SERVE_SECTIONS: FlagSection[] = [
       { flag: 'port', value: 'PORT', option: 'port', parse: port, fallback: DEFAULT_HTTP_PORT, help: [`HTTP port, 0 for a free one (default ${DEFAULT_HTTP_PORT})`] },
       { flag: 'smtp-host', value: 'HOST', option: 'smtpHost', parse: text, help: ['SMTP host to bind (default: the HTTP host)'] },
       { flag: 'smtp-port', value: 'PORT', option: 'smtpPort', parse: port, fallback: DEFAULT_SMTP_PORT, help: [`SMTP port, 0 for a free one (default ${DEFAULT_SMTP_PORT})`] },
-      { flag: 'db', value: 'PATH', option: 'dbPath', parse: text, help: ['SQLite database file (WAL); default: in memory, gone on exit'] },
+      {
+        flag: 'db', value: 'PATH|URL', option: 'db', parse: database, env: 'DATABASE_URL',
+        help: ['SQLite database file (WAL), or a postgres:// URL that several nodes', 'may share; also read from DATABASE_URL (default: in memory, gone on exit)'],
+      },
       {
         flag: 'domain', value: 'DOMAIN', option: 'domains', parse: text, multiple: true,
         help: ['Mail domain to accept, repeatable; the first is the default', '(default inboxkit.test)'],

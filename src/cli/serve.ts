@@ -50,11 +50,25 @@ async function optionsOf(values: Record<string, string | string[] | boolean | un
       const texts = [...((given as string[] | undefined) ?? []), ...fromEnv];
       value = given === undefined && fromEnv.length === 0 ? undefined : await Promise.all(texts.map((t) => row.parse(t, flag)));
     } else {
-      value = typeof given === 'string' ? await row.parse(given, flag) : row.fallback;
+      const fromEnv = row.env ? env[row.env] : undefined;
+      if (typeof given === 'string') value = await row.parse(given, flag);
+      else if (fromEnv) value = await row.parse(fromEnv, row.env as string);
+      else value = row.fallback;
     }
     if (value !== undefined) setPath(options, row.option, value);
   }
   return options;
+}
+
+/** A database URL as printed: its password replaced by `***`. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+  }
 }
 
 /** Waits for SIGINT or SIGTERM. */
@@ -102,7 +116,7 @@ export async function serve(args: string[], env: Record<string, string | undefin
         : `            (open it with an inbox token or API key: ${server.url}/#token=… or #key=…)\n`) +
       `  SMTP      ${server.smtpHost}:${server.smtpPort}\n` +
       `  domains   ${server.config.domains.join(', ')}\n` +
-      `  database  ${server.config.dbPath ?? 'in memory'}\n` +
+      `  database  ${server.config.databaseUrl ? withoutPassword(server.config.databaseUrl) : (server.config.dbPath ?? 'in memory')}\n` +
       `Press Ctrl+C to stop.\n`,
   );
   const ready = { url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort, viewerUrl: server.viewerUrl };

@@ -171,6 +171,9 @@ function adviceFor(status: number, code: string, retryAfter: number | null): str
       ? `Wait ${retryAfter} s before the next request, lower the request rate, or raise the server's rate limit.`
       : 'Lower the request rate, or raise the server\'s rate limit.';
   }
+  if (status === 503 && code === 'service_unavailable') {
+    return `The service cannot reach its database right now (a restart or a lost connection); retry${retryAfter !== null ? ` after ${retryAfter} s` : ' shortly'} (idempotent requests are retried by themselves).`;
+  }
   if (status >= 500) return 'This is a fault of the server; retry later, and report it with the request id if it persists.';
   if (status === 400 || status === 422) return 'Fix the request as the server\'s message says.';
   return 'See the server\'s message.';

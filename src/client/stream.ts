@@ -4,10 +4,10 @@
  *
  * @packageDocumentation
  */
-import type { MessageSummary } from '../wire/schemas.ts';
+import type { Message, MessageSummary } from '../wire/schemas.ts';
 import { ApiError, InboxkitError, RateLimitError, ResponseValidationError } from './errors.ts';
 import type { RateLimit, ResponseInfo } from './types.ts';
-import { LooseMessageSummary, LooseStreamInboxGone, LooseStreamReady } from './internal/schemas.ts';
+import { LooseMessage, LooseMessageSummary, LooseStreamInboxGone, LooseStreamReady } from './internal/schemas.ts';
 import { createSseDecoder } from './internal/sse.ts';
 import type { SseEvent } from './internal/sse.ts';
 import { path } from './internal/path.ts';
@@ -20,8 +20,15 @@ export interface InboxMessageEvent {
   type: 'message';
   /** The event id: the message's `seq` as sent by the server. */
   id: string;
-  /** The message's summary; fetch the whole message with `messages.get(message.id)`. */
+  /** The message's summary; fetch the whole message with `messages.get(message.id)` unless `whole` has it. */
   message: MessageSummary;
+  /**
+   * The whole message (the same object as `messages.get(message.id)` returns),
+   * when the stream was opened with `includeMessage` and the server sent it
+   * whole; `null` when it sent the summary (a server without the extension,
+   * or a message over 1 MiB of JSON).
+   */
+  whole: Message | null;
 }
 
 /** The replay is done and the stream is live. Sent after every (re)connection. */
@@ -63,6 +70,13 @@ export interface StreamOptions {
   signal?: AbortSignal;
   /** Send this inbox token instead of the client's credential. */
   inboxToken?: string;
+  /**
+   * Ask for whole messages (`?include=message`, an extension of the local
+   * service): each message event then has {@link InboxMessageEvent.whole}
+   * when the server sends it. Servers without the extension send summaries.
+   * @defaultValue false
+   */
+  includeMessage?: boolean;
   /**
    * Milliseconds to wait for each connection's headers.
    * @defaultValue the client's `timeout`
@@ -269,7 +283,12 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
     const headers: Record<string, string> = { 'cache-control': 'no-cache' };
     if (this.#lastEventId !== undefined) headers['last-event-id'] = this.#lastEventId;
     const answer = await this.#transport.streaming(
-      { method: 'GET', path: path`/inboxes/${this.inboxId}/stream`, accept: 'text/event-stream' },
+      {
+        method: 'GET',
+        path: path`/inboxes/${this.inboxId}/stream`,
+        accept: 'text/event-stream',
+        ...(this.#options.includeMessage === true ? { query: { include: 'message' } } : {}),
+      },
       {
         signal,
         retry: false,
@@ -305,12 +324,16 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
     const where = { method: 'GET', url: answer.url, status: answer.status };
     switch (raw.event) {
       case 'message': {
-        const message = this.#transport.validate(where, LooseMessageSummary, this.#json(raw, answer));
+        const data = this.#json(raw, answer);
+        // A whole message has `headers`; a summary (a server without the extension, or a large message) has not.
+        const sentWhole = this.#options.includeMessage === true && typeof data === 'object' && data !== null && 'headers' in data;
+        const whole = sentWhole ? this.#transport.validate(where, LooseMessage, data) : null;
+        const message = whole ?? this.#transport.validate(where, LooseMessageSummary, data);
         if (message.seq <= this.#highestSeq) return null; // already delivered before a reconnection
         this.#highestSeq = message.seq;
         const id = raw.id ?? String(message.seq);
         this.#lastEventId = id;
-        return { type: 'message', id, message };
+        return { type: 'message', id, message, whole };
       }
       case 'ready': {
         const ready = this.#transport.validate(where, LooseStreamReady, this.#json(raw, answer));

@@ -355,6 +355,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
   createInbox: [
     async ({ inboxkit, _inboxkitClient: client, _inboxkitAccount: account, _inboxkitTestStart: start, request, baseURL }, use, testInfo) => {
       const inboxes: TestInbox[] = [];
+      const teardownTasks: Array<() => Promise<void>> = [];
       let attached = 0;
       const context = {
         testInfo,
@@ -363,6 +364,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         nextAttachmentNumber: () => ++attached,
         viewerLink: (handle: InboxHandle) => viewerLink(client.apiUrl, handle.id),
         attachedIds: new Set<string>(),
+        atTeardown: (task: () => Promise<void>) => void teardownTasks.push(task),
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),
       };
       const maker: InboxMaker = { client, account, testInfo, customAddresses: account.customAddresses, sequence: 0 };
@@ -371,6 +373,8 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         inboxes.push(inbox);
         return inbox;
       });
+      // The emails the waits returned go into the report (in order) before their inboxes go.
+      for (const task of teardownTasks) await task().catch(() => {});
       await tearDownInboxes(inboxes, { client, testInfo, options: inboxkit, attachToReport: context.attachToReport, attachedIds: context.attachedIds });
     },
     { timeout: INBOX_FIXTURE_TIMEOUT },

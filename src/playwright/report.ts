@@ -64,7 +64,7 @@ export function messageTitle(message: Pick<Message, 'subject'>): string {
 /**
  * Attaches a message to the running test as `<label>.html` (the rendered
  * page), `<label>.txt`, `<label>.headers.json` and, when `raw` is given,
- * `<label>.eml` (`message/rfc822`).
+ * `<label>.eml` (`message/rfc822`; see {@link attachRawSource} to add it later).
  */
 export async function attachMessage(testInfo: TestInfo, label: string, message: ReportableMessage, raw: Uint8Array | null): Promise<void> {
   await testInfo.attach(`${label}.html`, { body: renderEmailDocument(message), contentType: 'text/html' });
@@ -72,5 +72,10 @@ export async function attachMessage(testInfo: TestInfo, label: string, message: 
     await testInfo.attach(`${label}.txt`, { body: message.text, contentType: 'text/plain' });
   }
   await testInfo.attach(`${label}.headers.json`, { body: JSON.stringify(message.headers, null, 2), contentType: 'application/json' });
-  if (raw !== null) await testInfo.attach(`${label}.eml`, { body: Buffer.from(raw), contentType: 'message/rfc822' });
+  if (raw !== null) await attachRawSource(testInfo, label, raw);
+}
+
+/** Attaches a message's raw source to the running test as `<label>.eml` (`message/rfc822`). */
+export async function attachRawSource(testInfo: TestInfo, label: string, raw: Uint8Array): Promise<void> {
+  await testInfo.attach(`${label}.eml`, { body: Buffer.from(raw), contentType: 'message/rfc822' });
 }

@@ -15,7 +15,19 @@ import type { LinkCheckContext } from './link-check.ts';
 import { TestMessage } from './test-message.ts';
 import { openEmail } from './open.ts';
 import type { OpenableMessage } from './open.ts';
-import { attachMessage, messageTitle } from './report.ts';
+import { attachMessage, attachRawSource, messageTitle } from './report.ts';
+
+/** A call's promise, with a synchronous throw turned into a rejection that is not reported as unhandled before it is awaited. */
+function started<T>(call: () => Promise<T>): Promise<T> {
+  let promise: Promise<T>;
+  try {
+    promise = call();
+  } catch (error) {
+    promise = Promise.reject(error);
+  }
+  promise.catch(() => {});
+  return promise;
+}
 
 /** What a {@link TestInbox} needs from the fixture that made it. @internal */
 interface TestInboxContext {
@@ -27,6 +39,8 @@ interface TestInboxContext {
   attachToReport: boolean;
   /** Counts the messages attached so far, to number the attachments. */
   nextAttachmentNumber(): number;
+  /** Work kept off the test's path (attaching an email), run in order when the test's inboxes are torn down. */
+  atTeardown(task: () => Promise<void>): void;
   /** The test's `request` context and `baseURL`, for `message.checkLinks()`. */
   linkCheck?: LinkCheckContext;
   /** The inbox's link in the local service's web viewer, named by a failed wait's error. */
@@ -159,10 +173,11 @@ export class TestInbox {
    */
   async waitForMessage(match?: MessageMatch, options?: WaitOptions): Promise<TestMessage> {
     const site = captureCallSite(TestInbox.prototype.waitForMessage);
+    // The wait starts before the report step does, so recording the step costs the test no time.
+    const waiting = started(() => this.#handle.waitForMessage(match, this.#options(options)));
     const body = async () => {
-      const received = await this.#handle.waitForMessage(match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
-      const message = this.#forTest(received);
-      await this.attach(message);
+      const message = this.#forTest(await waiting.catch((error: unknown) => this.#withViewerLink(error)));
+      this.#attachAtTeardown(message);
       return message;
     };
     return base.step(`wait for email: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
@@ -174,10 +189,10 @@ export class TestInbox {
    */
   async waitForMessages(count: number, match?: MessageMatch, options?: WaitOptions): Promise<TestMessage[]> {
     const site = captureCallSite(TestInbox.prototype.waitForMessages);
+    const waiting = started(() => this.#handle.waitForMessages(count, match, this.#options(options)));
     const body = async () => {
-      const received = await this.#handle.waitForMessages(count, match, this.#options(options)).catch((error: unknown) => this.#withViewerLink(error));
-      const messages = received.map((m) => this.#forTest(m));
-      for (const message of messages) await this.attach(message);
+      const messages = (await waiting.catch((error: unknown) => this.#withViewerLink(error))).map((m) => this.#forTest(m));
+      for (const message of messages) this.#attachAtTeardown(message);
       return messages;
     };
     return base.step(`wait for ${count} emails: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
@@ -257,17 +272,50 @@ export class TestInbox {
 
   /**
    * Attaches a message to the report (rendered HTML, text, headers, raw `.eml`)
-   * when `attachToReport` is on, once per test (a message already attached is
-   * not attached again). The waits do this for the message they return.
+   * when `attachToReport` is on, once per test (a message already attached,
+   * or queued to be, is not attached again). The rendered page, text and
+   * headers are attached now; the raw source is read and attached when the
+   * test's inboxes are torn down (also when the test failed or timed out), so
+   * the call does not wait for the API. The waits attach the messages they
+   * return entirely at teardown: recording an attachment costs Playwright about
+   * a millisecond, which a wait should not add to the test.
    */
   async attach(message: ReceivedMessage | Message): Promise<void> {
-    if (!this.#context.attachToReport || this.#context.attachedIds.has(message.id)) return;
+    if (!this.#claimAttachment(message)) return;
+    const { testInfo } = this.#context;
+    const label = this.#nextLabel(message);
+    this.#context.atTeardown(() => this.#attachRaw(label, message.id));
+    await attachMessage(testInfo, label, message, null);
+  }
+
+  /** Queues a message's attachments (rendered page, text, headers, raw `.eml`) for teardown, numbered now. */
+  #attachAtTeardown(message: ReceivedMessage | Message): void {
+    if (!this.#claimAttachment(message)) return;
+    const label = this.#nextLabel(message);
+    this.#context.atTeardown(async () => {
+      await attachMessage(this.#context.testInfo, label, message, null);
+      await this.#attachRaw(label, message.id);
+    });
+  }
+
+  /** Whether a message is to be attached now: attaching is on and it is not in the report (or queued for it) yet. */
+  #claimAttachment(message: Pick<Message, 'id'>): boolean {
+    if (!this.#context.attachToReport || this.#context.attachedIds.has(message.id)) return false;
     this.#context.attachedIds.add(message.id);
-    const raw = await this.#handle.raw(message.id).then(
+    return true;
+  }
+
+  #nextLabel(message: Pick<Message, 'subject'>): string {
+    return `email ${this.#context.nextAttachmentNumber()} — ${messageTitle(message)}`;
+  }
+
+  /** Reads a message's raw source and attaches it; nothing when it cannot be read (the report says what was attached). */
+  async #attachRaw(label: string, id: string): Promise<void> {
+    const raw = await this.#handle.raw(id).then(
       (source) => source.bytes,
       () => null,
     );
-    await attachMessage(this.#context.testInfo, `email ${this.#context.nextAttachmentNumber()} — ${messageTitle(message)}`, message, raw);
+    if (raw !== null) await attachRawSource(this.#context.testInfo, label, raw);
   }
 
   /** `{ id, address }`: what logging the inbox shows (never its token). */

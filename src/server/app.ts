@@ -33,7 +33,7 @@ import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
 import { InvalidCursorError } from './storage/cursor.ts';
-import type { Sanitizer } from './mail/sanitize.ts';
+import { StoreUnavailableError } from './storage/errors.ts';
 
 /** The OpenAPI document's `info`. */
 const INFO = {
@@ -51,7 +51,7 @@ const INFO = {
 };
 
 /** A request's rate-limit decision, or null when rate limiting is off. */
-type RateLimitDecisionOrOff = ReturnType<typeof anonymousRateLimit>;
+type RateLimitDecisionOrOff = Awaited<ReturnType<typeof anonymousRateLimit>>;
 
 function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const requestId = c.get('requestId');
@@ -107,13 +107,6 @@ function completeDocument<D>(generated: D): D {
 /** Options of {@link createApp}. */
 export interface AppOptions {
   /**
-   * The HTML sanitizer of message bodies. The caller owns it: close it when the
-   * app is done (`startServer` does). Without one, the message routes create
-   * their own on first use, which lives as long as the process.
-   * @defaultValue a sanitizer created by the message routes
-   */
-  sanitizer?: Sanitizer;
-  /**
    * Where the built web viewer is (`index.html`, `viewer.js`, `viewer.css`),
    * served at `/`; `false` serves no viewer.
    * @defaultValue dist/viewer of this package
@@ -140,7 +133,7 @@ export interface AppOptions {
  */
 export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
-  const limiter = options.rateLimiter ?? createRateLimiter(ctx.config.rateLimitWindowSeconds);
+  const limiter = options.rateLimiter ?? createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds);
 
   app.use('*', async (c, next) => {
     const requestId = randomUUID();
@@ -148,7 +141,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     await next();
     // Unset only when the credential middleware failed before deciding: count the request by address.
     const decided = c.get('rateLimit') as RateLimitDecisionOrOff | undefined;
-    const decision = decided === undefined ? anonymousRateLimit(ctx, limiter, clientAddressOf(c)) : decided;
+    const decision = decided === undefined ? await anonymousRateLimit(ctx, limiter, clientAddressOf(c)).catch(() => null) : decided;
     withHeaders(c, { 'X-Request-Id': requestId, ...rateLimitHeaders(decision) });
   });
   // Credentials and the rate limit come first, so every answer (a 405 included) is counted.
@@ -198,7 +191,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   api.route('/', createInboxRoutes(ctx));
   api.route('/', createMeRoutes(ctx));
   api.route('/', createExtensionRoutes(ctx));
-  api.route('/', createMessageRoutes(ctx, options.sanitizer ? { sanitizer: options.sanitizer } : {}));
+  api.route('/', createMessageRoutes(ctx));
   api.route('/', createStreamRoutes(ctx, ctx.config.stream));
   api.route('/', createFaultRoutes(ctx));
   api.route('/', createEventsRoutes(ctx, ctx.config.stream));
@@ -234,6 +227,10 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
       }
       if (error.status === 413) return errorResponse(c, 'payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
       if (error.status < 500) return errorResponse(c, 'validation_error', error.message || 'The request is invalid.');
+    }
+    if (error instanceof StoreUnavailableError) {
+      ctx.logger.warn({ err: error, requestId: c.get('requestId'), method: c.req.method, path: c.req.path }, 'request failed: database unreachable');
+      return errorResponse(c, 'service_unavailable', 'The database of this service is unreachable right now; retry in a few seconds.', { 'Retry-After': '2' });
     }
     ctx.logger.error({ err: error, requestId: c.get('requestId'), method: c.req.method, path: c.req.path }, 'request failed');
     return errorResponse(c, 'internal_error', `The server failed to handle this request; it is logged with request id ${c.get('requestId')}.`);

@@ -18,9 +18,11 @@ import '../runtime/node-check.ts';
 export { startServer } from './start.ts';
 export type { StartServerOptions, RunningServer } from './start.ts';
 export { createApp } from './app.ts';
-export type { AppOptions } from './app.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
+export { createPostgresStore } from './storage/postgres.ts';
+export type { PostgresStore, PostgresStoreOptions } from './storage/postgres.ts';
+export { StoreUnavailableError } from './storage/errors.ts';
 export { resolveConfig, ConfigError, DEFAULT_DOMAIN } from './context/config.ts';
 export type {
   ResolvedConfig,
@@ -36,4 +38,6 @@ export type { PlanId, PlanOptions } from './auth/plans.ts';
 export { hashSecret, newApiKey, newOperatorToken } from './auth/secrets.ts';
 export { createEventBus } from './events/bus.ts';
 export type { EventBus, BusEvent } from './events/types.ts';
+export { createPostgresEventBus } from './events/postgres-bus.ts';
+export type { PostgresEventBus, PostgresEventBusOptions, PostgresBusLogger } from './events/postgres-bus.ts';
 export type { Store } from './storage/types.ts';

@@ -26,10 +26,12 @@ import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
-import { parseMessage } from './mail/parse.ts';
-import { createSanitizer } from './mail/sanitize.ts';
-import type { Sanitizer } from './mail/sanitize.ts';
+import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
+import { createPostgresEventBus } from './events/postgres-bus.ts';
+import { createPostgresStore } from './storage/postgres.ts';
+import type { PostgresStore } from './storage/postgres.ts';
+import { redactUrl } from './storage/postgres/database.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/types.ts';
 
@@ -54,12 +56,12 @@ export interface StartServerOptions extends ConfigOptions {
   now?: () => number;
   /**
    * The store; the server then does not close it.
-   * @defaultValue a SQLite store on `dbPath` (in memory without one)
+   * @defaultValue a PostgreSQL store when `db` is a postgres:// URL, else a SQLite store on `db`/`dbPath` (in memory without one)
    */
   store?: Store;
   /**
    * The event bus.
-   * @defaultValue an in-process bus
+   * @defaultValue a LISTEN/NOTIFY bus on a PostgreSQL store, else an in-process bus
    */
   bus?: EventBus;
   /**
@@ -132,12 +134,13 @@ function refusalMessage(error: Error): string {
  *   backslash in the path, `OPTIONS *`, a bad absolute-form target (400).
  */
 function createHttpServer(fetch: (req: Request, env: unknown) => unknown, host: string, ctx: ServerContext, limiter: RateLimiter): Server {
-  const headersFor = (address: string | undefined): Record<string, string> => ({
+  const headersFor = async (address: string | undefined): Promise<Record<string, string>> => ({
     'X-Request-Id': randomUUID(),
-    ...rateLimitHeaders(anonymousRateLimit(ctx, limiter, address ?? 'unknown')),
+    // A limiter that cannot count (its database unreachable) must not turn a refusal into a crash.
+    ...rateLimitHeaders(await anonymousRateLimit(ctx, limiter, address ?? 'unknown').catch(() => null)),
   });
-  const refusal = (message: string, address: string | undefined): Response => {
-    const headers = headersFor(address);
+  const refusal = async (message: string, address: string | undefined): Promise<Response> => {
+    const headers = await headersFor(address);
     return new Response(JSON.stringify({ error: { code: 'validation_error', message, requestId: headers['X-Request-Id'] } }), {
       status: 400,
       headers: { 'Content-Type': 'application/json', ...headers },
@@ -173,7 +176,10 @@ function createHttpServer(fetch: (req: Request, env: unknown) => unknown, host: 
       ? 'The request line and headers are over the 16 KB limit of the HTTP server; send long values in a JSON body instead of the URL or headers.'
       : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check the method (GET, POST, PATCH, DELETE), that the path is ASCII with other bytes percent-encoded, and the header syntax.`;
     const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    socket.end(rawEnvelope(status, message, headersFor((socket as Socket).remoteAddress)));
+    void headersFor((socket as Socket).remoteAddress).then((headers) => {
+      if (socket.writable) socket.end(rawEnvelope(status, message, headers));
+      else socket.destroy();
+    });
   });
   return server;
 }
@@ -219,11 +225,9 @@ const WARM_UP_MESSAGE = Buffer.from(
  * encoding paths and the HTML sanitizer (its parser and its CSS filter). Nothing
  * is stored; a failure here is left for the first real message to report.
  */
-async function warmUp(sanitizer: Sanitizer): Promise<void> {
-  await Promise.all([
-    parseMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' }).catch(() => {}),
-    sanitizer.sanitize(WARM_UP_HTML, { resolveCid: () => null }).catch(() => {}),
-  ]);
+async function warmUp(): Promise<void> {
+  // The same work intake does for a small message (parse, then sanitize the HTML).
+  await prepareMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' }).catch(() => {});
 }
 
 /**
@@ -237,9 +241,19 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
   for (const keyHash of hashes) {
     if (await store.findUserByApiKeyHash(keyHash)) continue;
     const email = `key-${keyHash.slice(0, 12)}@users.inboxkit.test`;
-    const user = (await store.findUserByEmail(email)) ?? (await store.createUser({ email, planId: 'premium' }));
-    await store.addApiKey(user.id, keyHash, { configured: true });
+    try {
+      const user = (await store.findUserByEmail(email)) ?? (await store.createUser({ email, planId: 'premium' }));
+      await store.addApiKey(user.id, keyHash, { configured: true });
+    } catch (error) {
+      // Another node sharing the database seeded the same key at the same moment.
+      if (!(await store.findUserByApiKeyHash(keyHash))) throw error;
+    }
   }
+}
+
+/** Whether a store is the PostgreSQL one (which wants the LISTEN/NOTIFY bus). */
+function isPostgresStore(store: Store): store is PostgresStore {
+  return (store as Partial<PostgresStore>).kind === 'postgres';
 }
 
 /**
@@ -276,7 +290,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const level = options.logLevel ?? 'silent';
   const logger = options.logger ?? (options.logStream === 'stderr' ? pino({ level }, pino.destination(2)) : pino({ level }));
   const ownStore = options.store === undefined;
-  const store = options.store ?? createSqliteStore({ path: config.dbPath, ...(options.now ? { now: options.now } : {}) });
+  const clock = options.now ? { now: options.now } : {};
+  const store =
+    options.store ??
+    (config.databaseUrl
+      ? await createPostgresStore({ url: config.databaseUrl, ...clock, onConnectionError: (err) => logger.warn({ err }, 'database: a pooled connection failed') })
+      : createSqliteStore({ path: config.dbPath, ...clock }));
   const cleanups: Array<() => Promise<void> | void> = [];
   if (ownStore) cleanups.push(() => store.close());
 
@@ -290,25 +309,29 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
 
-  // One sanitizer for the server's life, closed with it; warmed while the rest starts,
-  // so that the first wait does not pay for loading it.
-  const sanitizer = createSanitizer();
-  cleanups.push(() => sanitizer.close());
-  const warm = warmUp(sanitizer);
+  // The MIME parser and the sanitizer are warmed while the rest starts, so that
+  // the first wait does not pay for loading them.
+  const warm = warmUp();
   try {
+    let bus = options.bus;
+    if (!bus && isPostgresStore(store)) {
+      const pgBus = await createPostgresEventBus({ store, logger: logger.child({ component: 'bus' }) });
+      cleanups.push(() => pgBus.close());
+      bus = pgBus;
+    }
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
     const ctx = createServerContext({
       store,
       config,
       logger,
-      ...(options.now ? { now: options.now } : {}),
-      ...(options.bus ? { bus: options.bus } : {}),
+      ...clock,
+      ...(bus ? { bus } : {}),
       ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
     });
     // One limiter for the app and for the requests the HTTP server refuses before it.
-    const rateLimiter = createRateLimiter(config.rateLimitWindowSeconds);
-    const app = createApp(ctx, { sanitizer, rateLimiter, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
+    const rateLimiter = createRateLimiter(store, config.rateLimitWindowSeconds);
+    const app = createApp(ctx, { rateLimiter, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
 
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
@@ -329,7 +352,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
     const port = (http.address() as AddressInfo).port;
     const url = `http://${urlHost(config.http.host)}:${port}`;
-    logger.info({ url, smtpHost: config.smtp.host, smtpPort: smtp.port, db: config.dbPath ?? ':memory:' }, 'inboxkit server started');
+    logger.info({ url, smtpHost: config.smtp.host, smtpPort: smtp.port, db: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dbPath ?? ':memory:') }, 'inboxkit server started');
 
     let closing: Promise<void> | null = null;
     return {

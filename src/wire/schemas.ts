@@ -252,6 +252,7 @@ export const ErrorCodeSchema = z
     'payload_too_large',
     'rate_limited',
     'internal_error',
+    'service_unavailable',
   ])
   .meta({ id: 'ErrorCode' });
 

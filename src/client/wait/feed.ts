@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import type { MessageSummary } from '../../wire/schemas.ts';
+import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import { ApiError, AbortError, RateLimitError } from '../errors.ts';
 import { pause } from '../internal/sleep.ts';
 import type { InboxStream, StreamLifecycleEvent } from '../stream.ts';
@@ -41,6 +41,8 @@ export function pollDelay(intervals: readonly number[], index: number, rateLimit
 interface FeedSink {
   /** New summaries, oldest first; each message is delivered once. */
   deliver(summaries: MessageSummary[]): void;
+  /** A whole message the stream pushed, handed over just before its summary is delivered. */
+  pushedWhole(message: Message): void;
   /** The inbox was deleted or expired. */
   gone(kind: 'inbox.deleted' | 'inbox.expired'): void;
   /** A failure retrying cannot help (the inbox or the credential is wrong). */
@@ -85,7 +87,7 @@ function isFatal(error: unknown): boolean {
 
 /** What a stream attempt hands on. */
 interface AttemptHandlers {
-  message(summary: MessageSummary): void;
+  message(summary: MessageSummary, whole: Message | null): void;
   ready(lastSeq: number): void;
   gone(kind: 'inbox.deleted' | 'inbox.expired'): void;
 }
@@ -152,13 +154,14 @@ class StreamAttempt {
       this.#stream = source.stream({
         ...(lastEventId !== undefined ? { lastEventId } : {}),
         signal,
+        includeMessage: true,
         maxReconnectAttempts: 0,
         reconnectDelayMs: RECONNECT_DELAY_MS,
         onLifecycle: this.#onLifecycle,
       });
       this.#armReadyTimer(); // the first connection may never come
       for await (const event of this.#stream) {
-        if (event.type === 'message') handlers.message(event.message);
+        if (event.type === 'message') handlers.message(event.message, event.whole);
         else if (event.type === 'ready') handlers.ready(event.lastSeq);
         else {
           handlers.gone(event.type);
@@ -238,7 +241,10 @@ export class MessageFeed {
   #openStream(signal: AbortSignal): StreamAttempt {
     const lastEventId = this.#options.since === 'now' && this.#floor === null ? undefined : Math.max(this.#maxPushed, this.#floor ?? 0);
     return new StreamAttempt(this.#source, lastEventId, signal, this.#options.readyTimeoutMs, {
-      message: (summary) => this.#push([summary]),
+      message: (summary, whole) => {
+        if (whole !== null && !this.#pushed.has(summary.seq)) this.#sink.pushedWhole(whole);
+        this.#push([summary]);
+      },
       ready: (lastSeq) => {
         if (this.#floor !== null) return;
         this.#floor = lastSeq;

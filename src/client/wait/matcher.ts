@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { MessageSummary } from '../../wire/schemas.ts';
+import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import { ApiError } from '../errors.ts';
 import { bodyMismatches, needsFullMessage, summaryMismatches } from '../criteria.ts';
 import type { MessageCriteria } from '../criteria.ts';
@@ -28,13 +28,18 @@ export class MessageMatcher {
   readonly #source: WaitSource;
   readonly #state: WaitState;
   readonly #skipReturned: boolean;
+  readonly #pushed: (id: string) => Message | undefined;
 
-  /** `skipReturned`: messages an earlier wait of the handle returned are skipped (not for `peek`). */
-  constructor(criteria: MessageCriteria, source: WaitSource, state: WaitState, skipReturned: boolean) {
+  /**
+   * `skipReturned`: messages an earlier wait of the handle returned are skipped (not for `peek`).
+   * `pushed`: the whole messages the stream sent, which need no read.
+   */
+  constructor(criteria: MessageCriteria, source: WaitSource, state: WaitState, skipReturned: boolean, pushed: (id: string) => Message | undefined = () => undefined) {
     this.#criteria = criteria;
     this.#source = source;
     this.#state = state;
     this.#skipReturned = skipReturned;
+    this.#pushed = pushed;
   }
 
   /** Judges one message; throws what reading it threw (except a 404: the message was deleted). */
@@ -54,12 +59,12 @@ export class MessageMatcher {
     return { kind: 'match', message };
   }
 
-  /** The whole message, from the handle's memory or the API; `null` when it is gone. */
+  /** The whole message, from the handle's memory, the stream, or the API; `null` when it is gone. */
   async #read(summary: MessageSummary, signal: AbortSignal): Promise<ReceivedMessage | null> {
     const known = this.#state.cached(summary.id);
     if (known !== undefined) return known;
     try {
-      const message = this.#source.wrap(await this.#source.message(summary.id, { signal }));
+      const message = this.#source.wrap(this.#pushed(summary.id) ?? (await this.#source.message(summary.id, { signal })));
       this.#state.remember(message);
       return message;
     } catch (error) {

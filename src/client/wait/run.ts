@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import type { MessageSummary } from '../../wire/schemas.ts';
+import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import { AbortError, InboxkitError } from '../errors.ts';
 import { describeCriteria, toCriteria } from '../criteria.ts';
 import { formatAddress } from '../format.ts';
@@ -42,6 +42,8 @@ class WaitRun {
   readonly #matched: ReceivedMessage[] = [];
   readonly #rejected: WaitMismatch[] = [];
   readonly #queue: MessageSummary[] = [];
+  /** Whole messages the stream pushed, by id, until the matcher takes them. */
+  readonly #pushed = new Map<string, Message>();
   readonly #settle: Settle;
   #settled = false;
   #pumping: Promise<void> | null = null;
@@ -53,10 +55,11 @@ class WaitRun {
     this.#spec = spec;
     this.#settle = settle;
     this.#description = describeCriteria(spec.match);
-    this.#matcher = new MessageMatcher(toCriteria(spec.match, spec.call), source, state, spec.mode !== 'peek');
+    this.#matcher = new MessageMatcher(toCriteria(spec.match, spec.call), source, state, spec.mode !== 'peek', (id) => this.#takePushed(id));
     const startAfter = spec.mode === 'peek' ? 0 : state.watermark;
     this.#feed = new MessageFeed(source, { since: spec.since, startAfter, readyTimeoutMs: readyTimeoutFor(spec.timeout), pollIntervals: spec.pollIntervals }, {
       deliver: (summaries) => this.#deliver(summaries),
+      pushedWhole: (message) => void this.#pushed.set(message.id, message),
       gone: (kind) =>
         this.#fail(new InboxkitError(`${spec.call}(${this.#description}): inbox ${source.address} was ${kind === 'inbox.expired' ? 'expired' : 'deleted'} while waiting.`)),
       fatal: (error) => this.#fail(error),
@@ -95,6 +98,12 @@ class WaitRun {
     if (this.#finish()) this.#settle.reject(error);
   }
 
+  #takePushed(id: string): Message | undefined {
+    const message = this.#pushed.get(id);
+    this.#pushed.delete(id);
+    return message;
+  }
+
   #deliver(summaries: MessageSummary[]): void {
     this.#queue.push(...summaries);
     if (this.#queue.length > 0) void this.#pump();
@@ -121,8 +130,12 @@ class WaitRun {
 
   async #consider(summary: MessageSummary): Promise<void> {
     const floor = this.#feed.floor;
-    if (floor !== null && summary.seq <= floor) return;
+    if (floor !== null && summary.seq <= floor) {
+      this.#pushed.delete(summary.id);
+      return;
+    }
     const judgement = await this.#matcher.judge(summary, this.#stop.signal);
+    this.#pushed.delete(summary.id); // taken, or not needed (judged on its summary)
     if (judgement.kind === 'skip' || this.#settled) return;
     if (judgement.kind === 'mismatch') {
       this.#rejected.push({ message: summary, failed: judgement.failed });

@@ -124,7 +124,7 @@ function rateKey(principal: Principal | null, clientAddress: string): string {
  *
  * @returns The decision, or null when the guest plan has no rate limit.
  */
-export function anonymousRateLimit(ctx: Pick<AuthDeps, 'config' | 'now'>, limiter: RateLimiter, clientAddress: string): RateLimitDecision | null {
+export async function anonymousRateLimit(ctx: Pick<AuthDeps, 'config' | 'now'>, limiter: RateLimiter, clientAddress: string): Promise<RateLimitDecision | null> {
   const limit = planOf(ctx.config, { kind: 'anonymous', clientAddress }).entitlements.requestsPerMinute;
   return limit === null ? null : limiter.hit(rateKey(null, clientAddress), limit, ctx.now());
 }
@@ -152,7 +152,7 @@ export function createAuthMiddleware(
     const plan = planOf(ctx.config, principal ?? { kind: 'anonymous', clientAddress });
     const limit = plan.entitlements.requestsPerMinute;
     if (limit !== null) {
-      const decision = limiter.hit(rateKey(principal, clientAddress), limit, ctx.now());
+      const decision = await limiter.hit(rateKey(principal, clientAddress), limit, ctx.now());
       c.set('rateLimit', decision);
       if (!decision.allowed) {
         throw new HttpError('rate_limited', `Too many requests: the allowance is ${limit} per minute. Retry after ${decision.resetSeconds} s.`, {

@@ -40,8 +40,10 @@ export interface ResolvedConfig {
   stream: ResolvedStreamConfig;
   /** Retry schedule of forwarding (used only with a `relayUrl`). */
   forwarding: ResolvedForwardingConfig;
-  /** SQLite file, or null for an in-memory database. */
+  /** SQLite file, or null for an in-memory database (or when `databaseUrl` is set). */
   dbPath: string | null;
+  /** PostgreSQL connection URL when the service runs on PostgreSQL (several nodes may share it), else null. */
+  databaseUrl: string | null;
   /** The plans and what they allow. Anonymous and inbox-token callers get `guest`; users get their own plan. */
   plans: Record<PlanId, Plan>;
   /** Largest message the SMTP intake accepts, in bytes. */
@@ -189,6 +191,12 @@ export interface ConfigOptions {
    */
   dbPath?: string | null;
   /**
+   * Where the data lives: a PostgreSQL URL (`postgres://user:password@host:5432/db`),
+   * which several service nodes may share, or a SQLite file path (like `dbPath`).
+   * @defaultValue `dbPath`
+   */
+  db?: string | null;
+  /**
    * Inbox lifetime in seconds for every plan (null: inboxes never expire). Overrides the plans' `inboxTtlSeconds`.
    * @defaultValue guest 86 400 (one day), premium 604 800 (one week)
    */
@@ -309,6 +317,11 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
       throw new ConfigError('apiKeys', 'an API key must start with "tm_" followed by at least 16 letters, digits, "-" or "_" (create one with `inboxkit keys create`).');
     }
   }
+  const db = options.db ?? options.dbPath ?? null;
+  const onPostgres = db !== null && /^postgres(?:ql)?:\/\//i.test(db);
+  if (db !== null && !onPostgres && /^[a-z][a-z0-9+.-]*:\/\//i.test(db)) {
+    throw new ConfigError('db', `option db must be a PostgreSQL URL (postgres://… or postgresql://…) or a SQLite file path, got a ${db.slice(0, db.indexOf(':'))}: URL.`);
+  }
   const host = options.host ?? '127.0.0.1';
   const maxMessagesPerInbox = options.maxMessagesPerInbox === undefined ? 1000 : options.maxMessagesPerInbox;
   return {
@@ -331,7 +344,8 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
       baseDelayMs: positiveInt('forwarding.baseDelayMs', options.forwarding?.baseDelayMs ?? 1000, 0),
       maxDelayMs: positiveInt('forwarding.maxDelayMs', options.forwarding?.maxDelayMs ?? 60_000, 0),
     },
-    dbPath: options.dbPath ?? null,
+    dbPath: onPostgres ? null : db,
+    databaseUrl: onPostgres ? db : null,
     plans,
     maxMessageBytes,
     maxMessagesPerInbox: maxMessagesPerInbox === null ? null : positiveInt('maxMessagesPerInbox', maxMessagesPerInbox),

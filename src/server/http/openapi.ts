@@ -31,6 +31,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Request body over the limit (`payload_too_large`)',
   429: 'Over the rate limit (`rate_limited`); see `Retry-After`',
   500: 'A fault of the server (`internal_error`), logged with the request id',
+  503: 'The database is unreachable right now (`service_unavailable`, PostgreSQL only); retry after `Retry-After`',
 };
 
 const counter = (description: string) => z.int().min(0).meta({ description });
@@ -52,6 +53,10 @@ const RATE_LIMITED_HEADERS = COMMON_HEADERS.extend({
   'Retry-After': z.int().min(1).meta({ description: 'Seconds to wait before retrying (equals `X-RateLimit-Reset`)' }),
 });
 
+const UNAVAILABLE_HEADERS = COMMON_HEADERS.extend({
+  'Retry-After': z.int().min(1).meta({ description: 'Seconds to wait before retrying while the database is unreachable' }),
+});
+
 /** Headers of a download (an attachment, or a raw message shown `inline`). */
 export function downloadHeaders(disposition: 'attachment' | 'inline') {
   return COMMON_HEADERS.extend({
@@ -65,7 +70,7 @@ export function downloadHeaders(disposition: 'attachment' | 'inline') {
 }
 
 /** Error statuses a route can declare. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
 
 /** One declared error response. */
 export interface ErrorResponse {
@@ -95,16 +100,18 @@ export interface LinkDoc {
 }
 
 /**
- * The error responses of a route: the given statuses plus 401, 429 and 500, which
- * any route can answer (an invalid credential is refused everywhere).
+ * The error responses of a route: the given statuses plus 401, 429, 500 and 503,
+ * which any route can answer (an invalid credential is refused everywhere; a
+ * database that cannot be reached fails any of them).
  */
-export function errorResponses<S extends ErrorStatus[]>(...statuses: S): ErrorResponses<S[number] | 401 | 429 | 500> {
-  const all = [...new Set<ErrorStatus>([...statuses, 401, 429, 500])].sort((a, b) => a - b);
+export function errorResponses<S extends ErrorStatus[]>(...statuses: S): ErrorResponses<S[number] | 401 | 429 | 500 | 503> {
+  const all = [...new Set<ErrorStatus>([...statuses, 401, 429, 500, 503])].sort((a, b) => a - b);
   const out: Partial<Record<ErrorStatus, ErrorResponse>> = {};
   for (const status of all) {
-    out[status] = { ...jsonContent(ErrorBodySchema, DESCRIPTIONS[status] ?? 'Error'), ...(status === 429 ? { headers: RATE_LIMITED_HEADERS } : {}) };
+    const headers = status === 429 ? RATE_LIMITED_HEADERS : status === 503 ? UNAVAILABLE_HEADERS : null;
+    out[status] = { ...jsonContent(ErrorBodySchema, DESCRIPTIONS[status] ?? 'Error'), ...(headers ? { headers } : {}) };
   }
-  return out as ErrorResponses<S[number] | 401 | 429 | 500>;
+  return out as ErrorResponses<S[number] | 401 | 429 | 500 | 503>;
 }
 
 /**

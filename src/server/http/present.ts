@@ -73,14 +73,14 @@ function toAttachment(record: AttachmentRecord): Attachment {
   };
 }
 
-/** A whole message as sent, with its already sanitized HTML. */
-export function toMessage(record: MessageRecord, sanitizedHtml: string | null): Message {
+/** A whole message as sent: `html` is the HTML sanitized at intake. */
+export function toMessage(record: MessageRecord): Message {
   return {
     ...toMessageSummary(record),
     replyTo: record.replyTo.map(toWireAddress),
     headers: { ...record.headers },
     text: record.text,
-    html: sanitizedHtml,
+    html: record.sanitizedHtml,
     attachments: record.attachments.map(toAttachment),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * Fixed-window rate limiting, per key (a credential, or a client address for
- * anonymous calls). In memory; one limiter per server.
+ * anonymous calls). The windows are counted by the store (`hitRateLimit`), so
+ * every node on one database shares them; this module turns a count into a decision.
  *
  * @packageDocumentation
  */
+import type { RateLimitStore } from '../storage/types.ts';
 
 /** The outcome of one request against its allowance. */
 export interface RateLimitDecision {
@@ -20,39 +22,26 @@ export interface RateLimitDecision {
 /** A rate limiter: counts a hit for a key and says whether it is allowed. */
 export interface RateLimiter {
   /** Counts one request for `key` against `limit` per window, at time `now` (epoch ms). */
-  hit(key: string, limit: number, now: number): RateLimitDecision;
+  hit(key: string, limit: number, now: number): Promise<RateLimitDecision>;
 }
 
 /**
- * Creates a fixed-window limiter.
+ * Creates a fixed-window limiter counting in `counter` (a store).
  *
  * @param windowSeconds - Length of a window.
- * @param maxKeys - Keys tracked before expired windows are pruned.
  * @example
  * ```ts
- * const limiter = createRateLimiter(60);
- * limiter.hit('ip:127.0.0.1', 100, Date.now()); // { allowed: true, limit: 100, remaining: 99, resetSeconds: 60 }
+ * const limiter = createRateLimiter(store, 60);
+ * await limiter.hit('ip:127.0.0.1', 100, Date.now()); // { allowed: true, limit: 100, remaining: 99, resetSeconds: 60 }
  * ```
  */
-export function createRateLimiter(windowSeconds: number, maxKeys = 10_000): RateLimiter {
+export function createRateLimiter(counter: RateLimitStore, windowSeconds: number): RateLimiter {
   const windowMs = windowSeconds * 1000;
-  const windows = new Map<string, { start: number; count: number }>();
-
-  function prune(now: number): void {
-    for (const [key, w] of windows) if (now - w.start >= windowMs) windows.delete(key);
-  }
-
   return {
-    hit(key, limit, now) {
-      let w = windows.get(key);
-      if (!w || now - w.start >= windowMs) {
-        if (!w && windows.size >= maxKeys) prune(now);
-        w = { start: now, count: 0 };
-        windows.set(key, w);
-      }
-      w.count += 1;
-      const resetSeconds = Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
-      return { allowed: w.count <= limit, limit, remaining: Math.max(0, limit - w.count), resetSeconds };
+    async hit(key, limit, now) {
+      const { count, windowStart } = await counter.hitRateLimit(key, windowMs, now);
+      const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - now) / 1000));
+      return { allowed: count <= limit, limit, remaining: Math.max(0, limit - count), resetSeconds };
     },
   };
 }

@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import type { AddressObject, Attachment as ParsedAttachment, ParsedMail } from 'mailparser';
-import type { AddressRecord, NewMessage } from '../storage/types.ts';
+import type { AddressRecord, ParsedMessage } from '../storage/types.ts';
 import { decodeHeaderWords } from './headers.ts';
 
 /** Options of {@link parseMessage}. */
@@ -17,7 +17,7 @@ export interface ParseOptions {
 
 /** What {@link parseMessage} returns: the message and, when the full parse failed, why. */
 export interface ParseResult {
-  message: NewMessage;
+  message: ParsedMessage;
   /** Set when mailparser failed or timed out and the fallback reading was used. */
   fallbackReason: string | null;
 }
@@ -63,7 +63,7 @@ export async function parseMessage(raw: Uint8Array, options: ParseOptions): Prom
   }
 }
 
-function fromParsed(raw: Uint8Array, mail: ParsedMail, envelopeFrom: string): NewMessage {
+function fromParsed(raw: Uint8Array, mail: ParsedMail, envelopeFrom: string): ParsedMessage {
   const headers = headersFromLines(mail.headerLines.map((h) => h.line));
   const html = typeof mail.html === 'string' && mail.html.length > 0 ? mail.html : null;
   const text = typeof mail.text === 'string' ? mail.text : null;
@@ -82,7 +82,7 @@ function fromParsed(raw: Uint8Array, mail: ParsedMail, envelopeFrom: string): Ne
   };
 }
 
-function toAttachment(attachment: ParsedAttachment, index: number): NewMessage['attachments'][number] {
+function toAttachment(attachment: ParsedAttachment, index: number): ParsedMessage['attachments'][number] {
   const contentType = normaliseContentType(attachment.contentType);
   const contentId = attachment.cid ? attachment.cid.replace(/^<|>$/g, '') : null;
   const inline = attachment.contentDisposition === 'inline' || (attachment.related === true && contentId !== null);
@@ -134,7 +134,7 @@ export function headersFromLines(lines: string[]): Record<string, string> {
  * split into lines, the subject and first From address taken from it, and the
  * body kept as text.
  */
-export function fallbackParse(raw: Uint8Array, envelopeFrom: string): NewMessage {
+export function fallbackParse(raw: Uint8Array, envelopeFrom: string): ParsedMessage {
   const source = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('latin1');
   const split = /\r?\n\r?\n/.exec(source);
   const headerBlock = split ? source.slice(0, split.index) : source;

@@ -70,7 +70,7 @@ export function createMailPool(options: MailPoolOptions = {}): MailPool {
         return { ...result, message: { ...result.message, raw } };
       } catch (error) {
         const reason = `the worker failed: ${error instanceof Error ? error.message : String(error)}`;
-        return { message: fallbackParse(raw, prepareOptions.envelopeFrom), sanitizedHtml: null, fallbackReason: reason };
+        return { message: { ...fallbackParse(raw, prepareOptions.envelopeFrom), sanitizedHtml: null }, sanitizedHtml: null, fallbackReason: reason };
       } finally {
         inFlight.delete(run);
       }

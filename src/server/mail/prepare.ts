@@ -1,4 +1,4 @@
-import type { NewMessage } from '../storage/types.ts';
+import type { NewMessage, ParsedMessage } from '../storage/types.ts';
 import { parseMessage, type ParseOptions } from './parse.ts';
 import { sanitizeHtml } from './sanitize.ts';
 import { INLINE_IMAGE_TYPE } from './url-policy.ts';
@@ -8,12 +8,16 @@ export type PrepareOptions = ParseOptions;
 
 /** A message ready to store: everything a reader will be sent is computed. */
 export interface PreparedMessage {
-  /** The parsed message: addresses, subject, headers, text (derived from the HTML when the mail had none), raw HTML, attachments. */
+  /**
+   * The message as the store keeps it: addresses, subject, headers, text
+   * (derived from the HTML when the mail had none), raw HTML, attachments and
+   * the sanitized HTML.
+   */
   message: NewMessage;
   /**
-   * The sanitized HTML body, its `cid:` images turned into `data:` URLs of the
-   * message's inline raster parts (so that an offline page shows them), or
-   * `null` when the message has no HTML body.
+   * The sanitized HTML body (the same as `message.sanitizedHtml`), its `cid:`
+   * images turned into `data:` URLs of the message's inline raster parts (so
+   * that an offline page shows them), or `null` when the message has no HTML body.
    */
   sanitizedHtml: string | null;
   /** Set when the MIME parser failed or timed out and the fallback reading was used. */
@@ -24,7 +28,7 @@ export interface PreparedMessage {
  * The `data:` URL of each inline raster image part the HTML refers to, by
  * Content-ID.
  */
-export function inlineImageUrls(message: Pick<NewMessage, 'rawHtml' | 'attachments'>): Map<string, string> {
+export function inlineImageUrls(message: Pick<ParsedMessage, 'rawHtml' | 'attachments'>): Map<string, string> {
   const urls = new Map<string, string>();
   if (message.rawHtml === null) return urls;
   for (const attachment of message.attachments) {
@@ -50,12 +54,13 @@ export function inlineImageUrls(message: Pick<NewMessage, 'rawHtml' | 'attachmen
  * ```
  */
 export async function prepareMessage(raw: Uint8Array, options: PrepareOptions): Promise<PreparedMessage> {
-  const { message, fallbackReason } = await parseMessage(raw, options);
-  return { message, sanitizedHtml: sanitizeMessageHtml(message), fallbackReason };
+  const { message: parsed, fallbackReason } = await parseMessage(raw, options);
+  const sanitizedHtml = sanitizeMessageHtml(parsed);
+  return { message: { ...parsed, sanitizedHtml }, sanitizedHtml, fallbackReason };
 }
 
 /** The sanitized HTML of a parsed message, `cid:` images resolved from its own parts; `null` without HTML. */
-export function sanitizeMessageHtml(message: Pick<NewMessage, 'rawHtml' | 'attachments'>): string | null {
+export function sanitizeMessageHtml(message: Pick<ParsedMessage, 'rawHtml' | 'attachments'>): string | null {
   if (message.rawHtml === null) return null;
   const urls = inlineImageUrls(message);
   return sanitizeHtml(message.rawHtml, { resolveCid: (cid) => urls.get(cid) ?? null });

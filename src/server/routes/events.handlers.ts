@@ -7,14 +7,14 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { accessDeadline, checkCredential, concernsPrincipal } from '../auth/access.ts';
-import { canSee, isActive, requireCredential } from '../auth/visibility.ts';
+import { requireCredential } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import type { AccessRevokedReason } from '../../wire/schemas.ts';
 import type { BusEvent } from '../events/types.ts';
-import { toMessageSummary, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { eventStreamResponse, formatEvent } from '../http/sse.ts';
+import { createCallerFeed } from './events.feed.ts';
 import { eventsRoute } from './events.routes.ts';
 
 /** Options of {@link createEventsRoutes}. */
@@ -85,28 +85,6 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
   app.openapi(eventsRoute, async (c) => {
     const principal: Principal = c.var.principal;
     requireCredential(principal);
-    /** Inbox id → whether this caller may see it (filled as events come). */
-    const visible = new Map<string, boolean>();
-    if (principal.kind === 'apiKey' || principal.kind === 'session') {
-      // The user's current inboxes, so that their deletion is reported too.
-      let cursor: string | null = null;
-      do {
-        const page = await ctx.store.listInboxesByOwner(principal.user.id, { cursor, limit: 100, now: ctx.now() });
-        for (const inbox of page.items) visible.set(inbox.id, true);
-        cursor = page.nextCursor;
-      } while (cursor !== null);
-    }
-    const mayLookUp = async (inboxId: string): Promise<boolean> => {
-      if (principal.kind === 'operator') return true;
-      if (principal.kind === 'inboxToken') return inboxId === principal.inboxId;
-      const known = visible.get(inboxId);
-      if (known !== undefined) return known;
-      const inbox = await ctx.store.findInboxById(inboxId);
-      const seen = inbox !== null && canSee(principal, inbox);
-      visible.set(inboxId, seen);
-      return seen;
-    };
-
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let closed = false;
     let chain: Promise<void> = Promise.resolve();
@@ -119,6 +97,7 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
         controller.error(new Error('inboxkit events: client too slow'));
       }
     };
+    const feed = await createCallerFeed(ctx, principal, write);
     /** The last event says why, then the connection ends: the credential no longer opens anything. */
     const end = (event: string, data: unknown): void => {
       write(formatEvent(event, data));
@@ -132,28 +111,27 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
         if (credential.concerns(event)) await credential.verify(event.reason);
         return;
       }
-      if (event.type === 'inbox.deleted' || event.type === 'inbox.expired') {
-        // An inbox token dies with its inbox: its stream ends with that news.
-        if (principal.kind === 'inboxToken' && event.inboxId === principal.inboxId) return end(event.type, { inboxId: event.inboxId });
-        const seen = principal.kind === 'operator' || visible.get(event.inboxId) === true;
-        visible.delete(event.inboxId);
-        if (seen) write(formatEvent(event.type, { inboxId: event.inboxId }));
-        return;
+      // An inbox token dies with its inbox: its stream ends with that news.
+      if ((event.type === 'inbox.deleted' || event.type === 'inbox.expired') && principal.kind === 'inboxToken' && event.inboxId === principal.inboxId) {
+        return end(event.type, { inboxId: event.inboxId });
       }
-      if (!(await mayLookUp(event.inboxId))) return;
-      if (event.type === 'message') {
-        write(formatEvent('message', { inboxId: event.inboxId, message: toMessageSummary(event.message) }));
-        return;
-      }
-      const inbox = await ctx.store.findInboxById(event.inboxId);
-      if (inbox && isActive(inbox, ctx.now())) write(formatEvent('inbox.created', toWireInbox(inbox)));
+      await feed.handle(event);
     };
     // In order, one at a time: a lookup must not let a later event overtake an earlier one.
-    const enqueue = (work: () => Promise<void>): void => {
-      chain = chain.then(work).catch((error: unknown) => ctx.logger.error({ err: error }, 'events: delivery failed'));
+    const enqueue = (work: () => Promise<void>, catchingUp = false): void => {
+      chain = chain.then(work).catch((error: unknown) => {
+        ctx.logger.error({ err: error }, 'events: delivery failed');
+        // A catch-up that failed: the client reconnects and lists the inboxes again.
+        if (catchingUp && !closed) {
+          cleanup();
+          controller.error(new Error('inboxkit events: catching up failed'));
+        }
+      });
     };
     const unsubscribe = ctx.bus.subscribeAll((event) => {
-      if (!closed) enqueue(() => handle(event));
+      if (closed) return;
+      if (event.type === 'resync') feed.noteResync();
+      enqueue(() => handle(event), event.type === 'resync');
     });
     // Once more now that it listens: a revocation between the request's check and the subscription ends it too.
     enqueue(() => credential.verify());

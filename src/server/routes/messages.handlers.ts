@@ -10,23 +10,9 @@ import type { AppEnv, ServerContext } from '../context/context.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
 import { contentDisposition, toMessage, toMessageSummary } from '../http/present.ts';
-import { createSanitizer } from '../mail/sanitize.ts';
-import type { Sanitizer } from '../mail/sanitize.ts';
 import { InvalidCursorError } from '../storage/cursor.ts';
 import type { MessageRecord } from '../storage/types.ts';
 import { deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute } from './messages.routes.ts';
-
-/** Options of {@link createMessageRoutes}. */
-export interface MessageRoutesOptions {
-  /**
-   * The HTML sanitizer; created (lazily loading DOMPurify and jsdom on first use) when omitted.
-   * @defaultValue `createSanitizer()`
-   */
-  sanitizer?: Sanitizer;
-}
-
-/** Raster image types a page may load as a `data:` URL (what the sanitizer keeps). */
-const INLINE_IMAGE = /^image\/(?:png|jpeg|jpg|gif|webp|bmp|avif|x-icon|vnd\.microsoft\.icon)$/;
 
 /** Headers that keep a download from being rendered or sniffed as a page of the API's origin. */
 const DOWNLOAD_HEADERS = {
@@ -41,13 +27,11 @@ const DOWNLOAD_HEADERS = {
  *
  * A message is visible exactly when its inbox is (`loadVisibleInbox`); any
  * other message answers 404 `message_not_found`, like one that does not exist.
- * The HTML body is sanitized on first read, with `cid:` images turned into
- * `data:` URLs of their inline parts (so an offline page shows them), and the
- * result is cached in the store.
+ * The routes only read: a message is stored complete at intake (its HTML
+ * sanitized, `cid:` images resolved), so no request writes to the store.
  */
-export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOptions = {}): OpenAPIHono<AppEnv> {
+export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
-  let sanitizer = options.sanitizer ?? null;
 
   /** The message, if the caller may see it; otherwise 404 message_not_found. */
   const loadVisibleMessage = async (principal: Principal, id: string): Promise<MessageRecord> => {
@@ -66,23 +50,6 @@ export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOp
     throw new HttpError('message_not_found', `No message ${JSON.stringify(id)} is visible to this credential (it may not exist, have been deleted, or belong to another inbox).`);
   };
 
-  const sanitizedHtml = async (message: MessageRecord): Promise<string | null> => {
-    if (message.rawHtml === null) return null;
-    if (message.sanitizedHtml !== null) return message.sanitizedHtml;
-    const urls = new Map<string, string>();
-    for (const attachment of message.attachments) {
-      if (attachment.contentId === null || !INLINE_IMAGE.test(attachment.contentType)) continue;
-      if (!message.rawHtml.includes(attachment.contentId)) continue;
-      const found = await ctx.store.findAttachment(message.id, attachment.id);
-      if (!found) continue;
-      urls.set(attachment.contentId, `data:${attachment.contentType};base64,${Buffer.from(found.content).toString('base64')}`);
-    }
-    sanitizer ??= createSanitizer();
-    const html = await sanitizer.sanitize(message.rawHtml, { resolveCid: (cid) => urls.get(cid) ?? null });
-    await ctx.store.setSanitizedHtml(message.id, html);
-    return html;
-  };
-
   app.openapi(listMessagesRoute, async (c) => {
     const { id } = c.req.valid('param');
     const { cursor, limit, q } = c.req.valid('query');
@@ -98,7 +65,7 @@ export function createMessageRoutes(ctx: ServerContext, options: MessageRoutesOp
 
   app.openapi(getMessageRoute, async (c) => {
     const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
-    return c.json({ data: toMessage(message, await sanitizedHtml(message)) }, 200);
+    return c.json({ data: toMessage(message) }, 200);
   });
 
   app.openapi(deleteMessageRoute, async (c) => {

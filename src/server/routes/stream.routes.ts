@@ -25,6 +25,8 @@ export const streamRoute = createRoute({
     '`session_signed_out` (`DELETE /me/session`), `session_revoked` (its connect code was replayed), `session_expired`, `api_key_revoked` (`DELETE /me/api-key`, or `inboxkit keys revoke` on the database, noticed by the next ping).',
     'No `message` event is sent after it; reconnecting with that credential is a 401. Unknown event names are to be ignored.',
     'A client that reads too slowly is disconnected and resumes with Last-Event-ID.',
+    'Extension: with `include=message` each message event carries the whole message, the same object as `GET /messages/{id}` (sanitized HTML, text, headers, attachment metadata),',
+    'when its JSON is at most 1 MiB; a larger one is sent as its summary. Replay sends the same shape. Clients tell the two apart by the presence of `headers`.',
   ].join(' '),
   security,
   request: {
@@ -35,6 +37,14 @@ export const streamRoute = createRoute({
         .regex(/^[0-9]{0,15}$/)
         .optional()
         .meta({ description: 'Resume after this seq, a non-negative integer in decimal digits (for clients that cannot send the Last-Event-ID header); empty means none' }),
+      include: z
+        .string()
+        .optional()
+        .meta({
+          description:
+            'Extension. `message`: each `message` event carries the whole message (as `GET /messages/{id}`) instead of its summary, when its JSON is at most 1 MiB. A comma-separated list; values the server does not know are ignored.',
+          example: 'message',
+        }),
     }),
     headers: z.object({
       'last-event-id': z

@@ -3,7 +3,8 @@ import type { EventBus } from '../events/types.ts';
 import type { ForwardQueue } from '../forward/forwarder.ts';
 import { createIntakeFaultHook } from '../faults/intake-hook.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
-import { parseMessage } from '../mail/parse.ts';
+import { prepareMessage } from '../mail/prepare.ts';
+import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
 import type { InboxRecord, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
 import { PromptSmtpServer } from './server.ts';
@@ -46,6 +47,12 @@ export interface IntakeDeps {
   forwarder: ForwardQueue | null;
   /** Per-inbox delivery faults to honour (an extension); none when absent. */
   faults?: DeliveryFaults | null;
+  /**
+   * Parses a received message and sanitizes its HTML (a `MailPool`'s `prepare`
+   * moves large messages off the event loop).
+   * @defaultValue `prepareMessage`, on the calling thread
+   */
+  prepare?: (raw: Uint8Array, options: PrepareOptions) => Promise<PreparedMessage>;
 }
 
 /** Options of the SMTP listener. */
@@ -118,12 +125,15 @@ function splitAddress(address: string): { localPart: string; domain: string } | 
 
 /**
  * The intake's two steps past the SMTP dialogue: finding the active inbox of a
- * recipient, and delivering a received message (parse, store a copy per inbox,
- * evict, then publish and queue forwarding once committed). `deliver` resolves
+ * recipient, and delivering a received message (parse, sanitize the HTML with
+ * its `cid:` images resolved, store a copy per inbox, evict, then publish the
+ * whole stored copies and queue forwarding once committed). All the work a
+ * message needs is done here, once: readers only read. `deliver` resolves
  * with the 250 reply text, or rejects with an SMTP error.
  */
 function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
   const { store, bus, logger, limits } = deps;
+  const prepare = deps.prepare ?? prepareMessage;
 
   const findInbox = async (address: string): Promise<InboxRecord | null> => {
     const parts = splitAddress(address);
@@ -143,7 +153,7 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
     if (inboxes.size === 0) {
       throw smtpError(550, '5.1.1 None of the recipients has an active inbox any more; create the inbox and send again');
     }
-    const { message, fallbackReason } = await parseMessage(data, { envelopeFrom, timeoutMs: parseTimeoutMs });
+    const { message, fallbackReason } = await prepare(data, { envelopeFrom, timeoutMs: parseTimeoutMs });
     if (fallbackReason !== null) {
       logger.warn({ sessionId: session.id, reason: fallbackReason }, 'smtp: message could not be fully parsed; stored with its raw source and headers');
     }
@@ -161,15 +171,15 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
       }
     }
     // Committed: from here on nothing may turn the 250 into a failure.
-    for (const summary of stored) {
+    for (const record of stored) {
       try {
-        bus.publish({ type: 'message', inboxId: summary.inboxId, message: summary });
+        bus.publish({ type: 'message', inboxId: record.inboxId, message: record });
       } catch (error) {
-        logger.error({ err: error, messageId: summary.id }, 'smtp: publishing the message event failed');
+        logger.error({ err: error, messageId: record.id }, 'smtp: publishing the message event failed');
       }
-      const forwardTo = inboxes.get(summary.inboxId)?.forwardTo;
+      const forwardTo = inboxes.get(record.inboxId)?.forwardTo;
       if (forwardTo && deps.forwarder) {
-        deps.forwarder.enqueue({ messageId: summary.id, inboxId: summary.inboxId, to: forwardTo, envelopeFrom, raw: data });
+        deps.forwarder.enqueue({ messageId: record.id, inboxId: record.inboxId, to: forwardTo, envelopeFrom, raw: data });
       }
     }
     logger.info({ sessionId: session.id, messageIds: stored.map((s) => s.id), size: data.byteLength }, 'smtp: message stored');
@@ -180,9 +190,10 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
 }
 
 /**
- * Starts the SMTP intake: accepts mail for active inboxes, parses it, stores a
- * copy per recipient inbox, answers 250 once the copies are committed, then
- * publishes a `message` event per copy and queues forwarding.
+ * Starts the SMTP intake: accepts mail for active inboxes, parses it and
+ * sanitizes its HTML, stores a copy per recipient inbox, answers 250 once the
+ * copies are committed, then publishes a `message` event per copy (the whole
+ * stored message) and queues forwarding.
  *
  * @example
  * ```ts

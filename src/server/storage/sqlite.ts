@@ -1,7 +1,7 @@
 /**
  * The SQLite store, on Node's built-in `node:sqlite` (no native addon), put
  * together from one query module per aggregate in `./sqlite/` (domains,
- * credentials, inboxes, messages): the shape another backend mirrors.
+ * credentials, inboxes, messages, rate limits): the shape `postgres.ts` mirrors.
  *
  * In memory by default; with a file path, the database runs in WAL mode with
  * `synchronous=FULL`: every commit is fsynced to the WAL before it returns, so a
@@ -10,7 +10,7 @@
  * write reaches the OS before the commit returns, but not a power cut; one fsync
  * per received message is cheap next to an SMTP round trip).
  *
- * Migrations are the numbered `.sql` files in `./migrations/`, applied in order
+ * Migrations are the numbered `.sql` files in `./migrations/sqlite/`, applied in order
  * at open, each in a transaction that also bumps `PRAGMA user_version`.
  *
  * @packageDocumentation
@@ -21,6 +21,7 @@ import { createSql, migrate } from './sqlite/database.ts';
 import { createSqliteDomains } from './sqlite/domains.ts';
 import { createSqliteInboxes } from './sqlite/inboxes.ts';
 import { createSqliteMessages } from './sqlite/messages.ts';
+import { createSqliteRateLimits } from './sqlite/ratelimits.ts';
 
 /** Options of {@link createSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -31,7 +32,7 @@ export interface SqliteStoreOptions {
   path?: string | null;
   /**
    * Folder of the numbered `.sql` migrations.
-   * @defaultValue the `migrations` folder next to this module
+   * @defaultValue the `migrations/sqlite` folder next to this module
    */
   migrationsDir?: URL | string;
   /**
@@ -63,7 +64,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     db.exec('PRAGMA busy_timeout = 5000');
   }
   db.exec('PRAGMA foreign_keys = ON');
-  migrate(db, options.migrationsDir ?? new URL('./migrations/', import.meta.url));
+  migrate(db, options.migrationsDir ?? new URL('./migrations/sqlite/', import.meta.url));
 
   const sql = createSql(db, options.now ?? Date.now);
   let closed = false;
@@ -72,6 +73,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     ...createSqliteCredentials(sql),
     ...createSqliteInboxes(sql),
     ...createSqliteMessages(sql),
+    ...createSqliteRateLimits(),
     async close() {
       if (closed) return;
       closed = true;

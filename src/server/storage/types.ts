@@ -76,13 +76,13 @@ export interface MessageRecord extends MessageSummaryRecord {
   text: string | null;
   /** The HTML body as received (unsanitized). */
   rawHtml: string | null;
-  /** The sanitized HTML, once computed (cached by `setSanitizedHtml`). */
+  /** The sanitized HTML (`cid:` images resolved), computed at intake; `null` exactly when there is no HTML body. */
   sanitizedHtml: string | null;
   attachments: AttachmentRecord[];
 }
 
-/** A parsed message ready to be stored, for one or more inboxes. */
-export interface NewMessage {
+/** A message as read from its MIME source, before its HTML body is sanitized. */
+export interface ParsedMessage {
   raw: Uint8Array;
   from: AddressRecord | null;
   to: AddressRecord[];
@@ -101,6 +101,15 @@ export interface NewMessage {
     inline: boolean;
     content: Uint8Array;
   }>;
+}
+
+/**
+ * A message ready to be stored, for one or more inboxes: parsed, and its HTML
+ * sanitized. Stored as it is: no reader computes or writes anything later.
+ */
+export interface NewMessage extends ParsedMessage {
+  /** The sanitized HTML body, `cid:` images resolved; `null` when there is no HTML body. */
+  sanitizedHtml: string | null;
 }
 
 /** A page of records and the cursor of the next page. */
@@ -168,7 +177,10 @@ export interface InboxStore {
   updateInbox(id: string, patch: { label?: string | null; forwardTo?: string | null }): Promise<InboxRecord | null>;
   /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
   deleteInbox(id: string): Promise<{ messagesDeleted: number } | null>;
-  /** Deletes expired inboxes and their data; returns their ids. */
+  /**
+   * Deletes expired inboxes and their data; returns their ids. With several
+   * nodes on one database, each expired inbox is returned by one call only.
+   */
   sweepExpired(now: number): Promise<string[]>;
 }
 
@@ -176,9 +188,11 @@ export interface InboxStore {
 export interface MessageStore {
   /**
    * Stores one message in each of the given inboxes in a single transaction,
-   * assigning each inbox's next seq. Resolves only once committed.
+   * assigning each inbox's next seq. Resolves only once committed, with each
+   * stored copy whole (as `findMessage` would read it), so that its event can
+   * carry the whole message without another read.
    */
-  insertMessage(inboxIds: string[], message: NewMessage, receivedAt: number): Promise<MessageSummaryRecord[]>;
+  insertMessage(inboxIds: string[], message: NewMessage, receivedAt: number): Promise<MessageRecord[]>;
   /**
    * Newest first; the cursor stays valid while messages arrive and are deleted.
    * With `q`, only messages whose subject, sender, recipients or text contain it
@@ -188,7 +202,6 @@ export interface MessageStore {
   /** Messages of an inbox with seq > afterSeq, oldest first (stream replay). */
   listMessagesAfterSeq(inboxId: string, afterSeq: number, limit: number): Promise<MessageSummaryRecord[]>;
   findMessage(id: string): Promise<MessageRecord | null>;
-  setSanitizedHtml(messageId: string, html: string): Promise<void>;
   findRaw(messageId: string): Promise<Uint8Array | null>;
   findAttachment(messageId: string, attachmentId: string): Promise<{ record: AttachmentRecord; content: Uint8Array } | null>;
   deleteMessage(id: string): Promise<boolean>;
@@ -196,11 +209,30 @@ export interface MessageStore {
   evictOldest(inboxId: string, keep: number): Promise<number>;
 }
 
+/** One hit counted in a fixed rate-limit window. */
+export interface RateLimitHit {
+  /** Hits in the current window, this one included. */
+  count: number;
+  /** When the current window started (epoch ms): the first hit after the previous window ended. */
+  windowStart: number;
+}
+
+/** The rate-limit aggregate of a {@link Store}: fixed-window counters shared by every node of the store. */
+export interface RateLimitStore {
+  /**
+   * Counts one hit for `key` at `now` (epoch ms) in a window of `windowMs`: a
+   * window starts at the first hit after the previous one ended. Atomic across nodes.
+   */
+  hitRateLimit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
+}
+
 /**
  * The service's storage: one interface per aggregate, every method async, no
- * backend type leaking out, so a PostgreSQL backend can implement it as SQLite does.
+ * backend type leaking out, so a PostgreSQL backend implements it as SQLite does.
+ * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
+ * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore {
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }

@@ -7,6 +7,8 @@ import net from 'node:net';
 import { test as base } from '@playwright/test';
 import { pino } from 'pino';
 import { startServer } from '../../../src/server/index.ts';
+import { projectBackend, projectDatabase } from '../../support/backends.ts';
+import type { BackendName } from '../../support/backends.ts';
 import type { RunningServer, StartServerOptions } from '../../../src/server/index.ts';
 import type { CreatedInbox, MessageSummary } from '../../../src/wire/schemas.ts';
 import { printFigure } from '../../support/figures.ts';
@@ -33,7 +35,9 @@ export interface Harness {
 export async function startHarness(options: StartServerOptions = {}): Promise<Harness> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const server = await startServer({ rateLimit: false, logger, ...options });
+  // The caller's own store or database wins over the project's (SQLite, or PostgreSQL in `integration-postgres`).
+  const database = options.store || options.db || options.dbPath ? null : await projectDatabase();
+  const server = await startServer({ rateLimit: false, logger, ...database?.options, ...options });
   const call: Harness['call'] = async (path, init = {}) => {
     const res = await fetch(`${server.apiUrl}${path}`, init);
     const text = await res.text();
@@ -65,12 +69,18 @@ export async function startHarness(options: StartServerOptions = {}): Promise<Ha
       } while (cursor);
       return items;
     },
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      await database?.drop();
+    },
   };
 }
 
 /** A test with a started server (`harnessOptions` to tune it), closed after the test. */
-export const test = base.extend<{ harnessOptions: StartServerOptions; harness: Harness }>({
+export const test = base.extend<{ storageBackend: BackendName; harnessOptions: StartServerOptions; harness: Harness }>({
+  /** The project's storage backend; the test is skipped when it is PostgreSQL and none is reachable. */
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
+  storageBackend: [async ({}, use) => use(projectBackend()), { auto: true }],
   harnessOptions: [{}, { option: true }],
   harness: async ({ harnessOptions }, use) => {
     const harness = await startHarness(harnessOptions);

@@ -7,10 +7,7 @@ import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { createApp } from '../../../src/server/app.ts';
-import { createServerContext, createSqliteStore, resolveConfig, startServer } from '../../../src/server/index.ts';
-import { parseMessage } from '../../../src/server/mail/parse.ts';
-import type { Sanitizer } from '../../../src/server/mail/sanitize.ts';
+import { resolveConfig, startServer } from '../../../src/server/index.ts';
 import { RawSmtp, expect, openStream, rawMessage, sendRaw, startHarness, test } from './helpers.ts';
 
 const TLS_DIR = new URL('../server-mail/tls/', import.meta.url);
@@ -134,38 +131,7 @@ test('forwarding retry settings reach the forwarder: attempts are counted and th
   }
 });
 
-test('createApp uses the sanitizer it is given for message HTML', async () => {
-  const store = createSqliteStore();
-  const calls: string[] = [];
-  const sanitizer: Sanitizer = {
-    sanitize: async (html) => {
-      calls.push(html);
-      return '<p>from the injected sanitizer</p>';
-    },
-    close: () => {},
-  };
-  try {
-    const config = resolveConfig({ rateLimit: false });
-    await store.syncDomains(config.domains);
-    const ctx = createServerContext({ store, config });
-    const app = createApp(ctx, { sanitizer });
-    const created = (await (await app.request('/api/v1/inboxes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {
-      data: { id: string; token: string };
-    };
-    const raw = new TextEncoder().encode('Subject: html\r\nContent-Type: text/html\r\n\r\n<p onclick="x()">hi</p>\r\n');
-    const { message } = await parseMessage(raw, { envelopeFrom: '' });
-    const [summary] = await store.insertMessage([created.data.id], message, Date.now());
-    const res = await app.request(`/api/v1/messages/${summary!.id}`, { headers: { 'x-inbox-token': created.data.token } });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { data: { html: string } }).data.html).toBe('<p>from the injected sanitizer</p>');
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toContain('onclick');
-  } finally {
-    await store.close();
-  }
-});
-
-test('a server whose sanitizer has loaded (an HTML message was read) closes cleanly, and close() can be called twice', async () => {
+test('a server that received and served an HTML message closes cleanly, and close() can be called twice', async () => {
   const server = await startServer({ rateLimit: false });
   const h = { url: server.apiUrl };
   const inbox = (await (await fetch(`${h.url}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {

@@ -20,6 +20,7 @@ const [stored] = await store.insertMessage(
     headers: {},
     text: 'kept',
     rawHtml: null,
+    sanitizedHtml: null,
     envelopeFrom: '',
     attachments: [{ filename: 'a.bin', contentType: 'application/octet-stream', contentId: null, inline: false, content: new Uint8Array(64 * 1024).fill(7) }],
   },

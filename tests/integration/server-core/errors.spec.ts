@@ -1,6 +1,7 @@
 import { pino } from 'pino';
-import { startServer, createSqliteStore } from '../../../src/server/index.ts';
+import { startServer } from '../../../src/server/index.ts';
 import type { Store } from '../../../src/server/index.ts';
+import { openProjectStore } from '../../support/backends.ts';
 import { test, expect, expectError, apiOf } from './fixtures.ts';
 
 test('an unknown route is a JSON 404 not_found, under the API prefix and outside it', async ({ api }) => {
@@ -58,7 +59,7 @@ test('errors carry the rate-limit headers and a request id like successes', asyn
 test('a fault of the server is a 500 internal_error without internals, logged with its request id', async () => {
   const lines: string[] = [];
   const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(line) });
-  const real = createSqliteStore();
+  const { store: real, bus, close } = await openProjectStore();
   let broken = false;
   const store = new Proxy(real, {
     get(target, prop, receiver) {
@@ -66,7 +67,7 @@ test('a fault of the server is a 500 internal_error without internals, logged wi
       return Reflect.get(target, prop, receiver);
     },
   }) as Store;
-  const server = await startServer({ store, logger });
+  const server = await startServer({ store, bus, logger });
   try {
     broken = true;
     const res = await apiOf(server)('GET', '/domains');
@@ -81,7 +82,7 @@ test('a fault of the server is a 500 internal_error without internals, logged wi
     expect(logged?.err?.message).toBe('disk on fire at /var/secret/path');
   } finally {
     await server.close();
-    await real.close();
+    await close();
   }
 });
 

@@ -1,5 +1,6 @@
 import { startServer, createEventBus } from '../../../src/server/index.ts';
 import type { BusEvent } from '../../../src/server/index.ts';
+import { projectDatabase } from '../../support/backends.ts';
 import { test, expect, expectError, apiOf, KEY_A } from './fixtures.ts';
 
 test.describe('with a one-minute inbox lifetime', () => {
@@ -29,7 +30,8 @@ test.describe('with a one-minute inbox lifetime', () => {
 
 test('the sweeper deletes expired inboxes on its own and tells their subscribers inbox.expired', async ({ clock }) => {
   const bus = createEventBus();
-  const server = await startServer({ inboxTtlSeconds: 60, sweepIntervalMs: 20, bus, now: () => clock.now });
+  const database = await projectDatabase();
+  const server = await startServer({ ...database.options, inboxTtlSeconds: 60, sweepIntervalMs: 20, bus, now: () => clock.now });
   try {
     const api = apiOf(server);
     const expiring = (await api('POST', '/inboxes')).body.data;
@@ -50,11 +52,13 @@ test('the sweeper deletes expired inboxes on its own and tells their subscribers
     expect((await api('GET', `/inboxes/${younger.id}`, { inboxToken: younger.token })).status).toBe(200);
   } finally {
     await server.close();
+    await database.drop();
   }
 });
 
 test('sweeping on demand returns the ids of the expired inboxes', async ({ clock }) => {
-  const server = await startServer({ inboxTtlSeconds: 60, now: () => clock.now });
+  const database = await projectDatabase();
+  const server = await startServer({ ...database.options, inboxTtlSeconds: 60, now: () => clock.now });
   try {
     const api = apiOf(server);
     const a = (await api('POST', '/inboxes')).body.data;
@@ -64,6 +68,7 @@ test('sweeping on demand returns the ids of the expired inboxes', async ({ clock
     expect((await server.sweepExpired()).sort()).toEqual([a.id, b.id].sort());
   } finally {
     await server.close();
+    await database.drop();
   }
 });
 
@@ -81,7 +86,8 @@ test.describe('with inboxes that never expire', () => {
 
 test('DELETE tells the inbox\'s subscribers inbox.deleted', async () => {
   const bus = createEventBus();
-  const server = await startServer({ bus });
+  const database = await projectDatabase();
+  const server = await startServer({ ...database.options, bus });
   try {
     const api = apiOf(server);
     const inbox = (await api('POST', '/inboxes')).body.data;
@@ -91,5 +97,6 @@ test('DELETE tells the inbox\'s subscribers inbox.deleted', async () => {
     expect(events).toEqual([{ type: 'inbox.deleted', inboxId: inbox.id }]);
   } finally {
     await server.close();
+    await database.drop();
   }
 });

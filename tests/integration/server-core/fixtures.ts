@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test as base, expect } from '@playwright/test';
-import { createApp, createEventBus, createServerContext, createSqliteStore, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
+import { createApp, createServerContext, hashSecret, resolveConfig, startServer } from '../../../src/server/index.ts';
 import type { EventBus, RunningServer, StartServerOptions, Store } from '../../../src/server/index.ts';
-import { createSanitizer } from '../../../src/server/mail/sanitize.ts';
+import { openProjectStore, projectBackend } from '../../support/backends.ts';
+import type { BackendName } from '../../support/backends.ts';
 
 /** A controllable clock: starts at a fixed instant and moves only when told. */
 export interface TestClock {
@@ -77,6 +78,8 @@ interface Service {
 }
 
 export const test = base.extend<{
+  /** The project's storage backend; the test is skipped when it is PostgreSQL and none is reachable. */
+  storageBackend: BackendName;
   serverOptions: StartServerOptions;
   clock: TestClock;
   service: Service;
@@ -84,6 +87,8 @@ export const test = base.extend<{
   api: Api;
   tempDir: string;
 }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
+  storageBackend: [async ({}, use) => use(projectBackend()), { auto: true }],
   serverOptions: [{}, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
   clock: async ({}, use) => {
@@ -95,10 +100,11 @@ export const test = base.extend<{
     };
     await use(clock);
   },
+  // SQLite in memory, or a fresh PostgreSQL schema in the `integration-postgres` project.
   service: async ({ clock }, use) => {
-    const store = createSqliteStore({ now: () => clock.now });
-    await use({ store, bus: createEventBus() });
-    await store.close();
+    const { store, bus, close } = await openProjectStore({ now: () => clock.now });
+    await use({ store, bus });
+    await close();
   },
   // A listening server (HTTP and SMTP) on the test's store and bus, for the tests that need a socket.
   server: async ({ serverOptions, clock, service }, use) => {
@@ -116,10 +122,9 @@ export const test = base.extend<{
       const user = await service.store.createUser({ email: `key-${keyHash.slice(0, 12)}@users.inboxkit.test`, planId: 'premium' });
       await service.store.addApiKey(user.id, keyHash, { configured: true });
     }
-    const sanitizer = createSanitizer();
     const operator = serverOptions.operatorToken !== undefined ? { operatorToken: serverOptions.operatorToken } : {};
     const ctx = createServerContext({ ...service, config, now: () => clock.now, ...operator });
-    const app = createApp(ctx, { sanitizer });
+    const app = createApp(ctx);
     const origin = 'http://inboxkit.local';
     // As over a socket, a body comes with its Content-Length (the app reads an empty JSON body by it).
     const send: Send = async (url, init) => {
@@ -129,7 +134,6 @@ export const test = base.extend<{
     };
     await use(callerOf(send, origin, `${origin}/api/v1`));
     ctx.faults.close();
-    await sanitizer.close();
   },
   // A fresh private folder for database files, removed after the test. (Not the
   // test's output folder: another Playwright run in the same checkout clears that.)

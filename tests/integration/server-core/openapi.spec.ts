@@ -68,13 +68,13 @@ test('both security schemes are declared: bearer (API key or session) and the X-
   }
 });
 
-test('every operation declares its error responses with the Error schema, including 401, 429 and 500', async ({ api }) => {
+test('every operation declares its error responses with the Error schema, including 401, 429, 500 and 503', async ({ api }) => {
   const doc = (await api('GET', '/openapi.json')).body;
   expect(doc.components.schemas.Error).toBeDefined();
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> }>>)) {
     for (const [method, op] of Object.entries(item)) {
       const statuses = Object.keys(op.responses);
-      for (const status of ['401', '429', '500']) expect(statuses, `${method} ${path}`).toContain(status);
+      for (const status of ['401', '429', '500', '503']) expect(statuses, `${method} ${path}`).toContain(status);
       for (const status of statuses.filter((s) => Number(s) >= 400)) {
         expect(op.responses[status]?.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/Error');
       }

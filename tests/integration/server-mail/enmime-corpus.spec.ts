@@ -1,9 +1,8 @@
-import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Message } from '../../../src/wire/schemas.ts';
-import { startMailServer } from './harness.ts';
+import { expect, startMailServer, test } from './harness.ts';
 import { printFigure } from '../../support/figures.ts';
 
 const corpus = fileURLToPath(new URL('../../../../shared/corpora/mime-enmime/', import.meta.url));

@@ -1,7 +1,6 @@
-import { test, expect } from '@playwright/test';
 import net from 'node:net';
 import { readFileSync } from 'node:fs';
-import { startMailServer } from './harness.ts';
+import { expect, startMailServer, test } from './harness.ts';
 
 test('a message to a forwarding inbox is relayed as-is to another local server', async () => {
   const target = await startMailServer();

@@ -1,14 +1,25 @@
 /**
- * A real local service for the mail tests: SQLite store, event bus, the HTTP
- * app on port 0 and the SMTP intake on port 0, torn down by `close()`.
+ * A real local service for the mail tests: the project's store (SQLite in
+ * memory, or a fresh PostgreSQL schema in `integration-postgres`), event bus,
+ * the HTTP app on port 0 and the SMTP intake on port 0, torn down by `close()`.
  */
 import net from 'node:net';
+import { test as base } from '@playwright/test';
 import nodemailer from 'nodemailer';
 import type { SendMailOptions } from 'nodemailer';
 import pino from 'pino';
 import { startServer } from '../../../src/server/start.ts';
 import type { RunningServer, StartServerOptions } from '../../../src/server/start.ts';
 import type { CreatedInbox, Message, MessageSummary } from '../../../src/wire/schemas.ts';
+import { projectBackend, projectDatabase } from '../../support/backends.ts';
+import type { BackendName } from '../../support/backends.ts';
+
+/** The mail tests' `test`: skipped, saying why, in the PostgreSQL project when no PostgreSQL is reachable. */
+export const test = base.extend<{ storageBackend: BackendName }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies as the first argument
+  storageBackend: [async ({}, use) => use(projectBackend()), { auto: true }],
+});
+export { expect } from '@playwright/test';
 
 export interface MailServer {
   server: RunningServer;
@@ -30,7 +41,9 @@ export interface MailServer {
 export async function startMailServer(options: StartServerOptions = {}): Promise<MailServer> {
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const server = await startServer({ rateLimit: false, logger, ...options });
+  // The caller's own store or database wins over the project's.
+  const database = options.store || options.db || options.dbPath ? null : await projectDatabase();
+  const server = await startServer({ rateLimit: false, logger, ...database?.options, ...options });
   const { apiUrl } = server;
   const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, secure: false, ignoreTLS: true });
 
@@ -73,6 +86,7 @@ export async function startMailServer(options: StartServerOptions = {}): Promise
     async close() {
       transport.close();
       await server.close();
+      await database?.drop();
     },
   };
 }

@@ -1,8 +1,7 @@
-import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { CreatedInbox, Message } from '../../../src/wire/schemas.ts';
-import { startMailServer } from './harness.ts';
+import { expect, startMailServer, test } from './harness.ts';
 import type { MailServer } from './harness.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/eml/${name}`, import.meta.url));

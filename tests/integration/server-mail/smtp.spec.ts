@@ -1,9 +1,7 @@
-import { test, expect } from '@playwright/test';
 import pino from 'pino';
-import { createEventBus } from '../../../src/server/events/bus.ts';
 import { createSmtpIntake } from '../../../src/server/smtp/intake.ts';
-import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
-import { rawSmtp, startMailServer } from './harness.ts';
+import { openProjectStore } from '../../support/backends.ts';
+import { expect, rawSmtp, startMailServer, test } from './harness.ts';
 import type { MailServer } from './harness.ts';
 
 let server: MailServer;
@@ -40,11 +38,11 @@ test('the greeting comes without the early-talker wait: a client that speaks fir
 });
 
 test('with the library\'s 100 ms greeting delay switched back on, the same early talker is refused (the check above can fail)', async () => {
-  const store = createSqliteStore();
+  const { store, bus, close } = await openProjectStore();
   const intake = await createSmtpIntake(
     {
       store,
-      bus: createEventBus(),
+      bus,
       logger: pino({ level: 'silent' }),
       now: () => Date.now(),
       limits: { maxMessageBytes: 1000, maxRecipients: 10, maxMessagesPerInbox: null },
@@ -61,7 +59,7 @@ test('with the library\'s 100 ms greeting delay switched back on, the same early
     smtp.close();
   } finally {
     await intake.close();
-    await store.close();
+    await close();
   }
 });
 

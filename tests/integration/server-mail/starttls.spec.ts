@@ -1,11 +1,9 @@
-import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import nodemailer from 'nodemailer';
 import pino from 'pino';
-import { createEventBus } from '../../../src/server/events/bus.ts';
 import { createSmtpIntake } from '../../../src/server/smtp/intake.ts';
-import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
-import { rawSmtp } from './harness.ts';
+import { openProjectStore } from '../../support/backends.ts';
+import { expect, rawSmtp, test } from './harness.ts';
 
 // A self-signed certificate made for these tests only (CN=localhost, 127.0.0.1).
 const tls = {
@@ -15,14 +13,14 @@ const tls = {
 
 /** A store with one inbox, and the SMTP intake in front of it (closed with `close()`). */
 async function intakeWithInbox(domainName: string, localPart: string, tlsPair?: typeof tls) {
-  const store = createSqliteStore();
+  const { store, bus, close: closeStore } = await openProjectStore();
   const [domain] = await store.syncDomains([domainName]);
   const inbox = await store.createInbox({ localPart, domainId: domain!.id, ownerUserId: null, label: null, tokenHash: localPart, createdAt: Date.now(), expiresAt: null });
   if (inbox === 'address_taken') throw new Error('unexpected');
   const intake = await createSmtpIntake(
     {
       store,
-      bus: createEventBus(),
+      bus,
       logger: pino({ level: 'silent' }),
       now: () => Date.now(),
       limits: { maxMessageBytes: 100_000, maxRecipients: 10, maxMessagesPerInbox: null },
@@ -36,7 +34,7 @@ async function intakeWithInbox(domainName: string, localPart: string, tlsPair?: 
     port: intake.port,
     close: async () => {
       await intake.close();
-      await store.close();
+      await closeStore();
     },
   };
 }

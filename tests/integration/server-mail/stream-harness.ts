@@ -14,14 +14,13 @@ import { createApp } from '../../../src/server/app.ts';
 import { resolveConfig } from '../../../src/server/context/config.ts';
 import { createServerContext } from '../../../src/server/context/context.ts';
 import type { ServerContext } from '../../../src/server/context/context.ts';
-import { createEventBus } from '../../../src/server/events/bus.ts';
 import type { EventBus } from '../../../src/server/events/types.ts';
 import { createStreamRoutes } from '../../../src/server/routes/stream.handlers.ts';
 import type { StreamRoutesOptions } from '../../../src/server/routes/stream.handlers.ts';
 import { startSmtpIntake } from '../../../src/server/smtp/intake.ts';
-import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
 import type { Store } from '../../../src/server/storage/types.ts';
 import { API_PREFIX } from '../../../src/wire/schemas.ts';
+import { openProjectStore } from '../../support/backends.ts';
 import type { CreatedInbox } from '../../../src/wire/schemas.ts';
 
 export interface StreamServer {
@@ -57,10 +56,12 @@ export async function startStreamServer(
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
   const config = resolveConfig({ rateLimit: false });
-  const baseStore = createSqliteStore();
+  // The project's store and bus: SQLite in memory, or PostgreSQL in `integration-postgres`.
+  const project = await openProjectStore();
+  const baseStore = project.store;
   await baseStore.syncDomains(config.domains);
   const store = options.wrapStore ? options.wrapStore(baseStore) : baseStore;
-  const inner = createEventBus();
+  const inner = project.bus;
   let subscriptions = 0;
   const bus: EventBus = {
     publish: (event) => inner.publish(event),
@@ -163,7 +164,7 @@ export async function startStreamServer(
         http.close(() => resolve());
         (http as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      await baseStore.close();
+      await project.close();
     },
   };
 }

@@ -1,8 +1,7 @@
-import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import type { MessageSummaryRecord, Store } from '../../../src/server/storage/types.ts';
 import type { MessageSummary } from '../../../src/wire/schemas.ts';
-import { startMailServer } from './harness.ts';
+import { expect, startMailServer, test } from './harness.ts';
 import { startStreamServer } from './stream-harness.ts';
 import type { StreamReader, StreamServer } from './stream-harness.ts';
 
@@ -199,7 +198,8 @@ test('a client that does not read is disconnected once its queue is full, while 
       bounded.ctx.bus.publish({
         type: 'message',
         inboxId: inbox.id,
-        message: { id: `msg_fake${seq}`, inboxId: inbox.id, seq, from: null, to: [], cc: [], subject: big, preview: '', receivedAt: Date.now(), size: 0, hasAttachments: false },
+        message: { id: `msg_fake${seq}`, inboxId: inbox.id, seq, from: null, to: [], cc: [], subject: big, preview: '', receivedAt: Date.now(), size: 0, hasAttachments: false,
+          replyTo: [], headers: {}, text: null, rawHtml: null, sanitizedHtml: null, attachments: [] },
       });
       // Paced by the reading client (it shares this process): it never lags by more than 10 events.
       if (seq % 10 === 0) await fast.until((r) => messageSeqs(r).length >= seq);

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import nodemailer from 'nodemailer';
 import type { SendMailOptions } from 'nodemailer';
 import { test as clientTest } from '../client/fixtures.ts';
@@ -13,6 +13,13 @@ export interface HttpProxy {
   url: string;
   /** `404`: answers the stream with a JSON 404 (a server without it); `hang`: never answers (a buffering proxy). */
   streamMode: StreamMode;
+  /** Drops `include=` from the stream's query, as a server that does not know the extension ignores it (it sends summaries). */
+  ignoreInclude: boolean;
+  /**
+   * Requests whose line matches are held (not forwarded) until a request to
+   * `/__release` arrives (from anyone: a child test runner can send it).
+   */
+  hold: RegExp | null;
   /** Request lines seen, e.g. `GET /api/v1/inboxes/…/messages?limit=50`. */
   requests: string[];
   /** Status of each answer passed on from the server, in order. */
@@ -22,10 +29,25 @@ export interface HttpProxy {
 
 export async function startHttpProxy(target: URL, streamMode: StreamMode): Promise<HttpProxy> {
   const hanging = new Set<ServerResponse>();
-  const state: HttpProxy = { url: '', streamMode, requests: [], statuses: [], close: async () => {} };
+  const state: HttpProxy = { url: '', streamMode, ignoreInclude: false, hold: null, requests: [], statuses: [], close: async () => {} };
+  let released = false;
+  const held: Array<() => void> = [];
   const server = createHttpServer((req, res) => {
     const line = `${req.method} ${req.url}`;
     state.requests.push(line);
+    if (req.url === '/__release') {
+      released = true;
+      for (const forward of held.splice(0)) forward();
+      res.end('released');
+      return;
+    }
+    if (!released && state.hold?.test(line)) {
+      held.push(() => forward(req, res));
+      return;
+    }
+    forward(req, res);
+  });
+  const forward = (req: IncomingMessage, res: ServerResponse) => {
     if (/\/stream(?:\?|$)/.test(req.url ?? '') && state.streamMode !== 'pass') {
       if (state.streamMode === '404') {
         res.writeHead(404, { 'content-type': 'application/json' });
@@ -36,8 +58,9 @@ export async function startHttpProxy(target: URL, streamMode: StreamMode): Promi
       }
       return;
     }
+    const path = state.ignoreInclude ? (req.url ?? '').replace(/([?&])include=[^&]*&?/, '$1').replace(/[?&]$/, '') : req.url;
     const upstream = httpRequest(
-      { host: target.hostname, port: Number(target.port), method: req.method, path: req.url, headers: req.headers },
+      { host: target.hostname, port: Number(target.port), method: req.method, path, headers: req.headers },
       (answer) => {
         state.statuses.push(answer.statusCode ?? 502);
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -46,7 +69,7 @@ export async function startHttpProxy(target: URL, streamMode: StreamMode): Promi
     );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = () =>

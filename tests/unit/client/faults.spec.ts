@@ -65,6 +65,17 @@ test('a POST that fails with 503 is not retried', async () => {
   expect(server.requests).toHaveLength(1);
 });
 
+test('a 503 service_unavailable is an InternalServerError whose message says the database is unreachable and when to retry', async () => {
+  const { client } = await setup((_req, res) =>
+    json(res, 503, { error: { code: 'service_unavailable', message: 'The database of this service is unreachable right now.' } }, { 'retry-after': '2' }),
+  );
+  const err = await client.inboxes.create().catch((e: unknown) => e);
+  expect(err).toBeInstanceOf(InternalServerError);
+  expect((err as InternalServerError).code).toBe('service_unavailable');
+  expect((err as Error).message).toContain('cannot reach its database');
+  expect((err as Error).message).toContain('retry after 2 s');
+});
+
 test('a GET whose connection is dropped twice is retried and succeeds', async () => {
   const { server, client } = await setup((req, res, i) => (i < 2 ? req.socket.destroy() : json(res, 200, { data: inbox('i1') })));
   const handle = await client.inboxes.get('i1');

@@ -5,7 +5,6 @@
  *
  * @packageDocumentation
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { StorePage } from '../types.ts';
@@ -80,15 +79,7 @@ export function migrate(db: DatabaseSync, dir: URL | string): void {
   }
 }
 
-/** A new opaque id with a readable prefix, e.g. `ibx_3f9a…`. */
-export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
-}
-
-/** A stable id for a domain name, so ids survive restarts of an in-memory store. */
-export function domainId(domain: string): string {
-  return `dom_${createHash('sha256').update(domain.toLowerCase()).digest('hex').slice(0, 12)}`;
-}
+export { newId, domainId } from '../ids.ts';
 
 /** A TEXT column that may be NULL. */
 export function textOrNull(value: SQLInputValue | undefined): string | null {

@@ -34,13 +34,13 @@ function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage,
   const id = newId('msg');
   sql.run(
     `INSERT INTO messages (id, inbox_id, seq, from_json, to_json, cc_json, reply_to_json, subject, preview, received_at,
-       size, has_attachments, headers_json, text_body, raw_html, envelope_from)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       size, has_attachments, headers_json, text_body, raw_html, sanitized_html, envelope_from)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     id, inboxId, seq,
     message.from === null ? null : JSON.stringify(message.from),
     JSON.stringify(message.to), JSON.stringify(message.cc), JSON.stringify(message.replyTo),
     message.subject, previewOf(message.text), receivedAt, message.raw.byteLength, message.attachments.length > 0 ? 1 : 0,
-    JSON.stringify(message.headers), message.text, message.rawHtml, message.envelopeFrom,
+    JSON.stringify(message.headers), message.text, message.rawHtml, message.sanitizedHtml, message.envelopeFrom,
   );
   sql.run('INSERT INTO message_raw (message_id, raw) VALUES (?, ?)', id, message.raw);
   message.attachments.forEach((a, position) => {
@@ -53,12 +53,28 @@ function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage,
   return id;
 }
 
+/** A stored message with its bodies and attachment metadata, or null. */
+function readMessage(sql: Sql, id: string): MessageRecord | null {
+  const row = sql.get(`SELECT ${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html FROM messages WHERE id = ?`, id);
+  if (!row) return null;
+  const attachments = sql.all(`SELECT ${ATTACHMENT_COLUMNS} FROM attachments WHERE message_id = ? ORDER BY position`, id).map(toAttachment);
+  return {
+    ...toSummary(row),
+    replyTo: json<AddressRecord[]>(row.reply_to_json),
+    headers: json<Record<string, string>>(row.headers_json),
+    text: textOrNull(row.text_body),
+    rawHtml: textOrNull(row.raw_html),
+    sanitizedHtml: textOrNull(row.sanitized_html),
+    attachments,
+  };
+}
+
 /** The message queries of a SQLite store. */
 export function createSqliteMessages(sql: Sql): MessageStore {
   return {
     async insertMessage(inboxIds, message, receivedAt) {
       return sql.transaction(() => {
-        const stored: MessageSummaryRecord[] = [];
+        const stored: MessageRecord[] = [];
         for (const inboxId of new Set(inboxIds)) {
           const bumped = sql.get(
             'UPDATE inboxes SET last_seq = last_seq + 1, message_count = message_count + 1 WHERE id = ? RETURNING last_seq',
@@ -67,8 +83,8 @@ export function createSqliteMessages(sql: Sql): MessageStore {
           // The inbox was deleted between RCPT and the end of DATA: nothing to store for it.
           if (!bumped) continue;
           const id = insertCopy(sql, inboxId, Number(bumped.last_seq), message, receivedAt);
-          const summary = mapRow(sql.get(`SELECT ${SUMMARY_COLUMNS} FROM messages WHERE id = ?`, id), toSummary);
-          if (summary) stored.push(summary);
+          const record = readMessage(sql, id);
+          if (record) stored.push(record);
         }
         return stored;
       });
@@ -95,22 +111,7 @@ export function createSqliteMessages(sql: Sql): MessageStore {
         .map(toSummary);
     },
     async findMessage(id) {
-      const row = sql.get(`SELECT ${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html FROM messages WHERE id = ?`, id);
-      if (!row) return null;
-      const attachments = sql.all(`SELECT ${ATTACHMENT_COLUMNS} FROM attachments WHERE message_id = ? ORDER BY position`, id).map(toAttachment);
-      const message: MessageRecord = {
-        ...toSummary(row),
-        replyTo: json<AddressRecord[]>(row.reply_to_json),
-        headers: json<Record<string, string>>(row.headers_json),
-        text: textOrNull(row.text_body),
-        rawHtml: textOrNull(row.raw_html),
-        sanitizedHtml: textOrNull(row.sanitized_html),
-        attachments,
-      };
-      return message;
-    },
-    async setSanitizedHtml(messageId, html) {
-      sql.run('UPDATE messages SET sanitized_html = ? WHERE id = ?', html, messageId);
+      return readMessage(sql, id);
     },
     async findRaw(messageId) {
       return mapRow(sql.get('SELECT raw FROM message_raw WHERE message_id = ?', messageId), (row) => bytes(row.raw));

@@ -1,0 +1,84 @@
+/**
+ * The credentials aggregate on PostgreSQL (twin of `../sqlite/credentials.ts`):
+ * users, API keys, sessions and connect codes. A connect code is spent under its
+ * row lock, so it is single use across nodes.
+ *
+ * @packageDocumentation
+ */
+import { newId } from '../ids.ts';
+import type { CredentialStore, UserRecord } from '../types.ts';
+import { flag, mapRow, num, rowMapper, text } from './database.ts';
+import type { PgSql } from './database.ts';
+
+const toUser = rowMapper<UserRecord>({ id: text, email: text, planId: text, createdAt: num });
+
+/** The credential queries of a PostgreSQL store; creation times come from the store's clock. */
+export function createPostgresCredentials(sql: PgSql): CredentialStore {
+  return {
+    async createUser({ email, planId }) {
+      const user: UserRecord = { id: newId('usr'), email, planId, createdAt: sql.now() };
+      await sql.run('INSERT INTO users (id, email, plan_id, created_at) VALUES ($1, $2, $3, $4)', user.id, email, planId, user.createdAt);
+      return user;
+    },
+    async findUserById(id) {
+      return mapRow(await sql.get('SELECT * FROM users WHERE id = $1', id), toUser);
+    },
+    async findUserByEmail(email) {
+      return mapRow(await sql.get('SELECT * FROM users WHERE lower(email) = lower($1)', email), toUser);
+    },
+    async addApiKey(userId, keyHash, options = {}) {
+      await sql.run(
+        'INSERT INTO api_keys (key_hash, user_id, created_at, configured) VALUES ($1, $2, $3, $4)',
+        keyHash, userId, sql.now(), options.configured === true,
+      );
+    },
+    async removeConfiguredApiKeysExcept(keyHashes) {
+      return (await sql.run('DELETE FROM api_keys WHERE configured AND NOT (key_hash = ANY($1::text[]))', keyHashes)).changes;
+    },
+    async revokeApiKey(keyHash) {
+      const row = await sql.get('DELETE FROM api_keys WHERE key_hash = $1 RETURNING user_id', keyHash);
+      return row ? { userId: String(row.user_id) } : null;
+    },
+    async findUserByApiKeyHash(keyHash) {
+      return mapRow(await sql.get('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1', keyHash), toUser);
+    },
+    async addSession({ tokenHash, userId, expiresAt, codeHash }) {
+      await sql.run('INSERT INTO sessions (token_hash, user_id, expires_at, code_hash) VALUES ($1, $2, $3, $4)', tokenHash, userId, expiresAt, codeHash);
+    },
+    async findSession(tokenHash) {
+      const row = await sql.get('SELECT user_id, expires_at, revoked FROM sessions WHERE token_hash = $1', tokenHash);
+      return row ? { userId: String(row.user_id), expiresAt: Number(row.expires_at), revoked: flag(row.revoked) } : null;
+    },
+    async revokeSession(tokenHash) {
+      return (await sql.run('UPDATE sessions SET revoked = true WHERE token_hash = $1 AND NOT revoked', tokenHash)).changes > 0;
+    },
+    async revokeSessionsByCode(codeHash) {
+      return (await sql.run('UPDATE sessions SET revoked = true WHERE code_hash = $1 AND NOT revoked', codeHash)).changes;
+    },
+    async addConnectCode({ codeHash, userId, challenge, redirectUri, expiresAt }) {
+      await sql.run(
+        'INSERT INTO connect_codes (code_hash, user_id, challenge, redirect_uri, expires_at) VALUES ($1, $2, $3, $4, $5)',
+        codeHash, userId, challenge, redirectUri, expiresAt,
+      );
+    },
+    async spendConnectCode(codeHash) {
+      // FOR UPDATE: a second spender (on any node) waits for the first to commit,
+      // then reads the row as the first left it (used).
+      const row = await sql.get(
+        `UPDATE connect_codes c SET used = true
+           FROM (SELECT code_hash, used FROM connect_codes WHERE code_hash = $1 FOR UPDATE) before
+          WHERE c.code_hash = before.code_hash
+          RETURNING c.user_id, c.challenge, c.redirect_uri, c.expires_at, before.used`,
+        codeHash,
+      );
+      if (!row) return null;
+      return {
+        userId: String(row.user_id),
+        challenge: String(row.challenge),
+        redirectUri: String(row.redirect_uri),
+        expiresAt: Number(row.expires_at),
+        used: flag(row.used),
+      };
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The inboxes aggregate on PostgreSQL (twin of `../sqlite/inboxes.ts`). The
+ * address is unique per domain case-insensitively (a unique index on
+ * lower(local_part)), so two nodes creating one address at once get one inbox
+ * and one `address_taken`. The sweep is one `DELETE … RETURNING`: with several
+ * nodes sweeping, each expired inbox is deleted, and reported, once.
+ *
+ * @packageDocumentation
+ */
+import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { newId } from '../ids.ts';
+import type { InboxRecord, InboxStore } from '../types.ts';
+import { keysetPage, mapRow, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
+import type { PgSql, Sql } from './database.ts';
+import { pruneRateLimits } from './ratelimits.ts';
+
+/** Every column of an inbox row, joined with its domain (`i`, `d`). */
+const SELECT_INBOX = `SELECT i.id, i.local_part, i.domain_id, d.domain, i.owner_user_id, i.label, i.forward_to, i.created_at,
+  i.expires_at, i.token_hash, i.message_count, i.last_seq, i.n
+  FROM inboxes i JOIN domains d ON d.id = i.domain_id`;
+
+const toInbox = rowMapper<InboxRecord>({
+  id: text, localPart: text, domainId: text, domain: text, ownerUserId: textOrNull, label: textOrNull, forwardTo: textOrNull,
+  createdAt: num, expiresAt: numberOrNull, tokenHash: text, messageCount: num, lastSeq: num,
+});
+
+const inboxById = async (sql: Sql, id: string): Promise<InboxRecord | null> => mapRow(await sql.get(`${SELECT_INBOX} WHERE i.id = $1`, id), toInbox);
+
+/** The inbox queries of a PostgreSQL store. */
+export function createPostgresInboxes(sql: PgSql): InboxStore {
+  return {
+    async createInbox(inbox) {
+      return sql.transaction(async (tx) => {
+        // An expired holder of the address gives way (locked, so a sweep on another node waits).
+        await tx.run(
+          `DELETE FROM inboxes WHERE domain_id = $1 AND lower(local_part) = lower($2) AND expires_at IS NOT NULL AND expires_at <= $3`,
+          inbox.domainId, inbox.localPart, inbox.createdAt,
+        );
+        const id = newId('ibx');
+        const inserted = await tx.get(
+          `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (domain_id, lower(local_part)) DO NOTHING RETURNING id`,
+          id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash,
+        );
+        if (!inserted) return 'address_taken' as const;
+        const created = await inboxById(tx, id);
+        if (!created) throw new Error(`inboxkit: inbox ${id} vanished after insert (domain ${inbox.domainId} unknown?)`);
+        return created;
+      });
+    },
+    async findInboxById(id) {
+      return inboxById(sql, id);
+    },
+    async findInboxByTokenHash(tokenHash) {
+      return mapRow(await sql.get(`${SELECT_INBOX} WHERE i.token_hash = $1`, tokenHash), toInbox);
+    },
+    async findActiveInboxByAddress(localPart, domain, now) {
+      const row = await sql.get(
+        `${SELECT_INBOX}
+         WHERE d.domain = lower($1) AND d.active
+           AND lower(i.local_part) = lower($2) AND i.local_part = $2
+           AND (i.expires_at IS NULL OR i.expires_at > $3)`,
+        domain, localPart, now,
+      );
+      return mapRow(row, toInbox);
+    },
+    async listInboxesByOwner(userId, { cursor, limit, now }) {
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('i', cursor);
+      const rows = await sql.all(
+        `${SELECT_INBOX}
+         WHERE i.owner_user_id = $1 AND (i.expires_at IS NULL OR i.expires_at > $2) AND i.n < $3
+         ORDER BY i.n DESC LIMIT $4`,
+        userId, now, before, limit + 1,
+      );
+      return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
+    },
+    async listActiveInboxes({ cursor, limit, now }) {
+      const before = cursor === null ? Number.MAX_SAFE_INTEGER : decodeCursor('i', cursor);
+      const rows = await sql.all(
+        `${SELECT_INBOX}
+         WHERE (i.expires_at IS NULL OR i.expires_at > $1) AND i.n < $2
+         ORDER BY i.n DESC LIMIT $3`,
+        now, before, limit + 1,
+      );
+      return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
+    },
+    async countActiveInboxesByOwner(userId, now) {
+      const row = await sql.get('SELECT COUNT(*)::int AS c FROM inboxes WHERE owner_user_id = $1 AND (expires_at IS NULL OR expires_at > $2)', userId, now);
+      return Number(row?.c ?? 0);
+    },
+    async updateInbox(id, patch) {
+      if (patch.label !== undefined || patch.forwardTo !== undefined) {
+        await sql.run(
+          `UPDATE inboxes SET label = CASE WHEN $2 THEN $3 ELSE label END, forward_to = CASE WHEN $4 THEN $5 ELSE forward_to END WHERE id = $1`,
+          id, patch.label !== undefined, patch.label ?? null, patch.forwardTo !== undefined, patch.forwardTo ?? null,
+        );
+      }
+      return inboxById(sql, id);
+    },
+    async deleteInbox(id) {
+      const row = await sql.get('DELETE FROM inboxes WHERE id = $1 RETURNING message_count', id);
+      return row ? { messagesDeleted: Number(row.message_count) } : null;
+    },
+    async sweepExpired(now) {
+      const rows = await sql.all('DELETE FROM inboxes WHERE expires_at IS NOT NULL AND expires_at <= $1 RETURNING id', now);
+      // Ended rate-limit windows go with the same periodic sweep.
+      await pruneRateLimits(sql, now);
+      return rows.map((r) => String(r.id));
+    },
+  };
+}
