@@ -60,17 +60,6 @@ async function optionsOf(values: Record<string, string | string[] | boolean | un
   return options;
 }
 
-/** A database URL as printed: its password replaced by `***`. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
-  }
-}
-
 /** Waits for SIGINT or SIGTERM. */
 function untilSignal(): Promise<string> {
   return new Promise((resolve) => {
@@ -96,7 +85,7 @@ export async function serve(args: string[], env: Record<string, string | undefin
   }
   // `--no-operator-token` sets operatorToken to false; otherwise a loopback-bound service gets a new one.
   const { operatorToken: wanted, ...options } = (await optionsOf(values, env)) as Omit<StartServerOptions, 'operatorToken'> & { operatorToken?: false };
-  const { startServer, ConfigError, resolveConfig, newOperatorToken } = await import('../server/index.ts');
+  const { startServer, ConfigError, resolveConfig, newOperatorToken, redactUrl } = await import('../server/index.ts');
   let server;
   let operatorToken: string | undefined;
   try {
@@ -116,7 +105,7 @@ export async function serve(args: string[], env: Record<string, string | undefin
         : `            (open it with an inbox token or API key: ${server.url}/#token=… or #key=…)\n`) +
       `  SMTP      ${server.smtpHost}:${server.smtpPort}\n` +
       `  domains   ${server.config.domains.join(', ')}\n` +
-      `  database  ${server.config.databaseUrl ? withoutPassword(server.config.databaseUrl) : (server.config.dbPath ?? 'in memory')}\n` +
+      `  database  ${server.config.databaseUrl ? redactUrl(server.config.databaseUrl) : (server.config.dbPath ?? 'in memory')}\n` +
       `Press Ctrl+C to stop.\n`,
   );
   const ready = { url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort, viewerUrl: server.viewerUrl };

@@ -21,6 +21,7 @@ export { createApp } from './app.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
 export { createPostgresStore } from './storage/postgres.ts';
+export { redactUrl } from './storage/postgres/database.ts';
 export type { PostgresStore, PostgresStoreOptions } from './storage/postgres.ts';
 export { StoreUnavailableError } from './storage/errors.ts';
 export { resolveConfig, ConfigError, DEFAULT_DOMAIN } from './context/config.ts';

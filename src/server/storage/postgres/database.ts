@@ -11,7 +11,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { PoolClient, QueryResultRow } from 'pg';
 import { StoreUnavailableError } from '../errors.ts';
-import type { StorePage } from '../types.ts';
 
 /** A result row, column name to value. */
 export type Row = QueryResultRow;
@@ -231,60 +230,14 @@ export async function migrate(pool: pg.Pool, dir: URL | string): Promise<void> {
   }
 }
 
-/** A TEXT column that may be NULL. */
-export function textOrNull(value: unknown): string | null {
-  return value === null || value === undefined ? null : String(value);
-}
-
-/** A BIGINT or INTEGER column that may be NULL. */
-export function numberOrNull(value: unknown): number | null {
-  return value === null || value === undefined ? null : Number(value);
-}
+export { textOrNull, numberOrNull, json, mapRow, keysetPage, rowMapper, text, num } from '../rows.ts';
 
 /** A BOOLEAN column. */
 export function flag(value: unknown): boolean {
   return value === true;
 }
 
-/** A TEXT column holding JSON. */
-export function json<T>(value: unknown): T {
-  return JSON.parse(String(value)) as T;
-}
-
 /** A BYTEA column (empty when NULL), as a plain Uint8Array view. */
 export function bytes(value: unknown): Uint8Array {
   return value instanceof Uint8Array ? new Uint8Array(value.buffer, value.byteOffset, value.byteLength) : new Uint8Array(0);
 }
-
-/** A row mapped to a record, or null when there is no row. */
-export function mapRow<T>(row: Row | undefined, map: (row: Row) => T): T | null {
-  return row ? map(row) : null;
-}
-
-/** A page from `limit + 1` rows read in list order (see the SQLite twin). */
-export function keysetPage<T>(rows: Row[], limit: number, map: (row: Row) => T, cursorOf: (row: Row) => string): StorePage<T> {
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { items: page.map(map), nextCursor: rows.length > limit && last ? cursorOf(last) : null };
-}
-
-/** Reads one column's value into a record field. */
-type ColumnReader<V> = (value: unknown) => V;
-
-/** A row-to-record mapper declared field by field; a field's column is its name in snake_case unless given as `[column, reader]`. */
-export function rowMapper<T>(fields: { [K in keyof T]: ColumnReader<T[K]> | [string, ColumnReader<T[K]>] }): (row: Row) => T {
-  const columns = Object.entries(fields as Record<string, ColumnReader<unknown> | [string, ColumnReader<unknown>]>).map(([field, spec]) =>
-    Array.isArray(spec) ? ([field, spec[0], spec[1]] as const) : ([field, field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), spec] as const),
-  );
-  return (row) => {
-    const record: Record<string, unknown> = {};
-    for (const [field, column, read] of columns) record[field] = read(row[column]);
-    return record as T;
-  };
-}
-
-/** A TEXT column. */
-export const text: ColumnReader<string> = (value) => String(value);
-
-/** An INTEGER or BIGINT column. */
-export const num: ColumnReader<number> = (value) => Number(value);

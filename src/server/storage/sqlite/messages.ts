@@ -6,28 +6,12 @@
  * @packageDocumentation
  */
 import { MESSAGE_CURSOR, decodeCursor, encodeCursor } from '../cursor.ts';
-import type { AddressRecord, AttachmentRecord, MessageRecord, MessageStore, MessageSummaryRecord, NewMessage } from '../types.ts';
-import { bytes, flag, json, keysetPage, mapRow, newId, num, rowMapper, text, textOrNull } from './database.ts';
+import type { AddressRecord, MessageRecord, MessageStore, NewMessage } from '../types.ts';
+import { bytes, flag, json, keysetPage, mapRow, newId, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
+import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, messageRowMappers, previewOf } from '../message-rows.ts';
 
-const SUMMARY_COLUMNS = 'id, inbox_id, seq, from_json, to_json, cc_json, subject, preview, received_at, size, has_attachments';
-const ATTACHMENT_COLUMNS = 'id, message_id, filename, content_type, size, content_id, inline';
-
-const toSummary = rowMapper<MessageSummaryRecord>({
-  id: text, inboxId: text, seq: num, from: ['from_json', (v) => (v === null ? null : json<AddressRecord>(v))],
-  to: ['to_json', json<AddressRecord[]>], cc: ['cc_json', json<AddressRecord[]>], subject: text, preview: text,
-  receivedAt: num, size: num, hasAttachments: flag,
-});
-
-const toAttachment = rowMapper<AttachmentRecord>({
-  id: text, messageId: text, filename: text, contentType: text, size: num, contentId: textOrNull, inline: flag,
-});
-
-/** The preview of a text body: whitespace collapsed, the first 200 characters. */
-function previewOf(body: string | null): string {
-  if (!body) return '';
-  return Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
-}
+const { toSummary, toAttachment } = messageRowMappers(flag);
 
 /** Stores one copy of a message in an inbox whose seq was just bumped to `seq`; returns its id. */
 function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage, receivedAt: number): string {

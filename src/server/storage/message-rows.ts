@@ -1,0 +1,35 @@
+/**
+ * The columns and row mappers of messages and attachments that both SQL
+ * dialects share (each passes its own reader of boolean columns).
+ *
+ * @packageDocumentation
+ */
+import { json, num, rowMapper, text, textOrNull } from './rows.ts';
+import type { ColumnReader, Row } from './rows.ts';
+import type { AddressRecord, AttachmentRecord, MessageSummaryRecord } from './types.ts';
+
+/** The columns of a message summary, in `SELECT` order. */
+export const SUMMARY_COLUMNS = 'id, inbox_id, seq, from_json, to_json, cc_json, subject, preview, received_at, size, has_attachments';
+
+/** The columns of an attachment's metadata, in `SELECT` order. */
+export const ATTACHMENT_COLUMNS = 'id, message_id, filename, content_type, size, content_id, inline';
+
+/** Row mappers of summaries and attachments, for a dialect's boolean columns. */
+export function messageRowMappers(flag: ColumnReader<boolean>): { toSummary: (row: Row) => MessageSummaryRecord; toAttachment: (row: Row) => AttachmentRecord } {
+  return {
+    toSummary: rowMapper<MessageSummaryRecord>({
+      id: text, inboxId: text, seq: num, from: ['from_json', (v) => (v === null ? null : json<AddressRecord>(v))],
+      to: ['to_json', json<AddressRecord[]>], cc: ['cc_json', json<AddressRecord[]>], subject: text, preview: text,
+      receivedAt: num, size: num, hasAttachments: flag,
+    }),
+    toAttachment: rowMapper<AttachmentRecord>({
+      id: text, messageId: text, filename: text, contentType: text, size: num, contentId: textOrNull, inline: flag,
+    }),
+  };
+}
+
+/** The preview of a text body: whitespace collapsed, the first 200 characters. */
+export function previewOf(body: string | null): string {
+  if (!body) return '';
+  return Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
+}
