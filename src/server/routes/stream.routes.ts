@@ -39,6 +39,7 @@ export const streamRoute = createRoute({
         .meta({ description: 'Resume after this seq, a non-negative integer in decimal digits (for clients that cannot send the Last-Event-ID header); empty means none' }),
       include: z
         .string()
+        .max(200)
         .optional()
         .meta({
           description:
