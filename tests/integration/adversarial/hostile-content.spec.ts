@@ -189,13 +189,18 @@ test('CR, LF and NUL in subjects, filenames and ids never forge a stream event o
   const abort = new AbortController();
   const { events } = await openStream(`${harness.server.apiUrl}/inboxes/${inbox.id}/stream`, { 'x-inbox-token': inbox.token }, abort.signal);
   const seen: Array<{ event: string; id: string | null; data: string }> = [];
+  let live!: () => void;
+  const ready = new Promise<void>((resolve) => (live = resolve));
   const reading = (async () => {
     for await (const e of events) {
       if ('comment' in e) continue;
       seen.push(e);
+      if (e.event === 'ready') live();
       if (e.event === 'message') break;
     }
   })();
+  // Sent once the stream is live: a stream without Last-Event-ID carries only what commits after its ready.
+  await ready;
   expect((await sendRaw(harness.server.smtpPort, 'evil@adversary.test', [inbox.address], raw)).code).toBe(250);
   await reading;
   abort.abort();
