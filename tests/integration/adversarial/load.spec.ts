@@ -48,17 +48,22 @@ test('@heavy 16 senders × 250 messages over 50 inboxes with 50 streams and poll
       streamed.set(inbox.id, got);
       const { status, events } = await openStream(`${harness.server.apiUrl}/inboxes/${inbox.id}/stream`, { 'x-inbox-token': inbox.token }, abort.signal);
       expect(status).toBe(200);
+      let live!: () => void;
+      const ready = new Promise<void>((resolve) => (live = resolve));
       // Wrapped: an async function returning the reading promise would wait for the stream's end.
       const done = (async () => {
         for await (const e of events) {
+          if (!('comment' in e) && e.event === 'ready') live();
           if ('comment' in e || e.event !== 'message') continue;
           const m = JSON.parse(e.data) as MessageSummary;
           got.push({ seq: Number(e.id), id: m.id, subject: m.subject });
         }
       })();
-      return { done };
+      return { done, ready };
     }),
   );
+  // Every stream is live before the first message: without Last-Event-ID, what commits before ready is history.
+  await Promise.all(streams.map((s) => s.ready));
 
   // Pollers list random inboxes all along.
   let polling = true;
