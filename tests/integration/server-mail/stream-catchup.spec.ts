@@ -7,29 +7,15 @@
  * the `integration-postgres` project).
  */
 import { expect, test } from '@playwright/test';
+import { newMessage } from '../../support/new-message.ts';
 import { startServer } from '../../../src/server/index.ts';
 import type { EventBus, RunningServer, Store } from '../../../src/server/index.ts';
-import type { NewMessage } from '../../../src/server/storage/types.ts';
 import { openProjectStore } from '../../support/backends.ts';
 
 const OPERATOR = `tmo_${'c'.repeat(32)}`;
 
-function message(subject: string): NewMessage {
-  return {
-    raw: new TextEncoder().encode(`Subject: ${subject}\r\n\r\nbody of ${subject}\r\n`),
-    from: { address: 'sender@example.com', name: 'Sender' },
-    to: [{ address: 'x@inboxkit.test', name: '' }],
-    cc: [],
-    replyTo: [],
-    subject,
-    headers: { subject },
-    text: `body of ${subject}`,
-    rawHtml: `<p>${subject}</p>`,
-    sanitizedHtml: `<p>${subject}</p>`,
-    envelopeFrom: 'sender@example.com',
-    attachments: [],
-  };
-}
+/** A message with an HTML body, so a whole message differs visibly from its summary. */
+const withHtml = (subject: string) => newMessage(subject, { rawHtml: `<p>${subject}</p>`, sanitizedHtml: `<p>${subject}</p>` });
 
 interface StreamEvent {
   event: string;
@@ -97,13 +83,13 @@ test('a stream with include=message sends whole messages when it catches up afte
     await stream.until((e) => e.event === 'ready');
 
     // Seq 1 is stored unheard; the live event of seq 2 skips it, so the stream reads the store.
-    await store.insertMessage([inbox.id], message('first'), Date.now());
-    const [second] = await store.insertMessage([inbox.id], message('second'), Date.now());
+    await store.insertMessage([inbox.id], withHtml('first'), Date.now());
+    const [second] = await store.insertMessage([inbox.id], withHtml('second'), Date.now());
     bus.publish({ type: 'message', inboxId: inbox.id, message: second! });
     await stream.until((e) => e.event === 'message' && e.id === '2');
 
     // Seq 3 is stored unheard; a resync makes the stream read the store.
-    await store.insertMessage([inbox.id], message('third'), Date.now());
+    await store.insertMessage([inbox.id], withHtml('third'), Date.now());
     bus.publish({ type: 'resync', inboxId: inbox.id });
     await stream.until((e) => e.event === 'message' && e.id === '3');
 

@@ -1,28 +1,11 @@
 import { test, expect } from '@playwright/test';
+import { newMessage } from '../../support/new-message.ts';
 import { BACKENDS } from '../../support/backends.ts';
 import type { Backend } from '../../support/backends.ts';
-import type { NewMessage, Store } from '../../../src/server/storage/types.ts';
+import type { Store } from '../../../src/server/storage/types.ts';
 import { InvalidCursorError } from '../../../src/server/storage/cursor.ts';
 
 const T0 = 1_800_000_000_000;
-
-function message(subject: string, extra: Partial<NewMessage> = {}): NewMessage {
-  return {
-    raw: new TextEncoder().encode(`Subject: ${subject}\r\n\r\nbody of ${subject}\r\n`),
-    from: { address: 'sender@example.com', name: 'Sender' },
-    to: [{ address: 'x@inboxkit.test', name: '' }],
-    cc: [],
-    replyTo: [],
-    subject,
-    headers: { subject },
-    text: `body of ${subject}`,
-    rawHtml: null,
-    sanitizedHtml: null,
-    envelopeFrom: 'sender@example.com',
-    attachments: [],
-    ...extra,
-  };
-}
 
 /** A store of the backend under test; its `close()` also drops its database. */
 async function open(backend: Backend, options: { now?: () => number } = {}): Promise<Store> {
@@ -54,8 +37,8 @@ for (const backend of BACKENDS) {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
       const b = await inbox(store, domainId, 'b');
-      await store.insertMessage([a.id], message('one'), T0);
-      const both = await store.insertMessage([a.id, b.id], message('two'), T0 + 1);
+      await store.insertMessage([a.id], newMessage('one'), T0);
+      const both = await store.insertMessage([a.id, b.id], newMessage('two'), T0 + 1);
       expect(both.map((m) => [m.inboxId, m.seq])).toEqual([[a.id, 2], [b.id, 1]]);
       expect(both[0]!.id).not.toBe(both[1]!.id);
       expect((await store.findInboxById(a.id))!.messageCount).toBe(2);
@@ -66,9 +49,9 @@ for (const backend of BACKENDS) {
     test('a seq is never reused after the newest message is deleted', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
-      const [first] = await store.insertMessage([a.id], message('one'), T0);
+      const [first] = await store.insertMessage([a.id], newMessage('one'), T0);
       expect(await store.deleteMessage(first!.id)).toBe(true);
-      const [second] = await store.insertMessage([a.id], message('two'), T0);
+      const [second] = await store.insertMessage([a.id], newMessage('two'), T0);
       expect(second!.seq).toBe(2);
       expect((await store.findInboxById(a.id))!.messageCount).toBe(1);
       await store.close();
@@ -77,7 +60,7 @@ for (const backend of BACKENDS) {
     test('a message stored for an inbox deleted meanwhile is skipped, the others are stored', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
-      const stored = await store.insertMessage([a.id, 'ibx_gone'], message('one'), T0);
+      const stored = await store.insertMessage([a.id, 'ibx_gone'], newMessage('one'), T0);
       expect(stored.map((m) => m.inboxId)).toEqual([a.id]);
       await store.close();
     });
@@ -85,12 +68,12 @@ for (const backend of BACKENDS) {
     test('the message list pages newest first and its cursor stays valid while messages arrive and are deleted', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
-      for (let i = 1; i <= 5; i++) await store.insertMessage([a.id], message(`m${i}`), T0 + i);
+      for (let i = 1; i <= 5; i++) await store.insertMessage([a.id], newMessage(`m${i}`), T0 + i);
       const page1 = await store.listMessages(a.id, { cursor: null, limit: 2 });
       expect(page1.items.map((m) => m.subject)).toEqual(['m5', 'm4']);
       // Meanwhile: two arrive, one of the next page is deleted.
-      await store.insertMessage([a.id], message('m6'), T0 + 6);
-      await store.insertMessage([a.id], message('m7'), T0 + 7);
+      await store.insertMessage([a.id], newMessage('m6'), T0 + 6);
+      await store.insertMessage([a.id], newMessage('m7'), T0 + 7);
       const m3 = (await store.listMessagesAfterSeq(a.id, 2, 1))[0]!;
       await store.deleteMessage(m3.id);
       const page2 = await store.listMessages(a.id, { cursor: page1.nextCursor, limit: 2 });
@@ -109,7 +92,7 @@ for (const backend of BACKENDS) {
     test('replay lists the messages after a seq, oldest first', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
-      for (let i = 1; i <= 4; i++) await store.insertMessage([a.id], message(`m${i}`), T0 + i);
+      for (let i = 1; i <= 4; i++) await store.insertMessage([a.id], newMessage(`m${i}`), T0 + i);
       expect((await store.listMessagesAfterSeq(a.id, 2, 100)).map((m) => m.seq)).toEqual([3, 4]);
       expect(await store.listMessagesAfterSeq(a.id, 4, 100)).toEqual([]);
       await store.close();
@@ -121,7 +104,7 @@ for (const backend of BACKENDS) {
       const pdf = new Uint8Array([0x25, 0x50, 0x44, 0x46, 0x00, 0xff]);
       const [summary] = await store.insertMessage(
         [a.id],
-        message('with file', {
+        newMessage('with file', {
           rawHtml: '<p onclick="x()">hi</p>',
           sanitizedHtml: '<p>hi</p>',
           text: `  line one\n\n  line two ${'x'.repeat(300)}`,
@@ -150,7 +133,7 @@ for (const backend of BACKENDS) {
     test('evicting keeps the newest messages and updates the count', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
-      for (let i = 1; i <= 5; i++) await store.insertMessage([a.id], message(`m${i}`), T0 + i);
+      for (let i = 1; i <= 5; i++) await store.insertMessage([a.id], newMessage(`m${i}`), T0 + i);
       expect(await store.evictOldest(a.id, 2)).toBe(3);
       expect((await store.listMessages(a.id, { cursor: null, limit: 10 })).items.map((m) => m.seq)).toEqual([5, 4]);
       expect((await store.findInboxById(a.id))!.messageCount).toBe(2);
@@ -163,7 +146,7 @@ for (const backend of BACKENDS) {
       const a = await inbox(store, domainId, 'a');
       const b = await inbox(store, domainId, 'b');
       const stored = [];
-      for (let i = 1; i <= 6; i++) stored.push(...(await store.insertMessage([a.id, b.id], message(`m${i}`), T0 + i)));
+      for (let i = 1; i <= 6; i++) stored.push(...(await store.insertMessage([a.id, b.id], newMessage(`m${i}`), T0 + i)));
       const third = stored.find((m) => m.inboxId === a.id && m.seq === 5)!;
       expect(await store.deleteMessage(third.id)).toBe(true);
       expect(await store.evictOldest(a.id, 3)).toBe(2);
@@ -199,7 +182,7 @@ for (const backend of BACKENDS) {
       const { store, domainId } = await setup();
       const old = await inbox(store, domainId, 'old', T0 + 10);
       const keep = await inbox(store, domainId, 'keep', null);
-      const [m] = await store.insertMessage([old.id, keep.id], message('x'), T0);
+      const [m] = await store.insertMessage([old.id, keep.id], newMessage('x'), T0);
       expect(await store.sweepExpired(T0 + 10)).toEqual([old.id]);
       expect(await store.findInboxById(old.id)).toBeNull();
       expect(await store.findMessage(m!.id)).toBeNull();
@@ -212,8 +195,8 @@ for (const backend of BACKENDS) {
     test('deleting an inbox reports how many messages went', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
-      await store.insertMessage([a.id], message('1'), T0);
-      await store.insertMessage([a.id], message('2'), T0);
+      await store.insertMessage([a.id], newMessage('1'), T0);
+      await store.insertMessage([a.id], newMessage('2'), T0);
       expect(await store.deleteInbox(a.id)).toEqual({ messagesDeleted: 2 });
       expect(await store.deleteInbox(a.id)).toBeNull();
       await store.close();
@@ -253,16 +236,16 @@ for (const backend of BACKENDS) {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
       const other = await inbox(store, domainId, 'other');
-      await store.insertMessage([a.id], message('Invoice 42'), T0);
-      await store.insertMessage([a.id], message('hello', { from: { address: 'billing@shop.example', name: 'Shop Billing' } }), T0);
-      await store.insertMessage([a.id], message('to someone', { to: [{ address: 'carol@elsewhere.example', name: '' }] }), T0);
-      await store.insertMessage([a.id], message('copy', { cc: [{ address: 'dave@cc.example', name: 'Dave' }] }), T0);
-      await store.insertMessage([a.id], message('plain', { text: 'the secret word is Marmalade' }), T0);
-      await store.insertMessage([a.id], message('100% off'), T0);
-      await store.insertMessage([a.id], message('1000 off'), T0);
-      await store.insertMessage([a.id], message('snake_case'), T0);
-      await store.insertMessage([a.id], message('snakeXcase'), T0);
-      await store.insertMessage([other.id], message('invoice elsewhere'), T0);
+      await store.insertMessage([a.id], newMessage('Invoice 42'), T0);
+      await store.insertMessage([a.id], newMessage('hello', { from: { address: 'billing@shop.example', name: 'Shop Billing' } }), T0);
+      await store.insertMessage([a.id], newMessage('to someone', { to: [{ address: 'carol@elsewhere.example', name: '' }] }), T0);
+      await store.insertMessage([a.id], newMessage('copy', { cc: [{ address: 'dave@cc.example', name: 'Dave' }] }), T0);
+      await store.insertMessage([a.id], newMessage('plain', { text: 'the secret word is Marmalade' }), T0);
+      await store.insertMessage([a.id], newMessage('100% off'), T0);
+      await store.insertMessage([a.id], newMessage('1000 off'), T0);
+      await store.insertMessage([a.id], newMessage('snake_case'), T0);
+      await store.insertMessage([a.id], newMessage('snakeXcase'), T0);
+      await store.insertMessage([other.id], newMessage('invoice elsewhere'), T0);
       const subjects = async (q: string | null) => (await store.listMessages(a.id, { cursor: null, limit: 50, q })).items.map((m) => m.subject);
       expect(await subjects('INVOICE')).toEqual(['Invoice 42']);
       expect(await subjects('shop billing')).toEqual(['hello']);
@@ -281,7 +264,7 @@ for (const backend of BACKENDS) {
     test('a search pages newest first with a cursor, like the plain list', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
-      for (let i = 1; i <= 5; i++) await store.insertMessage([a.id], message(i % 2 === 1 ? `match ${i}` : `other ${i}`), T0);
+      for (let i = 1; i <= 5; i++) await store.insertMessage([a.id], newMessage(i % 2 === 1 ? `match ${i}` : `other ${i}`), T0);
       const first = await store.listMessages(a.id, { cursor: null, limit: 2, q: 'match' });
       expect(first.items.map((m) => m.subject)).toEqual(['match 5', 'match 3']);
       const second = await store.listMessages(a.id, { cursor: first.nextCursor, limit: 2, q: 'match' });
@@ -294,7 +277,7 @@ for (const backend of BACKENDS) {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');
       const odd = 'nul\u0000here \uE000 \uE000\u0000 \uE0000 end';
-      const [stored] = await store.insertMessage([a.id], message(odd, { text: `text ${odd}`, headers: { subject: odd } }), T0);
+      const [stored] = await store.insertMessage([a.id], newMessage(odd, { text: `text ${odd}`, headers: { subject: odd } }), T0);
       const found = await store.findMessage(stored!.id);
       expect(found!.subject).toBe(odd);
       expect(found!.text).toBe(`text ${odd}`);
@@ -343,7 +326,7 @@ for (const backend of BACKENDS) {
     test('deliveries racing into one inbox get every seq from 1 once, with no gap', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'race');
-      const stored = await Promise.all(Array.from({ length: 40 }, (_, i) => store.insertMessage([a.id], message(`r${i}`), T0 + i)));
+      const stored = await Promise.all(Array.from({ length: 40 }, (_, i) => store.insertMessage([a.id], newMessage(`r${i}`), T0 + i)));
       expect(stored.flat().map((m) => m.seq).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
       expect(await store.findInboxById(a.id)).toMatchObject({ lastSeq: 40, messageCount: 40 });
       await store.close();
