@@ -148,7 +148,8 @@ export class Authenticator {
   async #read(source: EnrollSource, options: EnrollOptions): Promise<{ params: OtpParameters; uri: string | undefined }> {
     if (typeof source === 'string') return { params: parseOtpSource(source), uri: /^\s*otpauth:/i.test(source) ? source.trim() : undefined };
     if (!isLocator(source)) {
-      throw new AuthenticatorError(`authenticator.enroll() was given ${source === null ? 'null' : typeof source}; pass a locator of the QR code (page.getByRole('img', …)), an otpauth:// URI or a base32 secret.`);
+      const given = source === null ? 'null' : typeof (source as { locator?: unknown }).locator === 'function' ? 'a page or frame, not a locator' : typeof source;
+      throw new AuthenticatorError(`authenticator.enroll() was given ${given}; pass a locator of the QR code (page.getByRole('img', …)), an otpauth:// URI or a base32 secret.`);
     }
     const facts = await elementFacts(source, options.timeout);
     const isPicture = ['img', 'canvas', 'svg', 'picture'].includes(facts.tag);

@@ -197,6 +197,9 @@ export class AuthenticatorDevice {
   async #timeCode(minRemaining: number): Promise<string> {
     for (let sleeps = 0; ; sleeps++) {
       const nowMs = await this.#clock.now();
+      if (typeof nowMs !== 'number' || !Number.isFinite(nowMs) || nowMs < 0) {
+        throw new AuthenticatorError(`authenticator: the clock's now() gave ${String(nowMs)}, not a time. It must return milliseconds since the epoch (like Date.now()).`);
+      }
       const plan = planCode({ nowMs, period: this.period, minRemaining, lastStep: this.#lastStep });
       if (plan.waitMs === 0) {
         this.#lastStep = plan.step;
@@ -208,7 +211,8 @@ export class AuthenticatorDevice {
       if (sleeps >= MAX_SLEEPS) {
         throw new AuthenticatorError(`authenticator: the clock did not reach the next time step after ${MAX_SLEEPS} waits (it reads ${new Date(nowMs).toISOString()}). An injected clock's sleep(ms) must advance its now() by ms.`);
       }
-      const why = this.#lastStep !== undefined && plan.step === this.#lastStep + 1 && Math.floor(nowMs / (this.period * 1000)) === this.#lastStep ? 'this step\'s code was given already' : `fewer than ${minRemaining} s left in this step`;
+      const used = this.#lastStep !== undefined && Math.floor(nowMs / (this.period * 1000)) <= this.#lastStep;
+      const why = used ? 'this step\'s code was given already' : `fewer than ${minRemaining} s left in this step`;
       await base.step(`wait ${(plan.waitMs / 1000).toFixed(1)} s for the next time step (${why})`, () => this.#clock.sleep(plan.waitMs), { box: true });
     }
   }

@@ -126,6 +126,11 @@ test.describe('the otpauth:// URI', () => {
     });
   }
 
+  test('a page instead of a locator is refused, saying so', async ({ authenticator }) => {
+    const notALocator = { locator: () => undefined } as unknown as string;
+    await expect(authenticator.enroll(notALocator)).rejects.toThrow(/was given a page or frame, not a locator; pass a locator of the QR code/);
+  });
+
   test('an error never shows the whole secret', async ({ authenticator }) => {
     const error = await authenticator.enroll('otpauth://totp/x?secret=GEZDGNBVGY3TQOJQGEZDGNBV&algorithm=MD5').then(() => new Error('enrolled'), (e: unknown) => e as Error);
     expect(error.message).toContain('GEZD…(24 characters)');
@@ -187,6 +192,11 @@ test.describe('code() and time', () => {
   test('a clock whose sleep does not advance it is named instead of looping', async ({ authenticator }) => {
     const device = await authenticator.enroll(SECRET, { clock: { now: () => 60_000 + 29_500, sleep: async () => {} } });
     await expect(device.code()).rejects.toThrow(/the clock did not reach the next time step/);
+  });
+
+  test('a clock that does not give a time is named', async ({ authenticator }) => {
+    const device = await authenticator.enroll(SECRET, { clock: { now: () => Number.NaN, sleep: async () => {} } });
+    await expect(device.code()).rejects.toThrow(/the clock's now\(\) gave NaN, not a time/);
   });
 
   test('a minRemaining as long as the period is refused', async ({ authenticator }) => {
