@@ -4,7 +4,8 @@
  *
  * Flows: sign-up with a confirmation link, passwordless login with a 6-digit
  * code, password reset with an expiring link, an invoice with a PDF attachment,
- * and a newsletter with tracking-wrapped links. State lives in memory, per
+ * a newsletter with tracking-wrapped links, and two-factor sign-in with an
+ * authenticator app. State lives in memory, per
  * instance.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
@@ -24,6 +25,7 @@ import { createMailer, MailDeliveryError } from './mailer.ts';
 import { a, form, p, page } from './pages.ts';
 import { formatAmount } from './pdf.ts';
 import { createStore, normaliseEmail } from './store.ts';
+import { createTwoFactor } from './two-factor.ts';
 
 /** How to start the example app. */
 export interface ExampleAppOptions {
@@ -187,8 +189,11 @@ export async function startExampleApp(options: ExampleAppOptions): Promise<Examp
 
   const sessionCookie = (id: string): string => `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax`;
 
-  const signInAndGo = (email: string, notice: string): Reply =>
+  const startSession = (email: string, notice: string): Reply =>
     redirect(`/dashboard?notice=${notice}`, 303, { 'set-cookie': sessionCookie(store.startSession(email)) });
+  // With two-factor sign-in on, every way in (password, email code, confirmation link) asks for the authenticator's code first.
+  const twoFactor = createTwoFactor({ now, issuer: 'Acme', html: (status, body) => html(status, body), redirect: (location) => redirect(location), startSession });
+  const signInAndGo = (email: string, notice: string): Reply => twoFactor.challenge(email, notice) ?? startSession(email, notice);
 
   const requireEmail = (ctx: Context, field = 'email'): string => {
     const email = normaliseEmail(ctx.form.get(field) ?? '');
@@ -441,6 +446,9 @@ export async function startExampleApp(options: ExampleAppOptions): Promise<Examp
       }
       return html(200, page({ title: 'You have been unsubscribed', body: p(`We will not send Acme Weekly to ${email} any more.`) }));
     },
+
+    // 6. Two-factor sign-in with an authenticator app (examples/app/two-factor.ts).
+    ...twoFactor.routes,
   };
 
   function verifyForm(email: string): string {

@@ -13,6 +13,7 @@ import { localPartFor } from './local-part.ts';
 import { attachMessage, messageTitle } from './report.ts';
 import { viewerLink } from './viewer-link.ts';
 import { TestInbox } from './test-inbox.ts';
+import { Authenticator } from './authenticator/authenticator.ts';
 
 /** Where the fixtures look for the service when no `baseUrl` is configured: `inboxkit serve`'s default. */
 export const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_HTTP_PORT}`;
@@ -93,6 +94,8 @@ export interface InboxkitTestFixtures {
   inbox: TestInbox;
   /** Makes more inboxes for this test (e.g. two users); all are deleted when it ends. */
   createInbox: CreateInbox;
+  /** A simulated authenticator app: `enroll()` reads the page's QR code, `code()` gives TOTP/HOTP codes. */
+  authenticator: Authenticator;
 }
 
 /** What the service allows the configured credential, read once per worker (and never changed by a test). */
@@ -379,6 +382,11 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
     },
     { timeout: INBOX_FIXTURE_TIMEOUT },
   ],
+
+  // eslint-disable-next-line no-empty-pattern
+  authenticator: async ({}, use, testInfo) => {
+    await use(new Authenticator(testInfo));
+  },
 
   inbox: [
     async ({ createInbox }, use) => {

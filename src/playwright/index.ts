@@ -44,12 +44,18 @@ export { DeliveryFaultsUnsupportedError } from '../client/index.ts';
 export type { DeliveryFault, DeliveryFaultOptions, CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from '../client/index.ts';
 export type { OpenableMessage } from './open.ts';
 export { defaultWaitTimeout, teardownReserve } from './budget.ts';
+export { Authenticator, DEFAULT_MIN_REMAINING } from './authenticator/authenticator.ts';
+export type { EnrollOptions, EnrollSource } from './authenticator/authenticator.ts';
+export { AuthenticatorDevice } from './authenticator/device.ts';
+export type { AuthenticatorClock, CodeOptions } from './authenticator/device.ts';
+export { AuthenticatorError } from './authenticator/otp-params.ts';
+export type { OtpAlgorithm } from './authenticator/otp-params.ts';
 export { WaitTimeoutError, UnexpectedMessageError, describeCriteria } from '../client/index.ts';
 export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, ReceivedAttachment, WaitOptions, ExpectNoMessageOptions, ExtractedLink, LinkFilterArg, OtpCandidate } from '../client/index.ts';
 
 /**
- * Playwright's `test` with the inboxkit fixtures: `inbox`, `createInbox` and
- * the `inboxkit` options.
+ * Playwright's `test` with the inboxkit fixtures: `inbox`, `createInbox`,
+ * `authenticator` and the `inboxkit` options.
  */
 export const test = base.extend<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures>(inboxkitFixtures);
 
