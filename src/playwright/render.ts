@@ -171,7 +171,16 @@ export async function renderEmail(getBrowser: BrowserSource, message: Renderable
     const page = await openPage(context, images);
     await page.setContent(prepared.html, { waitUntil: 'load' });
     await page.addStyleTag({ content: darkMode === 'forced' ? STILL_CSS + FORCED_DARK_CSS : STILL_CSS });
-    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    // A client shows an email that declares no colour scheme and no background on its own white
+    // background; headless Chromium in dark mode would paint the canvas dark under it instead.
+    await page.evaluate(() => {
+      const root = getComputedStyle(document.documentElement);
+      const transparent = (c: string) => c === 'rgba(0, 0, 0, 0)' || c === 'transparent';
+      if (root.colorScheme === 'normal' && transparent(root.backgroundColor) && transparent(getComputedStyle(document.body).backgroundColor)) {
+        document.documentElement.style.setProperty('background-color', '#ffffff');
+      }
+      return document.fonts.ready.then(() => undefined);
+    });
     const width = fixed ?? (await naturalWidth(page));
     if (width !== (fixed ?? DESKTOP_MAX)) await page.setViewportSize({ width, height: VIEWPORT_HEIGHT });
     return {
