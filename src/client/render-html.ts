@@ -49,7 +49,7 @@ const DATE_PATTERNS = [
   `\\b\\d{4}-\\d{2}-\\d{2}(?:[T ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:Z|\\s?UTC|[+-]\\d{2}:?\\d{2})?)?\\b`,
   `\\b${DAYS}\\d{1,2}(?:st|nd|rd|th)?\\s+${MONTHS}\\s+\\d{4}${TIME}`,
   `\\b${DAYS}${MONTHS}\\s+\\d{1,2}(?:st|nd|rd|th)?,?\\s+\\d{4}${TIME}`,
-  `\\b\\d{1,2}[/.]\\d{1,2}[/.]\\d{2,4}${TIME}`,
+  `(?<![\\d.])\\d{1,2}[/.]\\d{1,2}[/.](?:\\d{4}|\\d{2})(?![\\d.])${TIME}`,
   `\\b\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s?[AaPp]\\.?[Mm]\\.?)?\\s?(?:UTC|GMT)\\b`,
 ];
 /** A URL in visible text whose path or query holds a token: 16+ letters and digits mixed, or a parameter named like one. */
@@ -163,6 +163,25 @@ export function prepareRenderHtml(html: string, options: PrepareRenderOptions): 
   return { html: $.html(), dynamic };
 }
 
+/** Largest inline (`cid:`) image turned into a `data:` URL; a bigger one is left unresolved (blank). */
+const MAX_INLINE_IMAGE_BYTES = 2 * 1024 * 1024;
+
+/** `cid:` references of the original HTML, resolved to `data:` URLs of the message's own inline parts, so the render needs no network. */
+function inlineCidImages(html: string, attachments: ReadonlyArray<{ contentId?: string; mimeType: string; content: ArrayBuffer | Uint8Array | string }>): string {
+  const byId = new Map<string, string>();
+  for (const a of attachments) {
+    const id = a.contentId?.replace(/^<|>$/g, '');
+    if (!id || !/^image\//i.test(a.mimeType)) continue;
+    const bytes = typeof a.content === 'string' ? Buffer.from(a.content) : Buffer.from(a.content instanceof Uint8Array ? a.content : new Uint8Array(a.content));
+    if (bytes.length <= MAX_INLINE_IMAGE_BYTES) byId.set(id.toLowerCase(), `data:${a.mimeType};base64,${bytes.toString('base64')}`);
+  }
+  if (byId.size === 0) return html;
+  return html.replace(/(["'(])cid:([^"')\s]+)/gi, (whole, quote: string, id: string) => {
+    const url = byId.get(decodeURIComponent(id).toLowerCase());
+    return url ? `${quote}${url}` : whole;
+  });
+}
+
 /** What {@link renderSource} needs of a message. */
 export interface RenderSource {
   /** The sanitized HTML, used when the raw source cannot be read. */
@@ -185,7 +204,8 @@ export async function renderSource(message: RenderSource, options?: RequestOptio
   let original: string | null = null;
   try {
     const { default: PostalMime } = await import('postal-mime');
-    original = (await PostalMime.parse(await message.raw(options))).html ?? null;
+    const parsed = await PostalMime.parse(await message.raw(options));
+    original = parsed.html === undefined ? null : inlineCidImages(parsed.html, parsed.attachments);
   } catch (error) {
     if (!(error instanceof InboxkitError && 'status' in error && (error.status === 404 || error.status === 405))) throw error;
   }
