@@ -165,15 +165,20 @@ export function prepareRenderHtml(html: string, options: PrepareRenderOptions): 
 
 /** Largest inline (`cid:`) image turned into a `data:` URL; a bigger one is left unresolved (blank). */
 const MAX_INLINE_IMAGE_BYTES = 2 * 1024 * 1024;
+/** Most bytes of inline images one render resolves in all; the rest are left unresolved. */
+const MAX_INLINE_TOTAL_BYTES = 8 * 1024 * 1024;
 
 /** `cid:` references of the original HTML, resolved to `data:` URLs of the message's own inline parts, so the render needs no network. */
 function inlineCidImages(html: string, attachments: ReadonlyArray<{ contentId?: string; mimeType: string; content: ArrayBuffer | Uint8Array | string }>): string {
   const byId = new Map<string, string>();
+  let total = 0;
   for (const a of attachments) {
     const id = a.contentId?.replace(/^<|>$/g, '');
     if (!id || !/^image\//i.test(a.mimeType)) continue;
     const bytes = typeof a.content === 'string' ? Buffer.from(a.content) : Buffer.from(a.content instanceof Uint8Array ? a.content : new Uint8Array(a.content));
-    if (bytes.length <= MAX_INLINE_IMAGE_BYTES) byId.set(id.toLowerCase(), `data:${a.mimeType};base64,${bytes.toString('base64')}`);
+    if (bytes.length > MAX_INLINE_IMAGE_BYTES || total + bytes.length > MAX_INLINE_TOTAL_BYTES) continue;
+    total += bytes.length;
+    byId.set(id.toLowerCase(), `data:${a.mimeType};base64,${bytes.toString('base64')}`);
   }
   if (byId.size === 0) return html;
   return html.replace(/(["'(])cid:([^"')\s]+)/gi, (whole, quote: string, id: string) => {

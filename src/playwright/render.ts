@@ -44,9 +44,11 @@ export interface RenderOptions {
 
 /** An email rendered in a page of its own; {@link RenderedEmail.close} closes its context. */
 export interface RenderedEmail {
+  /** The page the email is shown in (its own context; closed by {@link RenderedEmail.close}). */
   page: Page;
   /** The width used, in CSS pixels. */
   width: number;
+  /** The colour scheme asked for. */
   colorScheme: 'light' | 'dark';
   /** How dark mode was shown: `media` (prefers-color-scheme), `forced` (inversion approximation), or `none` (light). */
   darkMode: 'media' | 'forced' | 'none';
@@ -56,13 +58,17 @@ export interface RenderedEmail {
   profile: { client: string; name: string; removed: ProfileRemoval[]; note: string } | null;
   /** Which HTML was rendered. */
   source: 'original' | 'sanitized' | 'text';
+  /** Closes the page and its context. */
   close(): Promise<void>;
 }
 
 /** What rendering needs of a message: its bodies, its raw source and its one-time codes. */
 export interface RenderableMessage extends RenderSource {
+  /** The subject, for reports. */
   subject: string;
+  /** The one-time-code candidates (`message.otps()`), to find how the code is written. */
   otps(): ReadonlyArray<{ raw: string; code: string }>;
+  /** The one-time code (`message.otp()`); throws when there is none. */
   otp(): string;
 }
 

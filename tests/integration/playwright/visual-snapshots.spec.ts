@@ -26,6 +26,13 @@ test('welcome email looks the same', async ({ inbox }) => {
   const message = await inbox.waitForMessage({ subject: 'Welcome' });
   await expect(message).toHaveScreenshot('welcome.png', { widths: ['mobile', 600] });
 });
+
+test("a page still gets Playwright's own toHaveScreenshot", async ({ page }) => {
+  await page.setViewportSize({ width: 300, height: 200 });
+  await page.setContent('<p style="font:20px sans-serif">A page of the app</p>');
+  await expect(page).toHaveScreenshot('page.png');
+  await expect(page.locator('p')).toHaveScreenshot('paragraph.png');
+});
 `;
 
 function config(snapshots: string): string {
@@ -56,15 +63,17 @@ test('the first run writes the snapshots, the second passes, a changed template 
     const first = await runInline({ 'visual.spec.ts': SPEC }, { config: config(snapshots), env });
     // As Playwright does with a missing snapshot: it is written, and the test says so.
     expect(resultOf(first, title).errors.join('\n')).toMatch(/welcome-mobile\.png.*(doesn't exist|writing actual)/s);
-    expect((await readdir(snapshots)).sort()).toEqual(['welcome-600.png', 'welcome-mobile.png']);
+    expect((await readdir(snapshots)).sort()).toEqual(['page.png', 'paragraph.png', 'welcome-600.png', 'welcome-mobile.png']);
     const facts = resultOf(first, title).attachments.find((a) => a.name.startsWith('visual snapshot — Welcome'));
     expect(facts?.body.toString()).toContain('width 375px, light');
     expect(facts?.body.toString()).toMatch(/masked dynamic parts: code "482913", date "\d{4}-\d{2}-\d{2}T/);
 
     const second = await runInline({ 'visual.spec.ts': SPEC }, { config: config(snapshots), env });
     expect(resultOf(second, title)).toMatchObject({ status: 'passed', errors: [] });
+    expect(resultOf(second, "a page still gets Playwright's own toHaveScreenshot")).toMatchObject({ status: 'passed', errors: [] });
 
     const changed = await runInline({ 'visual.spec.ts': SPEC }, { config: config(snapshots), env: { ...env, TEMPLATE: 'v2' } });
+    expect(resultOf(changed, "a page still gets Playwright's own toHaveScreenshot").status).toBe('passed');
     const failed = resultOf(changed, title);
     expect(failed.status).toBe('failed');
     expect(failed.errors.join('\n')).toMatch(/Screenshot comparison failed|pixels .* are different/);
