@@ -354,7 +354,12 @@ export interface ClientFeatureSupport {
 export async function clientFeatureSupport(client: string): Promise<{ client: string; name: string; dataUpdated: string; features: ClientFeatureSupport[] }> {
   const { rawData } = await loadCaniemail();
   const known = knownClients(rawData);
-  const resolved = resolveEmailClients(client, known);
+  let resolved: string[];
+  try {
+    resolved = resolveEmailClients(client, known);
+  } catch (error) {
+    throw error instanceof InboxkitError ? new InboxkitError(error.message.replace(/^compatibility:/, 'client profile:')) : error;
+  }
   if (resolved.length !== 1) {
     throw new InboxkitError(`client profile: ${JSON.stringify(client)} stands for ${resolved.length} clients (${resolved.join(', ')}); name one platform, e.g. ${JSON.stringify(resolved[0])}.`);
   }
