@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import * as csstree from 'css-tree';
+import type * as CssTree from 'css-tree';
 import { clientFeatureSupport } from './compatibility.ts';
 import type { ClientFeatureSupport } from './compatibility.ts';
 
@@ -53,6 +53,8 @@ export const CLIENT_PROFILE_NOTE =
   'A client profile is an approximation from the caniemail data: it removes what the client is documented not to support, and cannot reproduce the client\'s own stylesheet, rewriting or quirks.';
 
 type Unsupported = (slug: string) => ClientFeatureSupport | undefined;
+/** css-tree, imported on first use (it takes a few hundred milliseconds to load, and most runs never apply a profile). */
+type Css = typeof CssTree;
 
 interface CssRules {
   properties: Map<string, ClientFeatureSupport>;
@@ -94,7 +96,7 @@ class Removals {
 }
 
 /** Whether a declaration goes, and which feature says so. */
-function declarationFeature(node: csstree.Declaration, rules: CssRules): ClientFeatureSupport | undefined {
+function declarationFeature(csstree: Css, node: CssTree.Declaration, rules: CssRules): ClientFeatureSupport | undefined {
   const property = node.property.toLowerCase();
   const byProperty = rules.properties.get(property);
   if (byProperty) return byProperty;
@@ -106,11 +108,11 @@ function declarationFeature(node: csstree.Declaration, rules: CssRules): ClientF
   return undefined;
 }
 
-function filterDeclarations(ast: csstree.CssNode, rules: CssRules, removals: Removals): void {
+function filterDeclarations(csstree: Css, ast: CssTree.CssNode, rules: CssRules, removals: Removals): void {
   csstree.walk(ast, {
     visit: 'Declaration',
     enter(node, item, list) {
-      const feature = declarationFeature(node, rules);
+      const feature = declarationFeature(csstree, node, rules);
       if (feature && list) {
         list.remove(item);
         removals.add(feature, `${node.property} declaration`);
@@ -119,7 +121,7 @@ function filterDeclarations(ast: csstree.CssNode, rules: CssRules, removals: Rem
   });
 }
 
-function filterStylesheet(css: string, rules: CssRules, removals: Removals): string {
+function filterStylesheet(csstree: Css, css: string, rules: CssRules, removals: Removals): string {
   const ast = csstree.parse(css, { parseValue: true, parseCustomProperty: false });
   csstree.walk(ast, {
     visit: 'Atrule',
@@ -149,7 +151,7 @@ function filterStylesheet(css: string, rules: CssRules, removals: Removals): str
       if (selectors.isEmpty) list.remove(item);
     },
   });
-  filterDeclarations(ast, rules, removals);
+  filterDeclarations(csstree, ast, rules, removals);
   return csstree.generate(ast);
 }
 
@@ -214,15 +216,16 @@ export async function applyClientProfile(html: string, client: string): Promise<
   const rules = cssRules(unsupportedList);
   prefersColorSchemeRule(unsupported, rules);
   const removals = new Removals();
+  const csstree: Css = await import('css-tree');
   const $ = cheerio.load(html);
   removeHtmlFeatures($, unsupported, removals);
   $('style').each((_, el) => {
     const text = $(el).text();
-    $(el).text(filterStylesheet(text, rules, removals));
+    $(el).text(filterStylesheet(csstree, text, rules, removals));
   });
   $('[style]').each((_, el) => {
     const ast = csstree.parse($(el).attr('style') ?? '', { context: 'declarationList', parseValue: true, parseCustomProperty: false });
-    filterDeclarations(ast, rules, removals);
+    filterDeclarations(csstree, ast, rules, removals);
     const style = csstree.generate(ast);
     if (style === '') $(el).removeAttr('style');
     else $(el).attr('style', style);

@@ -40,6 +40,7 @@ export interface AccessibilityOptions {
 export interface AccessibilityViolation {
   /** axe's rule id, e.g. `image-alt`. */
   id: string;
+  /** axe's impact of the rule's worst finding. */
   impact: AxeImpact;
   /** One line on what the rule wants. */
   help: string;
