@@ -329,3 +329,46 @@ export async function messageCompatibility(message: CompatibilitySource, clients
   const report = await checkCompatibility(message.html, clients);
   return report.source === 'original' ? { ...report, source: 'sanitized' } : report;
 }
+
+/** How one client supports one feature of the caniemail data (its latest tested version). */
+export interface ClientFeatureSupport {
+  /** caniemail's id, e.g. `html-style`. */
+  slug: string;
+  /** caniemail's title, e.g. `<style> element`. */
+  feature: string;
+  /** `html`, `css`, `image` or `others`. */
+  category: string;
+  /** The feature's page on caniemail.com. */
+  url: string;
+  /** `yes`, `partial`, `no`, or `unknown` (no data for this client). */
+  support: 'yes' | 'partial' | 'no' | 'unknown';
+}
+
+/**
+ * Every feature of the caniemail data with one client's support (its latest
+ * tested version), for client profiles that render an email as that client would.
+ *
+ * @param client - one `family.platform`, e.g. `gmail.desktop-webmail`.
+ * @throws InboxkitError for an unknown client or a name that stands for several.
+ */
+export async function clientFeatureSupport(client: string): Promise<{ client: string; name: string; dataUpdated: string; features: ClientFeatureSupport[] }> {
+  const { rawData } = await loadCaniemail();
+  const known = knownClients(rawData);
+  let resolved: string[];
+  try {
+    resolved = resolveEmailClients(client, known);
+  } catch (error) {
+    throw error instanceof InboxkitError ? new InboxkitError(error.message.replace(/^compatibility:/, 'client profile:')) : error;
+  }
+  if (resolved.length !== 1) {
+    throw new InboxkitError(`client profile: ${JSON.stringify(client)} stands for ${resolved.length} clients (${resolved.join(', ')}); name one platform, e.g. ${JSON.stringify(resolved[0])}.`);
+  }
+  const [family = '', platform = ''] = (resolved[0] as string).split('.');
+  const features = rawData.data.map((f): ClientFeatureSupport => {
+    const stats = f.stats[family]?.[platform];
+    const latest = stats && Object.keys(stats).length > 0 ? (stats[Object.keys(stats).sort().at(-1) as string] ?? '') : '';
+    const support = latest.startsWith('y') ? 'yes' : latest.startsWith('n') ? 'no' : latest.startsWith('a') ? 'partial' : 'unknown';
+    return { slug: f.slug, feature: f.title, category: f.category, url: f.url, support };
+  });
+  return { ...nameOf(resolved[0] as string, rawData), dataUpdated: rawData.last_update_date, features };
+}

@@ -86,6 +86,12 @@ export type { ClientOptions, RequestOptions, ListParams, RetryOptions, RateLimit
 export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.ts';
 export { checkCompatibility, resolveEmailClients } from './compatibility.ts';
 export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './compatibility.ts';
+export { clientFeatureSupport } from './compatibility.ts';
+export type { ClientFeatureSupport } from './compatibility.ts';
+export { applyClientProfile, CLIENT_PROFILE_NOTE } from './client-profile.ts';
+export type { ClientProfileResult, ProfileRemoval } from './client-profile.ts';
+export { prepareRenderHtml, renderSource } from './render-html.ts';
+export type { DynamicPart, ImageMode, PrepareRenderOptions, PreparedRender, RenderSource } from './render-html.ts';
 export { FaultsResource, DeliveryFaultsUnsupportedError, checkDeliveryFault } from './faults.ts';
 export type { DeliveryFaultOptions } from './faults.ts';
 export type { DeliveryFault, ClearedDeliveryFault } from '../wire/faults.ts';

@@ -1,11 +1,10 @@
 /**
- * The fixtures: `inbox`, `createInbox`, the `inboxkit` options and the
- * worker-scoped client behind them.
- *
+ * The fixtures: `inbox`, `createInbox`, `authenticator`, the `inboxkit` options
+ * and the worker-scoped client and render browser behind them.
  * @packageDocumentation
  */
 import { performance } from 'node:perf_hooks';
-import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, TestInfo } from '@playwright/test';
+import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, TestInfo } from '@playwright/test';
 import { ConflictError, ConnectionError, DEFAULT_HTTP_PORT, InboxkitError, NotFoundError, PermissionDeniedError, createClient } from '../client/index.ts';
 import type { InboxHandle, InboxkitClient } from '../client/index.ts';
 import { defaultWaitTimeout } from './budget.ts';
@@ -13,7 +12,9 @@ import { localPartFor } from './local-part.ts';
 import { attachMessage, messageTitle } from './report.ts';
 import { viewerLink } from './viewer-link.ts';
 import { TestInbox } from './test-inbox.ts';
-import { Authenticator } from './authenticator/authenticator.ts';
+import { authenticatorFixture, type Authenticator } from './authenticator/authenticator.ts';
+import { renderBrowserFixture } from './render-browser.ts';
+import type { BrowserSource } from './render.ts';
 
 /** Where the fixtures look for the service when no `baseUrl` is configured: `inboxkit serve`'s default. */
 export const DEFAULT_BASE_URL = `http://127.0.0.1:${DEFAULT_HTTP_PORT}`;
@@ -116,6 +117,8 @@ export interface InboxkitWorkerFixtures {
   _inboxkitClient: InboxkitClient;
   /** What the service allows this worker's credential. */
   _inboxkitAccount: InboxkitAccount;
+  /** The browser emails are rendered in (launched on first use). */
+  _inboxkitRenderBrowser: BrowserSource;
 }
 
 /** Internal test-scoped fixtures. */
@@ -327,7 +330,7 @@ async function closeClient(client: InboxkitClient): Promise<void> {
  * });
  * ```
  */
-export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures, Pick<PlaywrightTestArgs, 'request'> & Pick<PlaywrightTestOptions, 'baseURL'>> = {
+export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures, Pick<PlaywrightTestArgs, 'request'> & Pick<PlaywrightTestOptions, 'baseURL'>, Pick<PlaywrightWorkerArgs, 'playwright'> & Pick<PlaywrightWorkerOptions, 'browserName' | 'connectOptions'>> = {
   inboxkit: [{}, { option: true, scope: 'worker' }],
 
   _inboxkitClient: [
@@ -347,6 +350,8 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
     { scope: 'worker', box: true, timeout: INBOX_FIXTURE_TIMEOUT },
   ],
 
+  _inboxkitRenderBrowser: [renderBrowserFixture, { scope: 'worker', box: true }],
+
   _inboxkitTestStart: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -356,13 +361,14 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
   ],
 
   createInbox: [
-    async ({ inboxkit, _inboxkitClient: client, _inboxkitAccount: account, _inboxkitTestStart: start, request, baseURL }, use, testInfo) => {
+    async ({ inboxkit, _inboxkitClient: client, _inboxkitAccount: account, _inboxkitTestStart: start, _inboxkitRenderBrowser: renderBrowser, request, baseURL }, use, testInfo) => {
       const inboxes: TestInbox[] = [];
       const teardownTasks: Array<() => Promise<void>> = [];
       let attached = 0;
       const context = {
         testInfo,
         linkCheck: { request, baseURL },
+        renderBrowser,
         attachToReport: inboxkit.attachToReport ?? true,
         nextAttachmentNumber: () => ++attached,
         viewerLink: (handle: InboxHandle) => viewerLink(client.apiUrl, handle.id),
@@ -383,10 +389,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
     { timeout: INBOX_FIXTURE_TIMEOUT },
   ],
 
-  // eslint-disable-next-line no-empty-pattern
-  authenticator: async ({}, use, testInfo) => {
-    await use(new Authenticator(testInfo));
-  },
+  authenticator: authenticatorFixture,
 
   inbox: [
     async ({ createInbox }, use) => {

@@ -40,6 +40,12 @@ export { TestMessage } from './test-message.ts';
 export { checkMessageLinks, describeCheckedLink, describeLinkReport } from './link-check.ts';
 export type { LinkCheckOptions, LinkCheckReport, CheckedLink, LinkCheckContext } from './link-check.ts';
 export type { CompatibilityOptions } from './check-matchers.ts';
+export type { EmailScreenshotOptions } from './visual-matchers.ts';
+export type { AccessibilityOptions, AccessibilityViolation, AxeImpact } from './accessibility.ts';
+export { EMAIL_IRRELEVANT_RULES } from './accessibility.ts';
+export type { RenderOptions, RenderWidth, RenderedEmail } from './render.ts';
+export { applyClientProfile, CLIENT_PROFILE_NOTE } from '../client/index.ts';
+export type { ClientProfileResult, ProfileRemoval, DynamicPart, ImageMode } from '../client/index.ts';
 export { DeliveryFaultsUnsupportedError } from '../client/index.ts';
 export type { DeliveryFault, DeliveryFaultOptions, CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from '../client/index.ts';
 export type { OpenableMessage } from './open.ts';
@@ -59,5 +65,5 @@ export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, 
  */
 export const test = base.extend<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures>(inboxkitFixtures);
 
-/** Playwright's `expect` with the inboxkit matchers: `toHaveReceived`, `toHaveLink`, `toHaveOtp`, `toHaveWorkingLinks`, `toBeCompatibleWith`. */
+/** Playwright's `expect` with the inboxkit matchers: `toHaveReceived`, `toHaveLink`, `toHaveOtp`, `toHaveWorkingLinks`, `toBeCompatibleWith`, `toHaveScreenshot` (on a message), `toBeAccessible`. */
 export const expect = baseExpect.extend(inboxkitMatchers);

@@ -1,6 +1,8 @@
 /**
  * The inboxkit matchers for `expect.extend`: `toHaveReceived` (on an inbox),
- * `toHaveLink` and `toHaveOtp` (on a received message), all with `.not`.
+ * `toHaveLink` and `toHaveOtp` (on a received message), all with `.not`; the
+ * checks of the email itself (`toHaveWorkingLinks`, `toBeCompatibleWith`,
+ * `toHaveScreenshot`, `toBeAccessible`).
  *
  * @packageDocumentation
  */
@@ -9,6 +11,7 @@ import { InboxkitError, OtpNotFoundError, describeCriteria, describeLinkFilter }
 import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
 import { checkMatchers } from './check-matchers.ts';
+import { visualMatchers } from './visual-matchers.ts';
 
 /** What `toHaveLink` accepts: link text or href (string: contains, case-insensitive; RegExp), a filter object, or a predicate. */
 export type LinkMatch = Parameters<ReceivedMessage['links']>[0];
@@ -186,4 +189,5 @@ export const inboxkitMatchers = {
     };
   },
   ...checkMatchers,
+  ...visualMatchers,
 };

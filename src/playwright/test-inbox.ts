@@ -13,6 +13,7 @@ import { atCallSite, callLocation, captureCallSite, describeCriteria } from '../
 import type { CallLocation, CallSite, DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
 import type { LinkCheckContext } from './link-check.ts';
 import { TestMessage } from './test-message.ts';
+import type { BrowserSource } from './render.ts';
 import { openEmail } from './open.ts';
 import type { OpenableMessage } from './open.ts';
 import { attachMessage, attachRawSource, messageTitle } from './report.ts';
@@ -43,6 +44,8 @@ interface TestInboxContext {
   atTeardown(task: () => Promise<void>): void;
   /** The test's `request` context and `baseURL`, for `message.checkLinks()`. */
   linkCheck?: LinkCheckContext;
+  /** The browser `message.render()` and the visual matchers render in. */
+  renderBrowser?: BrowserSource;
   /** The inbox's link in the local service's web viewer, named by a failed wait's error. */
   viewerLink?(handle: InboxHandle): string;
   /** Ids of the messages already attached to this test's report: each is attached once. */
@@ -199,7 +202,7 @@ export class TestInbox {
   }
 
   #forTest(message: ReceivedMessage): TestMessage {
-    return new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null);
+    return new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null, this.#context.renderBrowser ?? null);
   }
 
   /**

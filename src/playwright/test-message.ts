@@ -10,6 +10,8 @@ import { ReceivedMessage } from '../client/index.ts';
 import type { InboxHandle, Message } from '../client/index.ts';
 import { checkMessageLinks } from './link-check.ts';
 import type { LinkCheckContext, LinkCheckOptions, LinkCheckReport } from './link-check.ts';
+import { renderEmail } from './render.ts';
+import type { BrowserSource, RenderOptions, RenderedEmail } from './render.ts';
 
 /**
  * A message returned by the `inbox` fixture's waits: everything a
@@ -18,11 +20,36 @@ import type { LinkCheckContext, LinkCheckOptions, LinkCheckReport } from './link
  */
 export class TestMessage extends ReceivedMessage {
   readonly #links: LinkCheckContext | null;
+  readonly #browser: BrowserSource | null;
 
   /** Made by the fixtures' waits. */
-  constructor(inbox: InboxHandle, data: Message, links: LinkCheckContext | null) {
+  constructor(inbox: InboxHandle, data: Message, links: LinkCheckContext | null, browser: BrowserSource | null = null) {
     super(inbox, data);
     this.#links = links;
+    this.#browser = browser;
+  }
+
+  /**
+   * Renders the email in a page of its own (a fresh context of a browser of the
+   * project's type; the test's `page` is left alone), as `toHaveScreenshot` and
+   * `toBeAccessible` do. Close it with `close()` when done.
+   *
+   * @example
+   * ```ts
+   * const render = await message.render({ width: 'mobile', colorScheme: 'dark' });
+   * try {
+   *   await expect(render.page.getByRole('link', { name: 'Confirm' })).toBeInViewport();
+   * } finally {
+   *   await render.close();
+   * }
+   * ```
+   */
+  async render(options?: RenderOptions): Promise<RenderedEmail> {
+    const browser = this.#browser;
+    if (browser === null) {
+      throw new Error('render: this message was not made by the inbox fixture of a running test, so it has no browser to render in; use a message from inbox.waitForMessage().');
+    }
+    return renderEmail(browser, this, options);
   }
 
   /**

@@ -1,5 +1,6 @@
 /**
- * The message pane: headers, the sanitized HTML in a sandboxed frame, text,
+ * The message pane: headers, the sanitized HTML in a sandboxed frame, its
+ * renders side by side (light, dark, forced dark; width presets), text,
  * all headers, raw source, attachments, and what inboxkit's extraction sees.
  *
  * @packageDocumentation
@@ -9,6 +10,7 @@ import { OtpNotFoundError } from '../extract/errors.ts';
 import type { Message } from '../wire/schemas.ts';
 import type { Api } from './api.ts';
 import { formatAddress, formatAddresses, formatBytes, h, replace, time } from './dom.ts';
+import { rendersPanel } from './render-views.ts';
 
 /** What the message pane needs from the app. */
 export interface MessageViewContext {
@@ -303,6 +305,7 @@ export function renderMessage(pane: HTMLElement, message: Message, ctx: MessageV
     meta,
     tabs(message, [
       { id: 'html', label: 'HTML', render: () => htmlPanel(message) },
+      { id: 'renders', label: 'Renders', render: () => rendersPanel(message.html, (frame, html) => showInFrame(frame, html, false)) },
       { id: 'text', label: 'Text', render: () => textPanel(message) },
       { id: 'headers', label: 'Headers', render: () => headersPanel(message) },
       { id: 'raw', label: 'Raw', render: () => rawPanel(message, ctx) },

@@ -177,3 +177,8 @@ export class Authenticator {
     );
   }
 }
+
+/** The test-scoped `authenticator` fixture: one {@link Authenticator} per test. */
+export async function authenticatorFixture(_args: object, use: (value: Authenticator) => Promise<void>, testInfo: TestInfo): Promise<void> {
+  await use(new Authenticator(testInfo));
+}
