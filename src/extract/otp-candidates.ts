@@ -33,10 +33,10 @@ export interface OtpOptions {
 }
 
 /** What a built-in candidate is made of. */
-export type CodeKind = 'digits' | 'alnum' | 'letters';
+export type CodeKind = 'digits' | 'alnum' | 'letters' | 'mixed';
 
 /** Default lengths of each kind of code (separators removed). */
-export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10] };
+export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10], mixed: [6, 10] };
 
 /** A piece of text shaped like a code; `start`/`end` are offsets in its block. */
 export interface Token { raw: string; code: string; start: number; end: number; kind: CodeKind | 'pattern'; spacedOut: boolean; split?: Style }
@@ -75,7 +75,42 @@ export function shape(code: string, options: OtpOptions): CodeKind | null {
     const [min, max] = lengthRange(options, 'letters');
     return code.length >= min && code.length <= max ? 'letters' : null;
   }
+  if (options.alphanumeric !== false && isMixedCase(code)) {
+    const [min, max] = lengthRange(options, 'mixed');
+    return code.length >= min && code.length <= max ? 'mixed' : null;
+  }
   return null;
+}
+
+/** Whether `code` mixes lower-case letters, upper-case letters and digits (`hT4wq9`). */
+export function isMixedCase(code: string): boolean {
+  return /^[A-Za-z0-9]+$/.test(code) && /[a-z]/.test(code) && /[A-Z]/.test(code) && /\d/.test(code);
+}
+
+/** A run of the characters tokens and base64 are made of; a mixed-case code is a whole run. */
+const TOKEN_RUN = /[A-Za-z0-9+/=_]+(?:[.-][A-Za-z0-9+/=_]+)*/g;
+
+/**
+ * The mixed-case tokens of a block whose masked stretches are blanked out
+ * (`hT4wq9`): whole runs of letters and digits only. A mixed-case piece of a
+ * longer run (`Qm9vayB0/b2tl`, `eyJhbGc.eyJzdWIi`, `token_Xy7Kp2q`) is a
+ * fragment of base64, a token or an identifier: it goes to `rejectedParts`.
+ */
+export function mixedTokensOf(masked: string, options: OtpOptions, rejectedParts: Array<{ raw: string; part: string }>): Token[] {
+  if (options.alphanumeric === false) return [];
+  const out: Token[] = [];
+  for (const m of masked.matchAll(TOKEN_RUN)) {
+    const run = m[0];
+    if (/^[A-Za-z0-9]+$/.test(run)) {
+      if (shape(run, options) === 'mixed') out.push({ raw: run, code: run, start: m.index, end: m.index + run.length, kind: 'mixed', spacedOut: false });
+      continue;
+    }
+    if (run.length > 64) continue;
+    for (const piece of run.split(/[+/=_.-]+/)) {
+      if (shape(piece, options) === 'mixed') rejectedParts.push({ raw: run, part: piece });
+    }
+  }
+  return out;
 }
 
 /** The code-shaped tokens of a block whose masked stretches are blanked out; pieces of longer identifiers go to `rejectedParts`. */

@@ -219,6 +219,45 @@ function letterEvidence(doc: Doc, block: Block, token: Token, kwDistance: number
   return { evidence: [`letters only: ${evidence.join(', ')}`] };
 }
 
+/** A run of letters that reads as (part of) a name: one letter, a word, camel case (`iPhone`, `GitHub`, `macOS`). */
+function wordLike(run: string): boolean {
+  if (run.length === 1) return true;
+  if (!/^[a-z]*(?:[A-Z][a-z]{2,})*(?:[A-Z]{2,})?$/.test(run)) return false;
+  return (run.match(/[a-z]+/g) ?? []).every((lower) => lower.length < 2 || /[aeiouy]/.test(lower));
+}
+
+/** Whether a mixed-case token reads as a name with a number (`Python3`, `iPhone15`, `Office365`, `Log4Shell`, `1Password`). */
+export function nameWithNumber(code: string): boolean {
+  const runs = code.match(/[A-Za-z]+/g) ?? [];
+  return runs.every(wordLike) && runs.some((r) => r.length >= 3 && /[aeiouy]/i.test(r));
+}
+
+/** The text of a line that a wrapped URL or token goes on from (`…?t=Qm9vayB0b`). */
+const CONTINUED = /(?:(?:https?:\/\/|www\.)\S*|[=/&?%+_-])$/;
+
+/**
+ * Mixed-case codes (`hT4wq9`) need the evidence letter-only codes need: a
+ * code word nearby, and named a code right before it or set apart or styled
+ * like a code. Names with a number (`Python3`, `iPhone15`), tokens the
+ * message also writes in another case, and the rest of a URL or token wrapped
+ * onto the next line are never codes.
+ */
+function mixedEvidence(doc: Doc, blockIndex: number, token: Token, kwDistance: number, place: Placement): { ruledOut: string } | { evidence: string[] } {
+  const block = doc.blocks[blockIndex];
+  if (!block) return { ruledOut: 'outside the text' };
+  if (nameWithNumber(token.code)) return { ruledOut: 'mixed case: reads as a name with a number (like Python3 or iPhone15), not a code' };
+  const asWord = new RegExp(`(?<![\\p{L}\\p{N}])${token.code}(?![\\p{L}\\p{N}])`, 'giu');
+  if ([...doc.text.matchAll(asWord)].some((m) => m[0] !== token.code)) return { ruledOut: 'mixed case: the message also writes it in another case (a name, not a code)' };
+  const previous = doc.blocks[blockIndex - 1];
+  if (token.start === 0 && previous && CONTINUED.test(previous.text)) return { ruledOut: 'mixed case: continues the URL or token on the line before' };
+  if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'mixed case letters and digits, with no code word nearby' };
+  const evidence: string[] = [];
+  if (namesCode(block.text.slice(Math.max(0, token.start - 60), token.start))) evidence.push('named a code right before it');
+  if (place.alone || place.style.large || place.style.bold || place.style.mono || place.style.spaced) evidence.push('set apart like a code');
+  if (evidence.length === 0) return { ruledOut: 'mixed case letters and digits, and only a nearby code word says code' };
+  return { evidence: [`mixed case: ${evidence.join(', ')}`] };
+}
+
 /**
  * Scores one token where it occurs, or says why it is not a code at all.
  * Returns the occurrence, or the reason it was ruled out (`null` for an
@@ -241,6 +280,11 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
     const letters = letterEvidence(doc, block, token, kwDistance, place);
     if ('ruledOut' in letters) return letters.ruledOut;
     reasons.push(...letters.evidence);
+  }
+  if (token.kind === 'mixed') {
+    const mixed = mixedEvidence(doc, blockIndex, token, kwDistance, place);
+    if ('ruledOut' in mixed) return mixed.ruledOut;
+    reasons.push(...mixed.evidence);
   }
   if (token.kind === 'digits' && YEAR.test(token.code)) {
     const before = block.text.slice(Math.max(0, token.start - 60), token.start);
