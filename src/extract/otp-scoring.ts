@@ -61,11 +61,16 @@ const YEAR = /^(?:199\d|20\d\d)$/;
 const YEAR_BEFORE = /(?<![\p{L}])(?:since|in|from|until|till|by|of|year|class of|seit|im|ab|bis|depuis|en|desde|dal|nel|sedan|år|od|w|roku|с|в|до)\s*$/iu;
 const CODE_WORD_IN_CLAUSE = new RegExp(`(?:${CODE_RE.source})[^.!?。\\n]*$`, 'iu');
 
-const CODE_BEFORE = new RegExp(`(?:${CODE_RE.source})${GAP}$`, 'iu');
+// "code de connexion est :", "código de acceso:", "codice di verifica:": a code word with its qualifier.
+const CODE_BEFORE = new RegExp(`(?:${CODE_RE.source})(?:\\s+(?:de|di|da|do|del|d')\\s*\\p{L}+)?${GAP}$`, 'iu');
 
-/** Whether the text right before a number names it as a code ("verification code: ", "your code is "), not a phone number. */
+/**
+ * Whether the text right before a number names it as a code ("verification
+ * code: ", "your code is "), not a phone number or another kind of code
+ * ("Gutscheincode:", "promo code:").
+ */
 export function namesCode(before: string): boolean {
-  return CODE_BEFORE.test(before) && !PHONE_BEFORE.test(before);
+  return CODE_BEFORE.test(before) && !PHONE_BEFORE.test(before) && !LABEL_BEFORE.test(before);
 }
 
 /** One place a candidate occurs, with its score there. */
