@@ -1,7 +1,7 @@
 /**
  * Tokens that have the shape of a code: digit runs, upper-case letters mixed
- * with digits, grouped forms (`123 456`, `ABC-123`, `1 2 3 4 5 6`), or the
- * matches of the caller's pattern.
+ * with digits, grouped forms (`123 456`, `ABC-123`, `1 2 3 4 5 6`), mixed-case
+ * runs (`hT4wq9`), or the matches of the caller's pattern.
  */
 import type { Style } from './otp-document.ts';
 
@@ -11,7 +11,7 @@ export interface OtpOptions {
    * Length of the code as typed (separators removed): an exact number, a
    * `[min, max]` pair or `{ min, max }`. An explicit length also lets a
    * number of that length through the phone, date and `#` reference masks.
-   * @defaultValue 4–10 for digit codes and for letters mixed with digits, 6–10 for letter-only codes
+   * @defaultValue 4–10 for digit codes and for upper-case letters mixed with digits, 6–10 for letter-only and mixed-case codes
    */
   length?: number | readonly [number, number] | { min?: number; max?: number };
   /**
@@ -20,13 +20,13 @@ export interface OtpOptions {
    * shapes; the ranking still applies, and so do the exclusions, except that
    * a match is not taken for a phone number, date or `#` reference.
    * @example `{ pattern: /[A-Z]{4}-[A-Z]{4}/ }`
-   * @defaultValue 4–10 digits, upper-case letters mixed with digits, or upper-case letters alone where the evidence says code
+   * @defaultValue 4–10 digits, upper-case letters mixed with digits, or upper-case letters alone or mixed-case codes where the evidence says code
    */
   pattern?: RegExp;
   /**
    * Also consider codes made of upper-case letters and digits (`K7PX2M`,
-   * `ABC-123`) or of letters alone (`KWNR-TXBH`); with `false` only digit
-   * codes are candidates.
+   * `ABC-123`), of letters alone (`KWNR-TXBH`) or of lower case, upper case
+   * and digits (`hT4wq9`); with `false` only digit codes are candidates.
    * @defaultValue true
    */
   alphanumeric?: boolean;

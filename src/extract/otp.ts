@@ -155,10 +155,13 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
  * styling), the text body when the HTML has no convincing candidate, and the
  * subject.
  *
- * Candidates are 4–10 digits, 4–10 upper-case letters mixed with digits, or
- * 6–10 upper-case letters alone where the evidence says code (a code word
- * nearby and, besides, named a code right before it, set apart or styled like
- * a code, or consonants only), optionally grouped (`123 456`, `482-913-067`,
+ * Candidates are 4–10 digits, 4–10 upper-case letters mixed with digits,
+ * 6–10 upper-case letters alone, or 6–10 characters mixing lower case, upper
+ * case and digits (`hT4wq9`); letters alone and mixed case only where the
+ * evidence says code (a code word nearby and, besides, named a code right
+ * before it, set apart or styled like a code, or — letters alone —
+ * consonants only), never names with a number (`Python3`) or pieces of
+ * base64 and tokens. Digit and upper-case codes may be grouped (`123 456`, `482-913-067`,
  * `KWNR-TXBH`, `1 2 3 4 5 6`, one character per table cell); `code` has the
  * separators removed and `raw` keeps them. Ruled out entirely: hidden text,
  * colours, dates, times, phone numbers, prices,
@@ -166,8 +169,10 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
  * invoice / reference / ticket / promo code / postal code (in several
  * languages), street numbers and postal codes near address words, and
  * anything inside a URL or an email address. A phone number, date or `#`
- * reference yields when the text names a code right before it or the
- * caller's `length` or `pattern` asks for it. Ranking favours nearness to
+ * reference yields when the text names a code right before it, when it
+ * stands alone after a paragraph that announces a code (and names no phone,
+ * holds no number, and the number is laid out as a code), or the caller's
+ * `length` or `pattern` asks for it. Ranking favours nearness to
  * words like code, verification, OTP, passcode, PIN (in en, de, fr, es, it,
  * pt, nl, pl, sv, da, ru, tr, ja, zh, ko), large, bold, monospace or
  * letter-spaced text, and a code alone in its cell or line.
