@@ -115,20 +115,34 @@ test.describe('a code announced in the paragraph before, then set apart', () => 
 
   test('a number not laid out as a code stays a phone number', () => {
     for (const phone of ['(415) 555-0134', '030 1234 567', '555-123-4567']) {
-      const source = { html: `<p>Questions about your code? Our team is here:</p><p><b>${phone}</b></p>` };
+      const source = { html: `<p>Your code stays with you. Our team is at</p><p><b>${phone}</b></p>` };
       expect(codes(source), phone).toEqual([]);
       expect(reasonFor(source, phone), phone).toMatch(/a phone number; the paragraph before names a code \("code"\) but .* is not laid out as a code/);
     }
   });
 
-  test('a calendar date stays a date', () => {
+  test('a help line after a code word, or a question about the code, keeps its phone number, in any grouping', () => {
+    for (const [paragraph, phone, why] of [
+      ['Un souci avec votre code ? Notre équipe vous répond :', '01 84 88 20 20', /asks a question about it/],
+      ['¿Problemas con tu código? Te atendemos en el', '912 345 678', /asks a question about it/],
+      ['For help with your verification code, our team is available at', '512 345 678', /about help or support \("help"\)/],
+      ['Masz pytania dotyczące kodu? Zadzwoń do nas:', '512 345 678', /also a phone/],
+      ['Pour toute demande sur votre code, notre équipe répond au', '01 84 88 20 20', /not laid out as a code/],
+    ] as const) {
+      const source = { html: `<p>${paragraph}</p><p><b>${phone}</b></p>` };
+      expect(codes(source), phone).toEqual([]);
+      expect(reasonFor(source, phone), paragraph).toMatch(why);
+    }
+  });
+
+  test('a date stays a date: pairs of digits are not laid out as a code', () => {
     const source = { html: '<p>Your code of conduct summary expires on</p><p><b>15-03-26</b></p>' };
     expect(codes(source)).toEqual([]);
-    expect(reasonFor(source, '15-03-26')).toMatch(/^a date; .* reads as a calendar date$/);
+    expect(reasonFor(source, '15-03-26')).toBe('a date; the paragraph before names a code ("code") but 15-03-26 is not laid out as a code (groups of three or four digits, all of one length)');
   });
 
   test('a paragraph that already holds its code, or labels another number, announces nothing else', () => {
-    const held = { html: '<p>Your code is 604917. Keep this email for the support line.</p><p><b>482-913-067</b></p>' };
+    const held = { html: '<p>Your code is 604917. Keep this email safe.</p><p><b>482-913-067</b></p>' };
     expect(codes(held)).toEqual(['604917']);
     expect(reasonFor(held, '482-913-067')).toMatch(/already holds a number/);
     const labelled = { html: '<p>Your order with the promo code:</p><p><b>#48213</b></p>' };
