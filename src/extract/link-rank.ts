@@ -11,7 +11,8 @@ import type { ExtractedLink } from './types.ts';
 /** Where a link carries the filter: up `front` (its text, or its URL's first path segment) or only `deeper` in its URL. */
 export interface Carried { placement: 'front' | 'deeper'; detail: string }
 
-const URL_LIKE = /^(?:https?:\/\/|www\.)/i;
+/** Text written as a URL: with a scheme, `www.`, or a host name followed by a path (`id.example.com/reset/…`). */
+const URL_LIKE = /^(?:https?:\/\/|www\.|(?:[a-z0-9-]+\.)+[a-z]{2,}\/)\S*$/i;
 
 function short(s: string, n = 60): string {
   return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
@@ -24,7 +25,7 @@ function decode(s: string): string {
 /** How `pattern` sits in a URL: in its first path segment (`front`), or only elsewhere. `null` for text that is not a URL. */
 function inUrl(url: string, pattern: string | RegExp, subject: 'text' | 'href'): Carried | null {
   let parsed: URL;
-  try { parsed = new URL(/^www\./i.test(url) ? `https://${url}` : url); } catch { return null; }
+  try { parsed = new URL(/^https?:\/\//i.test(url) ? url : `https://${url}`); } catch { return null; }
   const segments = parsed.pathname.split('/');
   const first = decode(segments[1] ?? '');
   const more = segments.length > 2;

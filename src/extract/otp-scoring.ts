@@ -232,7 +232,7 @@ function wordLike(run: string): boolean {
 }
 
 /** Whether a mixed-case token reads as a name with a number (`Python3`, `iPhone15`, `Office365`, `Log4Shell`, `1Password`). */
-export function nameWithNumber(code: string): boolean {
+function nameWithNumber(code: string): boolean {
   const runs = code.match(/[A-Za-z]+/g) ?? [];
   return runs.every(wordLike) && runs.some((r) => r.length >= 3 && /[aeiouy]/i.test(r));
 }

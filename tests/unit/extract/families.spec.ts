@@ -168,6 +168,12 @@ test.describe('sibling links that share a word', () => {
     expect(findLink({ text: `Reset it:\n${reset}\n\nNot you? Revoke:\n${revoke}\n` }, /reset/i).href).toBe(reset);
   });
 
+  test('a URL written without its scheme counts as a URL text', () => {
+    const bare = (u: string) => u.replace('https://', '');
+    const html = `<p><a href="${reset}">${bare(reset)}</a></p><p><a href="${revoke}">${bare(revoke)}</a></p>`;
+    expect(findLink(html, /reset/i).href).toBe(reset);
+  });
+
   test('links() returns both, and its reasons say which is preferred and why', () => {
     const links = extractLinks(urlTexts, /reset/i);
     expect(links.map((l) => l.href)).toEqual([reset, revoke]);
