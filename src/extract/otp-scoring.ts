@@ -224,17 +224,40 @@ function letterEvidence(doc: Doc, block: Block, token: Token, kwDistance: number
   return { evidence: [`letters only: ${evidence.join(', ')}`] };
 }
 
-/** A run of letters that reads as (part of) a name: one letter, a word, camel case (`iPhone`, `GitHub`, `macOS`). */
-function wordLike(run: string): boolean {
-  if (run.length === 1) return true;
-  if (!/^[a-z]*(?:[A-Z][a-z]{2,})*(?:[A-Z]{2,})?$/.test(run)) return false;
-  return (run.match(/[a-z]+/g) ?? []).every((lower) => lower.length < 2 || /[aeiouy]/.test(lower));
+/**
+ * Letters written the way names are: a capitalised word (`Python`, `Pixel`),
+ * two of them (`PayPal`, `LogShell`), `i`, `e` or `x` before one (`iPhone`,
+ * `eBay`, `xCode`), or an operating system (`macOS`, `iPadOS`).
+ */
+const NAME_LETTERS = /^(?:[A-Z][a-z]{3,}|(?:[A-Z][a-z]{2,}){2}|[iex][A-Z][a-z]{2,}|(?:[a-z]{2,5}|i(?:[A-Z][a-z]{2})?)OS)$/;
+/** Two consonants that follow each other in words of the languages names are made from. */
+const CONSONANT_PAIRS = new Set('bl br ch ck cl cr ct dg dr ff fl fr ft gh gl gn gr hr kn ld lf lk ll lm lp ls lt mb mm mn mp nc nd ng nk nn ns nt ph pl pp pr ps pt rb rc rd rf rg rk rl rm rn rp rr rs rt sc sh sk sl sm sn sp ss st sw th tl tr ts tt tw wh wn wr ws xc xt'.split(' '));
+
+/** Whether a stretch of lower case reads as part of a word: a vowel in every three letters or so, and only consonant pairs words have. */
+function pronounceable(lower: string): boolean {
+  if ((lower.match(/[aeiouy]/g) ?? []).length / lower.length < 1 / 4) return false;
+  for (let i = 0; i + 1 < lower.length; i++) {
+    const pair = lower.slice(i, i + 2);
+    if (/^[^aeiouy]{2}$/.test(pair) && !CONSONANT_PAIRS.has(pair)) return false;
+    if (pair[0] === 'q' && pair[1] !== 'u') return false;
+  }
+  return true;
 }
 
-/** Whether a mixed-case token reads as a name with a number (`Python3`, `iPhone15`, `Office365`, `Log4Shell`, `1Password`). */
-function nameWithNumber(code: string): boolean {
-  const runs = code.match(/[A-Za-z]+/g) ?? [];
-  return runs.every(wordLike) && runs.some((r) => r.length >= 3 && /[aeiouy]/i.test(r));
+function nameLetters(letters: string): boolean {
+  return NAME_LETTERS.test(letters) && (letters.match(/[a-z]{2,}/g) ?? []).every(pronounceable);
+}
+
+/**
+ * Whether a mixed-case token reads as a name with a number: a name with a
+ * short number after it or one digit before it (`Python3`, `iPhone15`,
+ * `Office365`, `1Password`), or two capitalised words joined by one digit
+ * (`Log4Shell`, `W3Schools`).
+ */
+export function nameWithNumber(code: string): boolean {
+  const letters = /^([A-Za-z]{3,})\d{1,4}$/.exec(code)?.[1] ?? /^\d([A-Za-z]{3,})$/.exec(code)?.[1];
+  if (letters !== undefined) return nameLetters(letters);
+  return /^(?:[A-Z]|[A-Z][a-z]{2,})\d[A-Z][a-z]{2,}$/.test(code) && (code.match(/[a-z]{2,}/g) ?? []).every(pronounceable);
 }
 
 /** The text of a line that a wrapped URL or token goes on from (`…?t=Qm9vayB0b`). */
@@ -243,21 +266,23 @@ const CONTINUED = /(?:(?:https?:\/\/|www\.)\S*|[=/&?%+_-])$/;
 /**
  * Mixed-case codes (`hT4wq9`) need the evidence letter-only codes need: a
  * code word nearby, and named a code right before it or set apart or styled
- * like a code. Names with a number (`Python3`, `iPhone15`), tokens the
- * message also writes in another case, and the rest of a URL or token wrapped
- * onto the next line are never codes.
+ * like a code. Names with a number (`Python3`, `iPhone15`) unless named a
+ * code right before them, tokens the message also writes in another case,
+ * and the rest of a URL or token wrapped onto the next line are never codes.
  */
 function mixedEvidence(doc: Doc, blockIndex: number, token: Token, kwDistance: number, place: Placement): { ruledOut: string } | { evidence: string[] } {
   const block = doc.blocks[blockIndex];
   if (!block) return { ruledOut: 'outside the text' };
-  if (nameWithNumber(token.code)) return { ruledOut: 'mixed case: reads as a name with a number (like Python3 or iPhone15), not a code' };
+  const named = namesCode(block.text.slice(Math.max(0, token.start - 60), token.start));
+  // Named a code right before it ("enter the code Mion14"), a token is the code even if it could be a name.
+  if (!named && nameWithNumber(token.code)) return { ruledOut: 'mixed case: reads as a name with a number (like Python3 or iPhone15), not a code' };
   const asWord = new RegExp(`(?<![\\p{L}\\p{N}])${token.code}(?![\\p{L}\\p{N}])`, 'giu');
   if ([...doc.text.matchAll(asWord)].some((m) => m[0] !== token.code)) return { ruledOut: 'mixed case: the message also writes it in another case (a name, not a code)' };
   const previous = doc.blocks[blockIndex - 1];
   if (token.start === 0 && previous && CONTINUED.test(previous.text)) return { ruledOut: 'mixed case: continues the URL or token on the line before' };
   if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'mixed case letters and digits, with no code word nearby' };
   const evidence: string[] = [];
-  if (namesCode(block.text.slice(Math.max(0, token.start - 60), token.start))) evidence.push('named a code right before it');
+  if (named) evidence.push('named a code right before it');
   if (place.alone || place.style.large || place.style.bold || place.style.mono || place.style.spaced) evidence.push('set apart like a code');
   if (evidence.length === 0) return { ruledOut: 'mixed case letters and digits, and only a nearby code word says code' };
   return { evidence: [`mixed case: ${evidence.join(', ')}`] };
