@@ -50,10 +50,17 @@ export class AmbiguousLinkError extends ExtractionError {
   readonly matches: ExtractedLink[];
   /** A readable description of the filter. */
   readonly filter: string;
-  constructor(filter: string, matches: readonly LinkMatch[]) {
+  /** Links that also matched but were set aside: the filter appears only deeper in their URL. */
+  readonly setAside: ExtractedLink[];
+  constructor(filter: string, matches: readonly LinkMatch[], setAside: readonly LinkMatch[] = []) {
     const links = matches.map((m) => m.link);
-    super(`${matches.length} different links matched the filter (${filter}); expected exactly one:\n${formatLinkList(links, 20, matches.map((m) => m.matched))}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all.`);
+    const tie = matches.some((m) => m.carried) ? ', and they carry it equally well (in the text, or in the first path segment of a URL)' : '';
+    const aside = setAside.length > 0
+      ? `\nAlso matched, but set aside because the filter appears only deeper in their URL:\n${setAside.map((m) => `  - ${m.link.href}${m.carried ? ` (${m.carried.detail})` : ''}`).join('\n')}`
+      : '';
+    super(`${matches.length} different links matched the filter (${filter})${tie}; expected exactly one:\n${formatLinkList(links, 20, matches.map((m) => m.matched))}${aside}\nNarrow the filter (add href, host or a stricter text) or use links() to get them all with their reasons.`);
     this.matches = links;
+    this.setAside = setAside.map((m) => m.link);
     this.filter = filter;
   }
 }

@@ -3,6 +3,7 @@
  * `message.link()`, `toHaveLink`) accept, how a filter is matched, and how it
  * reads in an error message.
  */
+import { carriedByHref, carriedByText, type RankedMatch } from './link-rank.ts';
 import { matchesPattern, showPattern } from './pattern.ts';
 import type { ExtractedLink } from './types.ts';
 
@@ -51,8 +52,12 @@ export function readingOptions(filter: LinkFilterArg | undefined): LinkOptions {
   return typeof filter === 'object' && !(filter instanceof RegExp) ? filter : {};
 }
 
-/** A link that matched a filter, and what of it matched (`'text'`, `'href'`, `'text and host'` …). */
-export interface LinkMatch { link: ExtractedLink; matched: string }
+/**
+ * A link that matched a filter, what of it matched (`'text'`, `'href'`,
+ * `'text and host'` …) and, for a text or href filter, how well it carries it
+ * (in its text or first path segment, or only deeper in its URL).
+ */
+export type LinkMatch = RankedMatch;
 
 /**
  * The links that match a filter. A string or RegExp shorthand names a link by
@@ -63,13 +68,18 @@ export interface LinkMatch { link: ExtractedLink; matched: string }
 export function selectLinks(links: readonly ExtractedLink[], filter: LinkFilterArg | undefined): LinkMatch[] {
   if (typeof filter === 'string' || filter instanceof RegExp) {
     const byText = links.filter((l) => textMatches(l, filter));
-    if (byText.length > 0) return byText.map((link) => ({ link, matched: 'text' }));
-    return links.filter((l) => matchesPattern(filter, l.href)).map((link) => ({ link, matched: 'href' }));
+    if (byText.length > 0) return byText.map((link) => withCarried({ link, matched: 'text' }, carriedByText(link, filter)));
+    return links.filter((l) => matchesPattern(filter, l.href)).map((link) => withCarried({ link, matched: 'href' }, carriedByHref(link, filter)));
   }
   const q: LinkQuery = typeof filter === 'function' ? { where: filter } : filter ?? {};
   const fields = (['text', 'href', 'host', 'where'] as const).filter((k) => q[k] !== undefined).map((k) => (k === 'where' ? 'the predicate' : k));
   const matched = fields.length === 0 ? 'no filter' : fields.join(' and ');
-  return links.filter((l) => matchesQuery(l, q)).map((link) => ({ link, matched }));
+  const carried = (link: ExtractedLink) => (q.text !== undefined ? carriedByText(link, q.text) : q.href !== undefined ? carriedByHref(link, q.href) : null);
+  return links.filter((l) => matchesQuery(l, q)).map((link) => withCarried({ link, matched }, carried(link)));
+}
+
+function withCarried(match: LinkMatch, carried: LinkMatch['carried'] | null): LinkMatch {
+  return carried ? { ...match, carried } : match;
 }
 
 function textMatches(link: ExtractedLink, pattern: string | RegExp): boolean {

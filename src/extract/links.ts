@@ -2,6 +2,7 @@ import * as cheerio from 'cheerio';
 import { AmbiguousLinkError, LinkNotFoundError } from './errors.ts';
 import { normalizeInput, type ExtractSource } from './input.ts';
 import { describeLinkFilter, readingOptions, selectLinks, type LinkFilterArg, type LinkOptions } from './link-filter.ts';
+import { preferMatches, reasonsFor } from './link-rank.ts';
 import { findTextUrls } from './text-urls.ts';
 import { hiddenBy, parseCss, visibilityAt, visibleContent, type VisNode } from './visibility.ts';
 import type { ExtractedLink } from './types.ts';
@@ -152,7 +153,10 @@ function readAll(source: ExtractSource, options: LinkOptions): { links: Extracte
  * and `#anchor` links are left out, and so are links a reader cannot see
  * (inside `display:none` and the like, or with only zero-sized text; see
  * the visibility rule of `extractOtps`). A string or RegExp filter matches
- * the link texts first, the hrefs only when no text matches.
+ * the link texts first, the hrefs only when no text matches. With a filter,
+ * each link carries `reasons`: what matched, where (in its text or its URL's
+ * first path segment, or only deeper in the URL), and whether it is preferred
+ * over other matches or set aside for them (see `findLink`).
  *
  * @example
  * ```ts
@@ -162,14 +166,20 @@ function readAll(source: ExtractSource, options: LinkOptions): { links: Extracte
  */
 export function extractLinks(source: ExtractSource, filter?: LinkFilterArg): ExtractedLink[] {
   const { links } = readAll(source, readingOptions(filter));
-  return selectLinks(links, filter).map((m) => m.link);
+  if (filter === undefined) return links;
+  const matches = selectLinks(links, filter);
+  const reasons = reasonsFor(matches);
+  return matches.map((m) => ({ ...m.link, reasons: reasons.get(m) ?? [] }));
 }
 
 /**
  * Returns the one link that matches `filter`, or throws: a
  * {@link LinkNotFoundError} that lists every link of the message when none
  * matches, an {@link AmbiguousLinkError} that lists the matches when several
- * different links match.
+ * different links match equally well. A text or href filter prefers the link
+ * whose visible text, or — when the text is a URL — whose first path segment
+ * carries it (`/reset-password/…`) over links where it appears only deeper in
+ * the URL (`/revoke/reset-password`).
  *
  * @example
  * ```ts
@@ -180,9 +190,10 @@ export function extractLinks(source: ExtractSource, filter?: LinkFilterArg): Ext
 export function findLink(source: ExtractSource, filter?: LinkFilterArg): ExtractedLink {
   const { links, bodies } = readAll(source, readingOptions(filter));
   const matches = selectLinks(links, filter);
-  const only = matches[0];
-  if (matches.length === 1 && only) return only.link;
   const description = describeLinkFilter(filter);
   if (matches.length === 0) throw new LinkNotFoundError(description, links, bodies);
-  throw new AmbiguousLinkError(description, matches);
+  const { best, setAside } = preferMatches(matches);
+  const only = best[0];
+  if (best.length === 1 && only) return only.link;
+  throw new AmbiguousLinkError(description, best, setAside);
 }

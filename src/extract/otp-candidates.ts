@@ -1,7 +1,7 @@
 /**
  * Tokens that have the shape of a code: digit runs, upper-case letters mixed
- * with digits, grouped forms (`123 456`, `ABC-123`, `1 2 3 4 5 6`), or the
- * matches of the caller's pattern.
+ * with digits, grouped forms (`123 456`, `ABC-123`, `1 2 3 4 5 6`), mixed-case
+ * runs (`hT4wq9`), or the matches of the caller's pattern.
  */
 import type { Style } from './otp-document.ts';
 
@@ -11,7 +11,7 @@ export interface OtpOptions {
    * Length of the code as typed (separators removed): an exact number, a
    * `[min, max]` pair or `{ min, max }`. An explicit length also lets a
    * number of that length through the phone, date and `#` reference masks.
-   * @defaultValue 4–10 for digit codes and for letters mixed with digits, 6–10 for letter-only codes
+   * @defaultValue 4–10 for digit codes and for upper-case letters mixed with digits, 6–10 for letter-only and mixed-case codes
    */
   length?: number | readonly [number, number] | { min?: number; max?: number };
   /**
@@ -20,23 +20,23 @@ export interface OtpOptions {
    * shapes; the ranking still applies, and so do the exclusions, except that
    * a match is not taken for a phone number, date or `#` reference.
    * @example `{ pattern: /[A-Z]{4}-[A-Z]{4}/ }`
-   * @defaultValue 4–10 digits, upper-case letters mixed with digits, or upper-case letters alone where the evidence says code
+   * @defaultValue 4–10 digits, upper-case letters mixed with digits, or upper-case letters alone or mixed-case codes where the evidence says code
    */
   pattern?: RegExp;
   /**
    * Also consider codes made of upper-case letters and digits (`K7PX2M`,
-   * `ABC-123`) or of letters alone (`KWNR-TXBH`); with `false` only digit
-   * codes are candidates.
+   * `ABC-123`), of letters alone (`KWNR-TXBH`) or of lower case, upper case
+   * and digits (`hT4wq9`); with `false` only digit codes are candidates.
    * @defaultValue true
    */
   alphanumeric?: boolean;
 }
 
 /** What a built-in candidate is made of. */
-export type CodeKind = 'digits' | 'alnum' | 'letters';
+export type CodeKind = 'digits' | 'alnum' | 'letters' | 'mixed';
 
 /** Default lengths of each kind of code (separators removed). */
-export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10] };
+export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10], mixed: [6, 10] };
 
 /** A piece of text shaped like a code; `start`/`end` are offsets in its block. */
 export interface Token { raw: string; code: string; start: number; end: number; kind: CodeKind | 'pattern'; spacedOut: boolean; split?: Style }
@@ -75,7 +75,42 @@ export function shape(code: string, options: OtpOptions): CodeKind | null {
     const [min, max] = lengthRange(options, 'letters');
     return code.length >= min && code.length <= max ? 'letters' : null;
   }
+  if (options.alphanumeric !== false && isMixedCase(code)) {
+    const [min, max] = lengthRange(options, 'mixed');
+    return code.length >= min && code.length <= max ? 'mixed' : null;
+  }
   return null;
+}
+
+/** Whether `code` mixes lower-case letters, upper-case letters and digits (`hT4wq9`). */
+export function isMixedCase(code: string): boolean {
+  return /^[A-Za-z0-9]+$/.test(code) && /[a-z]/.test(code) && /[A-Z]/.test(code) && /\d/.test(code);
+}
+
+/** A run of the characters tokens and base64 are made of; a mixed-case code is a whole run. */
+const TOKEN_RUN = /[A-Za-z0-9+/=_]+(?:[.-][A-Za-z0-9+/=_]+)*/g;
+
+/**
+ * The mixed-case tokens of a block whose masked stretches are blanked out
+ * (`hT4wq9`): whole runs of letters and digits only. A mixed-case piece of a
+ * longer run (`Qm9vayB0/b2tl`, `eyJhbGc.eyJzdWIi`, `token_Xy7Kp2q`) is a
+ * fragment of base64, a token or an identifier: it goes to `rejectedParts`.
+ */
+export function mixedTokensOf(masked: string, options: OtpOptions, rejectedParts: Array<{ raw: string; part: string }>): Token[] {
+  if (options.alphanumeric === false) return [];
+  const out: Token[] = [];
+  for (const m of masked.matchAll(TOKEN_RUN)) {
+    const run = m[0];
+    if (/^[A-Za-z0-9]+$/.test(run)) {
+      if (shape(run, options) === 'mixed') out.push({ raw: run, code: run, start: m.index, end: m.index + run.length, kind: 'mixed', spacedOut: false });
+      continue;
+    }
+    if (run.length > 64) continue;
+    for (const piece of run.split(/[+/=_.-]+/)) {
+      if (shape(piece, options) === 'mixed') rejectedParts.push({ raw: run, part: piece });
+    }
+  }
+  return out;
 }
 
 /** The code-shaped tokens of a block whose masked stretches are blanked out; pieces of longer identifiers go to `rejectedParts`. */

@@ -11,8 +11,12 @@ import { VISIBLE, hiddenReason, parseCss, visibilityOf, type Visibility } from '
 export interface Style { large: boolean; bold: boolean; mono: boolean; spaced: boolean }
 /** A styled stretch of a block's text. */
 export interface Run { start: number; end: number; style: Style }
-/** One block (paragraph, cell, line) of visible text; `offset` is its start in the document text. */
-export interface Block { text: string; runs: Run[]; offset: number }
+/**
+ * One block (paragraph, cell, line) of visible text; `offset` is its start in
+ * the document text. In a text body a block is a line, and `paragraph` counts
+ * the blank-line separated paragraphs (absent in HTML, where every block is a paragraph).
+ */
+export interface Block { text: string; runs: Run[]; offset: number; paragraph?: number }
 /** A code written one character per cell, found in the block at `blockIndex`. */
 export interface SplitCode { raw: string; blockIndex: number; style: Style }
 /** Text a reader cannot see, and why. */
@@ -106,12 +110,12 @@ function splitDigits(node: DomNode): string | null {
   return chars.join(' ');
 }
 
-function finishDoc(source: ExtractedFrom, raw: Array<{ text: string; runs: Run[] }>, splits: SplitCode[]): Doc {
+function finishDoc(source: ExtractedFrom, raw: Array<{ text: string; runs: Run[]; paragraph?: number }>, splits: SplitCode[]): Doc {
   const blocks: Block[] = [];
   let text = '';
   for (const b of raw) {
     if (text !== '') text += '\n';
-    blocks.push({ text: b.text, runs: b.runs, offset: text.length });
+    blocks.push({ text: b.text, runs: b.runs, offset: text.length, ...(b.paragraph !== undefined ? { paragraph: b.paragraph } : {}) });
     text += b.text;
   }
   return { source, text, blocks, splits, hidden: [] };
@@ -184,6 +188,12 @@ export function htmlDoc(html: string): Doc {
 
 /** Reads a text body (or the subject): one block per non-blank line. */
 export function textDoc(text: string, source: ExtractedFrom): Doc {
-  const raw = text.split(/\r?\n/).map((line) => asciiDigits(line).replace(/\s+/g, ' ').trim()).filter((l) => l !== '').map((l) => ({ text: l, runs: [] }));
+  const raw: Array<{ text: string; runs: Run[]; paragraph: number }> = [];
+  let paragraph = 0;
+  for (const line of text.split(/\r?\n/)) {
+    const l = asciiDigits(line).replace(/\s+/g, ' ').trim();
+    if (l === '') paragraph++;
+    else raw.push({ text: l, runs: [], paragraph });
+  }
   return finishDoc(source, raw, []);
 }

@@ -31,8 +31,9 @@ const MASK_RULES: ReadonlyArray<{ re: RegExp; reason: (m: string) => string | nu
   { re: /\d{4}\s?年\s?\d{1,2}\s?月(?:\s?\d{1,2}\s?日)?|\d{1,2}\s?月\s?\d{1,2}\s?日/gu, reason: () => 'a date' },
   { re: /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:UTC|GMT|[A-Z]{2,4}T))?/gu, reason: () => 'a time' },
   { re: /\b\d{1,2}\s?[AaPp]\.?[Mm]\.?(?![\p{L}])|\b\d{1,2}h\d{2}\b|\b\d{1,2}[.:]\d{2}\s?Uhr\b/gu, reason: () => 'a time' },
-  { re: new RegExp(`${CURRENCY_BEFORE}\\s?${MONEY_NUMBER}`, 'gu'), reason: () => 'a price' },
-  { re: new RegExp(`(?<![\\d.,'])${MONEY_NUMBER}\\s?${CURRENCY_AFTER}(?![\\p{L}])`, 'gu'), reason: () => 'a price' },
+  // Not inside a run of letters and digits: `hT4w9kr` is a code, not 9 kronor.
+  { re: new RegExp(`(?:(?<![\\p{L}\\p{N}])(?=[A-Z])|(?![A-Z]))${CURRENCY_BEFORE}\\s?${MONEY_NUMBER}`, 'gu'), reason: () => 'a price' },
+  { re: new RegExp(`(?<![\\d.,'\\p{L}])${MONEY_NUMBER}\\s?${CURRENCY_AFTER}(?![\\p{L}])`, 'gu'), reason: () => 'a price' },
   { re: /\b\d+(?:[.,]\d+)?\s?%/gu, reason: () => 'a percentage' },
   { re: /(?:\+|\b00)[1-9]\d{0,2}(?:[\s.\-/]?\(?\d{1,5}\)?){2,6}/gu, reason: (m) => (digitCount(m) >= 8 ? 'a phone number' : null) },
   { re: /\(\d{2,5}\)\s?\d{2,5}(?:[\s.-]\d{2,5}){0,3}/gu, reason: (m) => (digitCount(m) >= 7 ? 'a phone number' : null) },

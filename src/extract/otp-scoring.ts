@@ -7,6 +7,7 @@ import {
   ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK, VERIFY_WORDS, VERIFY_WORDS_CJK, compileWords,
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
+import { nameWithNumber } from './otp-names.ts';
 import type { Token } from './otp-candidates.ts';
 import type { ExtractedFrom, OtpCandidate } from './types.ts';
 
@@ -61,11 +62,16 @@ const YEAR = /^(?:199\d|20\d\d)$/;
 const YEAR_BEFORE = /(?<![\p{L}])(?:since|in|from|until|till|by|of|year|class of|seit|im|ab|bis|depuis|en|desde|dal|nel|sedan|år|od|w|roku|с|в|до)\s*$/iu;
 const CODE_WORD_IN_CLAUSE = new RegExp(`(?:${CODE_RE.source})[^.!?。\\n]*$`, 'iu');
 
-const CODE_BEFORE = new RegExp(`(?:${CODE_RE.source})${GAP}$`, 'iu');
+// "code de connexion est :", "código de acceso:", "codice di verifica:": a code word with its qualifier.
+const CODE_BEFORE = new RegExp(`(?:${CODE_RE.source})(?:\\s+(?:de|di|da|do|del|d')\\s*\\p{L}+)?${GAP}$`, 'iu');
 
-/** Whether the text right before a number names it as a code ("verification code: ", "your code is "), not a phone number. */
+/**
+ * Whether the text right before a number names it as a code ("verification
+ * code: ", "your code is "), not a phone number or another kind of code
+ * ("Gutscheincode:", "promo code:").
+ */
 export function namesCode(before: string): boolean {
-  return CODE_BEFORE.test(before) && !PHONE_BEFORE.test(before);
+  return CODE_BEFORE.test(before) && !PHONE_BEFORE.test(before) && !LABEL_BEFORE.test(before);
 }
 
 /** One place a candidate occurs, with its score there. */
@@ -219,6 +225,34 @@ function letterEvidence(doc: Doc, block: Block, token: Token, kwDistance: number
   return { evidence: [`letters only: ${evidence.join(', ')}`] };
 }
 
+/** The text of a line that a wrapped URL or token goes on from (`…?t=Qm9vayB0b`). */
+const CONTINUED = /(?:(?:https?:\/\/|www\.)\S*|[=/&?%+_-])$/;
+
+/**
+ * Mixed-case codes (`hT4wq9`) need the evidence letter-only codes need: a
+ * code word nearby, and named a code right before it or set apart or styled
+ * like a code. Names with a number (`Python3`, `iPhone15`) unless named a
+ * code right before them, tokens the message also writes in another case,
+ * and the rest of a URL or token wrapped onto the next line are never codes.
+ */
+function mixedEvidence(doc: Doc, blockIndex: number, token: Token, kwDistance: number, place: Placement): { ruledOut: string } | { evidence: string[] } {
+  const block = doc.blocks[blockIndex];
+  if (!block) return { ruledOut: 'outside the text' };
+  const named = namesCode(block.text.slice(Math.max(0, token.start - 60), token.start));
+  // Named a code right before it ("enter the code Mion14"), a token is the code even if it could be a name.
+  if (!named && nameWithNumber(token.code)) return { ruledOut: 'mixed case: reads as a name with a number (like Python3 or iPhone15), not a code' };
+  const asWord = new RegExp(`(?<![\\p{L}\\p{N}])${token.code}(?![\\p{L}\\p{N}])`, 'giu');
+  if ([...doc.text.matchAll(asWord)].some((m) => m[0] !== token.code)) return { ruledOut: 'mixed case: the message also writes it in another case (a name, not a code)' };
+  const previous = doc.blocks[blockIndex - 1];
+  if (token.start === 0 && previous && CONTINUED.test(previous.text)) return { ruledOut: 'mixed case: continues the URL or token on the line before' };
+  if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'mixed case letters and digits, with no code word nearby' };
+  const evidence: string[] = [];
+  if (named) evidence.push('named a code right before it');
+  if (place.alone || place.style.large || place.style.bold || place.style.mono || place.style.spaced) evidence.push('set apart like a code');
+  if (evidence.length === 0) return { ruledOut: 'mixed case letters and digits, and only a nearby code word says code' };
+  return { evidence: [`mixed case: ${evidence.join(', ')}`] };
+}
+
 /**
  * Scores one token where it occurs, or says why it is not a code at all.
  * Returns the occurrence, or the reason it was ruled out (`null` for an
@@ -241,6 +275,11 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
     const letters = letterEvidence(doc, block, token, kwDistance, place);
     if ('ruledOut' in letters) return letters.ruledOut;
     reasons.push(...letters.evidence);
+  }
+  if (token.kind === 'mixed') {
+    const mixed = mixedEvidence(doc, blockIndex, token, kwDistance, place);
+    if ('ruledOut' in mixed) return mixed.ruledOut;
+    reasons.push(...mixed.evidence);
   }
   if (token.kind === 'digits' && YEAR.test(token.code)) {
     const before = block.text.slice(Math.max(0, token.start - 60), token.start);

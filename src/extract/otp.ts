@@ -5,8 +5,9 @@
  */
 import { OtpNotFoundError } from './errors.ts';
 import { normalizeInput, type ExtractSource, type NormalizedInput } from './input.ts';
-import { lengthRange, normalizeCode, patternTokens, shape, tokensOf, type OtpOptions, type Token } from './otp-candidates.ts';
+import { lengthRange, mixedTokensOf, normalizeCode, patternTokens, shape, tokensOf, type OtpOptions, type Token } from './otp-candidates.ts';
 import { htmlDoc, textDoc, type Doc } from './otp-document.ts';
+import { announcement } from './otp-announce.ts';
 import { digitCount, masksOf, type Mask } from './otp-masks.ts';
 import { findWords, namesCode, rank, scoreToken, type Occurrence } from './otp-scoring.ts';
 import type { OtpCandidate, OtpCandidates, RejectedOtp } from './types.ts';
@@ -20,35 +21,57 @@ export const OTP_MIN_SCORE = 6;
 interface Analysis { candidates: OtpCandidate[]; rejected: RejectedOtp[] }
 interface Located { token: Token; blockIndex: number }
 
-/** Whether a yielding mask steps aside: the caller asked for this length or a pattern, or the text names a code right before it. */
-function maskYields(mask: Mask, doc: Doc, blockIndex: number, options: OtpOptions): boolean {
-  if (!mask.yields) return false;
-  if (options.pattern) return true;
+type Yield = { yields: true; announcedBy?: string } | { yields: false; note?: string };
+
+/**
+ * Whether a yielding mask steps aside: the caller asked for this length or a
+ * pattern, the text names a code right before it, or the number stands alone
+ * in its block and the block or paragraph before names or announces a code.
+ * `note` says why an announcement did not count.
+ */
+function maskYields(mask: Mask, doc: Doc, blockIndex: number, options: OtpOptions): Yield {
+  if (!mask.yields) return { yields: false };
+  if (options.pattern) return { yields: true };
   const block = doc.blocks[blockIndex];
-  if (!block) return false;
+  if (!block) return { yields: false };
   const text = block.text.slice(mask.start, mask.end);
   const [min, max] = lengthRange(options, 'digits');
   const digits = digitCount(text);
-  if (digits < min || digits > max) return false;
-  if (options.length !== undefined) return true;
-  if (namesCode(block.text.slice(Math.max(0, mask.start - 60), mask.start))) return true;
+  if (digits < min || digits > max) return { yields: false };
+  if (options.length !== undefined) return { yields: true };
+  if (namesCode(block.text.slice(Math.max(0, mask.start - 60), mask.start))) return { yields: true };
   const alone = /^[\s\p{P}\p{S}]*$/u.test(block.text.slice(0, mask.start) + block.text.slice(mask.end));
+  if (!alone) return { yields: false };
   const previous = doc.blocks[blockIndex - 1];
-  return alone && previous !== undefined && namesCode(previous.text);
+  if (previous !== undefined && namesCode(previous.text)) return { yields: true };
+  const announced = announcement(doc, blockIndex, text);
+  if (!announced) return { yields: false };
+  return 'word' in announced ? { yields: true, announcedBy: announced.word } : { yields: false, note: announced.declined };
 }
 
-/** The code-shaped tokens of a document, what the masks ruled out, and the masked characters. */
-function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; rejected: RejectedOtp[]; masked: Uint8Array } {
+/** A mask that stepped aside because the paragraph before announced a code. */
+interface Announced { blockIndex: number; start: number; end: number; word: string }
+
+/** The code-shaped tokens of a document, what the masks ruled out, the masked characters, and the masks an announcement lifted. */
+function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; rejected: RejectedOtp[]; masked: Uint8Array; announced: Announced[] } {
   const tokens: Located[] = [];
   const rejected: RejectedOtp[] = [];
+  const announced: Announced[] = [];
   const masked = new Uint8Array(doc.text.length);
   doc.blocks.forEach((block, blockIndex) => {
-    const masks = masksOf(block.text).filter((k) => !maskYields(k, doc, blockIndex, options));
-    for (const k of masks) {
+    const masks: Mask[] = [];
+    for (const k of masksOf(block.text)) {
+      const decision = maskYields(k, doc, blockIndex, options);
+      if (decision.yields) {
+        if (decision.announcedBy) announced.push({ blockIndex, start: k.start, end: k.end, word: decision.announcedBy });
+        continue;
+      }
+      masks.push(k);
       masked.fill(1, k.start + block.offset, k.end + block.offset);
       const text = block.text.slice(k.start, k.end);
       const shown = text.replace(/^[\s,;]+/, '');
-      if (digitCount(text) >= 4) rejected.push({ raw: shown.length > 50 ? `${shown.slice(0, 49)}…` : shown, reason: k.reason, source: doc.source });
+      const reason = decision.note ? `${k.reason}; ${decision.note}` : k.reason;
+      if (digitCount(text) >= 4) rejected.push({ raw: shown.length > 50 ? `${shown.slice(0, 49)}…` : shown, reason, source: doc.source });
     }
     const parts: Array<{ raw: string; part: string }> = [];
     for (const token of tokensIn(block.text, masks, options, parts)) tokens.push({ token, blockIndex });
@@ -66,13 +89,14 @@ function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; reje
   for (const h of doc.hidden) {
     for (const token of tokensIn(h.text, masksOf(h.text), options, [])) rejected.push({ raw: token.raw, reason: `hidden (${h.reason})`, source: doc.source });
   }
-  return { tokens, rejected, masked };
+  return { tokens, rejected, masked, announced };
 }
 
 /** The code-shaped tokens of one piece of text outside its masks: the caller's pattern, or the built-in shapes. */
 function tokensIn(text: string, masks: Mask[], options: OtpOptions, parts: Array<{ raw: string; part: string }>): Token[] {
   if (options.pattern) return patternTokens(text, options.pattern, options).filter((t) => !masks.some((k) => t.start < k.end && t.end > k.start));
-  return tokensOf(blank(text, masks), options, parts);
+  const blanked = blank(text, masks);
+  return [...tokensOf(blanked, options, parts), ...mixedTokensOf(blanked, options, parts)];
 }
 
 /** `text` with its masked stretches replaced by a character no code contains. */
@@ -83,13 +107,17 @@ function blank(text: string, masks: Mask[]): string {
 }
 
 function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[]; rejected: RejectedOtp[] } {
-  const { tokens, rejected, masked } = collectTokens(doc, options);
+  const { tokens, rejected, masked, announced } = collectTokens(doc, options);
   const words = findWords(doc, masked);
   const occurrences: Occurrence[] = [];
   for (const { token, blockIndex } of tokens) {
     const scored = scoreToken(doc, blockIndex, token, words);
     if (typeof scored === 'string') rejected.push({ raw: token.raw, reason: scored, source: doc.source });
-    else if (scored) occurrences.push(scored);
+    else if (scored) {
+      const by = announced.find((a) => a.blockIndex === blockIndex && token.start < a.end && token.end > a.start);
+      if (by) scored.reasons.unshift(`announced in the paragraph before ("${by.word}"), then set apart`);
+      occurrences.push(scored);
+    }
   }
   return { occurrences, rejected };
 }
@@ -127,10 +155,13 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
  * styling), the text body when the HTML has no convincing candidate, and the
  * subject.
  *
- * Candidates are 4–10 digits, 4–10 upper-case letters mixed with digits, or
- * 6–10 upper-case letters alone where the evidence says code (a code word
- * nearby and, besides, named a code right before it, set apart or styled like
- * a code, or consonants only), optionally grouped (`123 456`, `482-913-067`,
+ * Candidates are 4–10 digits, 4–10 upper-case letters mixed with digits,
+ * 6–10 upper-case letters alone, or 6–10 characters mixing lower case, upper
+ * case and digits (`hT4wq9`); letters alone and mixed case only where the
+ * evidence says code (a code word nearby and, besides, named a code right
+ * before it, set apart or styled like a code, or — letters alone —
+ * consonants only), never names with a number (`Python3`) or pieces of
+ * base64 and tokens. Digit and upper-case codes may be grouped (`123 456`, `482-913-067`,
  * `KWNR-TXBH`, `1 2 3 4 5 6`, one character per table cell); `code` has the
  * separators removed and `raw` keeps them. Ruled out entirely: hidden text,
  * colours, dates, times, phone numbers, prices,
@@ -138,8 +169,10 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
  * invoice / reference / ticket / promo code / postal code (in several
  * languages), street numbers and postal codes near address words, and
  * anything inside a URL or an email address. A phone number, date or `#`
- * reference yields when the text names a code right before it or the
- * caller's `length` or `pattern` asks for it. Ranking favours nearness to
+ * reference yields when the text names a code right before it, when it
+ * stands alone after a paragraph that announces a code (and names no phone,
+ * holds no number, and the number is laid out as a code), or the caller's
+ * `length` or `pattern` asks for it. Ranking favours nearness to
  * words like code, verification, OTP, passcode, PIN (in en, de, fr, es, it,
  * pt, nl, pl, sv, da, ru, tr, ja, zh, ko), large, bold, monospace or
  * letter-spaced text, and a code alone in its cell or line.

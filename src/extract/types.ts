@@ -20,6 +20,13 @@ export interface ExtractedLink {
   context: string;
   /** Whether the link came from the HTML body or the plain-text fallback. */
   source: 'html' | 'text';
+  /**
+   * Only on links returned for a filter: why the link matched (`'text
+   * matched'`), where it carries the filter (its text, its URL's first path
+   * segment, or only deeper in the URL), and whether it is preferred over the
+   * other matches or set aside for one that carries the filter up front.
+   */
+  reasons?: string[];
 }
 
 /** A one-time-code candidate, as returned by `extractOtps`. */
