@@ -178,7 +178,8 @@ export class Authenticator {
   }
 }
 
-/** The test-scoped `authenticator` fixture: one {@link Authenticator} per test. */
-export async function authenticatorFixture(_args: object, use: (value: Authenticator) => Promise<void>, testInfo: TestInfo): Promise<void> {
+/** The test-scoped `authenticator` fixture: one {@link Authenticator} per test (Playwright requires the destructuring pattern, even empty). */
+// eslint-disable-next-line no-empty-pattern
+export async function authenticatorFixture({}: object, use: (value: Authenticator) => Promise<void>, testInfo: TestInfo): Promise<void> {
   await use(new Authenticator(testInfo));
 }
