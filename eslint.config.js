@@ -13,7 +13,7 @@ const boundary = (files, patterns) => ({
 
 /** The client's own boundary (repeated by the client-and-playwright rules below). */
 const clientBoundary = {
-  group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'],
+  group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/mcp', '**/mcp/**', '@modelcontextprotocol/*', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'],
   message: 'The client never imports the server or the Playwright layer.',
 };
 
@@ -45,10 +45,10 @@ export default tseslint.config(
     { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/client/*', '!**/client/errors.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:*', 'undici', '@playwright/*'], message: 'The viewer runs in the browser: it talks to the API over fetch and may use src/extract and the wire types, nothing of the server or Node.' },
   ]),
   boundary(['src/client/**', 'src/extract/**'], [
-    { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'], message: 'The client never imports the server or the Playwright layer.' },
+    { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/mcp', '**/mcp/**', '@modelcontextprotocol/*', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'], message: 'The client never imports the server or the Playwright layer.' },
   ]),
   boundary(['src/playwright/**'], [
-    { group: ['**/server', '**/server/**', '**/wire/**', '**/extract/**', '**/client/*', '!**/client/index.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:sqlite'], message: 'The Playwright layer uses only the client\'s public API (src/client/index.ts).' },
+    { group: ['**/server', '**/server/**', '**/wire/**', '**/extract/**', '**/mcp', '**/mcp/**', '**/client/*', '!**/client/index.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:sqlite'], message: 'The Playwright layer uses only the client\'s public API (src/client/index.ts).' },
   ]),
   boundary(['src/wire/**'], [
     { group: ['**/server/**', '**/client/**', '**/playwright/**', '**/extract/**', 'hono', 'hono/*', '@hono/*'], message: 'The wire schemas depend on zod alone.' },
