@@ -88,6 +88,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
   const now = options.now ?? Date.now;
   const sessions = new Map<string, Entry>();
   let sdk: Promise<McpSdk> | undefined;
+  let opening = 0;
 
   const drop = async (id: string) => {
     const entry = sessions.get(id);
@@ -103,7 +104,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
 
   const open = async (request: Request, service: McpServiceInfo, loaded: McpSdk): Promise<Response> => {
     if (request.method !== 'POST') return rpcError(400, 'No MCP session: start one with an initialize request (POST, without an Mcp-Session-Id header).');
-    if (sessions.size >= maxSessions) return rpcError(503, `This service has ${maxSessions} open MCP sessions, its limit; close one (DELETE with its Mcp-Session-Id) or retry later.`);
+    if (sessions.size + opening >= maxSessions) return rpcError(503, `This service has ${maxSessions} open MCP sessions, its limit; close one (DELETE with its Mcp-Session-Id) or retry later.`);
     const session = new McpSession(createClient({ baseUrl: service.apiUrl, ...credentialOf(request) }), DEFAULT_SESSION_LIMITS);
     const server = createMcpServer(loaded, session, service.apiUrl);
     const entry: Omit<Entry, 'transport'> & { transport?: WebStandardStreamableHTTPServerTransport } = { key: credentialKey(request), server, session, lastUsed: now() };
@@ -113,8 +114,15 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
       onsessionclosed: (id) => drop(id),
     });
     entry.transport = transport;
-    await server.connect(transport);
-    const response = await transport.handleRequest(request);
+    // Counted until it is a session or refused, so that a burst of initializations cannot pass the bound.
+    opening += 1;
+    let response: Response;
+    try {
+      await server.connect(transport);
+      response = await transport.handleRequest(request);
+    } finally {
+      opening -= 1;
+    }
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
       await server.close().catch(() => {});
       await session.close();
