@@ -93,7 +93,8 @@ export const getCode: ToolDefinition = {
 function clientLine(client: ClientCompatibility): string {
   const missing = client.unsupported.slice(0, 5).map((f) => f.feature).join(', ');
   const more = client.unsupported.length > 5 ? ` and ${client.unsupported.length - 5} more` : '';
-  return `- ${client.name}: ${client.unsupported.length === 0 ? 'ok' : `lacks ${missing}${more}`}${client.partial.length > 0 ? ` (partial: ${client.partial.length})` : ''}`;
+  const partial = client.partial.length === 0 ? '' : ` (partial: ${client.partial.slice(0, 5).map((f) => f.feature).join(', ')}${client.partial.length > 5 ? ` and ${client.partial.length - 5} more` : ''})`;
+  return `- ${client.name}: ${client.unsupported.length === 0 ? 'ok' : `lacks ${missing}${more}`}${partial}`;
 }
 
 /** check_compatibility */

@@ -70,6 +70,11 @@ for (const kind of ['stdio', 'http'] as const) {
       expect(link).toEqual({ text: 'https://app.acme.example/confirm?token=t0k3n', isError: false });
       const code = await call(client, 'get_code', { message_id: messageId });
       expect(code.text).toMatch(/^Code: 482913/);
+      const compatibility = await call(client, 'check_compatibility', { message_id: messageId, clients: ['gmail.desktop-webmail', 'outlook.windows'] });
+      expect(compatibility.isError, compatibility.text).toBe(false);
+      expect(compatibility.text).toMatch(/with 2 client\(s\)/);
+      expect(compatibility.text).toMatch(/^- Gmail Desktop Webmail: ok$/m);
+      expect(compatibility.text).toMatch(/^- Outlook Windows: ok \(partial: font-size\)$/m);
       const listed = await call(client, 'list_messages', { inbox_id: inbox.id });
       expect(listed.text).toContain(messageId);
 
