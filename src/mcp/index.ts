@@ -12,6 +12,7 @@ export type { McpStdioOptions } from './stdio.ts';
 export { createMcpHttpHandler } from './http.ts';
 export type { McpHttpHandler, McpHttpOptions, McpServiceInfo } from './http.ts';
 export { createMcpServer, TOOLS } from './server.ts';
+export type { McpServerOptions } from './server.ts';
 export { McpSession, DEFAULT_SESSION_LIMITS } from './session.ts';
 export type { SessionLimits } from './session.ts';
 export { loadMcpSdk, SDK_RANGE } from './sdk.ts';

@@ -16,10 +16,22 @@ import type { McpSdk } from './sdk.ts';
 import type { McpSession } from './session.ts';
 import type { ToolDefinition } from './tool.ts';
 import { createInbox, deleteInbox, listInboxes, listMessages, waitForMessage } from './tools-inbox.ts';
+import { checkLinks } from './tools-links.ts';
 import { checkCompatibilityTool, getCode, getLink, getMessage } from './tools-message.ts';
 
 /** Every tool, in the order a host lists them. A fixed list: a session cannot add tools. */
-export const TOOLS: readonly ToolDefinition[] = [createInbox, waitForMessage, getLink, getCode, getMessage, listMessages, listInboxes, deleteInbox, checkCompatibilityTool];
+export const TOOLS: readonly ToolDefinition[] = [createInbox, waitForMessage, getLink, getCode, getMessage, listMessages, listInboxes, deleteInbox, checkCompatibilityTool, checkLinks];
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /**
+   * Whether to offer check_links, which requests the origins the caller names
+   * from this machine: right for the stdio server (beside the agent's browser),
+   * wrong for one mounted in a shared service.
+   * @defaultValue false
+   */
+  linkChecks?: boolean;
+}
 
 const INSTRUCTIONS = [
   'inboxkit gives you disposable email inboxes for testing web apps: create_inbox gives an address to type into a form,',
@@ -40,10 +52,17 @@ async function callTool(tool: ToolDefinition, session: McpSession, serviceUrl: s
 /**
  * Builds the MCP server of one session: the inboxkit tools and prompts on the
  * session's client. Connect it to a transport (stdio, Streamable HTTP).
+ *
+ * @example
+ * ```ts
+ * const server = createMcpServer(await loadMcpSdk(), new McpSession(createClient({ baseUrl })), baseUrl, { linkChecks: true });
+ * await server.connect(transport);
+ * ```
  */
-export function createMcpServer(sdk: McpSdk, session: McpSession, serviceUrl: string): McpServer {
+export function createMcpServer(sdk: McpSdk, session: McpSession, serviceUrl: string, options: McpServerOptions = {}): McpServer {
   const server = new sdk.McpServer({ name: 'inboxkit', title: 'inboxkit email inboxes', version: VERSION }, { instructions: INSTRUCTIONS });
   for (const tool of TOOLS) {
+    if (tool === checkLinks && options.linkChecks !== true) continue;
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },

@@ -43,7 +43,7 @@ export async function runMcpStdio(options: McpStdioOptions): Promise<void> {
     ...(options.sessionToken ? { sessionToken: options.sessionToken } : {}),
   });
   const session = new McpSession(client);
-  const server = createMcpServer(sdk, session, client.apiUrl);
+  const server = createMcpServer(sdk, session, client.apiUrl, { linkChecks: true });
   const transport = new sdk.StdioServerTransport(options.stdin, options.stdout);
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();

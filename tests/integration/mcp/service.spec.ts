@@ -7,6 +7,7 @@
 import { test, expect } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -176,5 +177,45 @@ test('a long email is returned trimmed with a note, its links capped, its HTML n
     expect(tooMuch.text).toContain('max_text_chars is at most 6000');
   } finally {
     await close();
+  }
+});
+
+test('check_links (stdio only) requests the allowed origin\'s links and reports working, broken and skipped ones; the mounted server does not offer it', async () => {
+  const service = await serve();
+  const app = createHttpServer((req, res) => {
+    if (req.url === '/ok') res.writeHead(200).end('ok');
+    else if (req.url === '/moved') res.writeHead(302, { Location: '/ok' }).end();
+    else res.writeHead(404).end('gone');
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  const stdio = await connect('stdio', service, ALICE);
+  const http = await connect('http', service, ALICE);
+  try {
+    expect((await http.client.listTools()).tools.map((t) => t.name)).not.toContain('check_links');
+    const created = (await call(stdio.client, 'create_inbox')).text;
+    const id = /^Inbox (\S+)/m.exec(created)![1]!;
+    const address = /^Address: (\S+)/m.exec(created)![1]!;
+    const transport = nodemailer.createTransport({ host: service.smtpHost, port: service.smtpPort, secure: false, ignoreTLS: true });
+    await transport.sendMail({
+      from: 'no-reply@acme.example', to: address, subject: 'Links',
+      html: `<a href="${appUrl}/ok">Fine</a> <a href="${appUrl}/moved">Moved</a> <a href="${appUrl}/gone">Gone</a> <a href="${appUrl}/confirm?t=1">Confirm</a> <a href="https://elsewhere.example/x">Elsewhere</a>`,
+    });
+    transport.close();
+    const messageId = /^Message (\S+)/m.exec((await call(stdio.client, 'wait_for_message', { inbox_id: id, timeout_seconds: 30 })).text)![1]!;
+    const report = await call(stdio.client, 'check_links', { message_id: messageId, allow: [appUrl], exclude: ['/confirm'] });
+    expect(report.isError, report.text).toBe(false);
+    expect(report.text).toMatch(/^2 working, 1 broken, 2 skipped/);
+    expect(report.text).toMatch(/✓ link "Moved" .*\/moved → .*\/ok: 200/);
+    expect(report.text).toMatch(/✗ link "Gone" .*\/gone: 404/);
+    expect(report.text).toMatch(/– link "Confirm" .*excluded by \/confirm/);
+    expect(report.text).toMatch(/– link "Elsewhere" .*not the app's origin/);
+    const bad = await call(stdio.client, 'check_links', { message_id: messageId, allow: ['not a url'] });
+    expect(bad).toMatchObject({ isError: true });
+    expect(bad.text).toContain('allow takes origins such as');
+  } finally {
+    await stdio.close();
+    await http.close();
+    await new Promise((resolve) => app.close(resolve));
   }
 });
