@@ -120,6 +120,10 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
     try {
       await server.connect(transport);
       response = await transport.handleRequest(request);
+    } catch (error) {
+      await server.close().catch(() => {});
+      await session.close();
+      throw error;
     } finally {
       opening -= 1;
     }
@@ -132,9 +136,15 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
 
   return {
     async handle(request, service) {
+      let loaded: McpSdk;
       try {
-        sdk ??= loadMcpSdk();
-        const loaded = await sdk;
+        loaded = await (sdk ??= loadMcpSdk());
+      } catch (error) {
+        // Not cached: installing the SDK and retrying works without a restart.
+        sdk = undefined;
+        return rpcError(501, (error as Error).message);
+      }
+      try {
         await sweep();
         const id = request.headers.get('mcp-session-id');
         if (id === null) return await open(request, service, loaded);
@@ -146,8 +156,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
         entry.lastUsed = now();
         return await entry.transport.handleRequest(request);
       } catch (error) {
-        sdk = undefined;
-        return rpcError(501, (error as Error).message);
+        return rpcError(500, `The MCP endpoint failed on this request (${(error as Error).message}); retry, or initialize a new session.`);
       }
     },
     async close() {
