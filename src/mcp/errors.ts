@@ -25,7 +25,9 @@ export class McpToolError extends InboxkitError {
 /** The shape of a tool result the SDK accepts. */
 export interface ToolResult {
   [key: string]: unknown;
+  /** The text the model reads. */
   content: Array<{ type: 'text'; text: string }>;
+  /** Whether the call failed (the text then says why and what to do). */
   isError?: boolean;
 }
 

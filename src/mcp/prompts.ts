@@ -9,10 +9,15 @@ import type { ZodType } from 'zod';
 
 /** One prompt: its name, description, arguments and the text it expands to. */
 export interface PromptDefinition {
+  /** The prompt's name, in snake_case. */
   name: string;
+  /** A short human title. */
   title: string;
+  /** When to use it. */
   description: string;
+  /** Its optional string arguments, each with a description. */
   args: Record<string, ZodType>;
+  /** The instructions it expands to, with the arguments filled in. */
   text(args: Record<string, string | undefined>): string;
 }
 

@@ -48,6 +48,7 @@ export class McpSession {
   readonly #inboxes = new Map<string, InboxHandle>();
   readonly #messageInbox = new Map<string, string>();
 
+  /** A session on `client` (which it closes on {@link McpSession.close}), within `limits`. */
   constructor(client: InboxkitClient, limits: SessionLimits = DEFAULT_SESSION_LIMITS) {
     this.client = client;
     this.limits = limits;

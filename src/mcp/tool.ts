@@ -10,9 +10,13 @@ import type { McpSession } from './session.ts';
 
 /** Hints for hosts about what a tool does (the MCP tool annotations). */
 export interface ToolHints {
+  /** The tool changes nothing. */
   readOnlyHint?: boolean;
+  /** The tool deletes or overwrites something. */
   destructiveHint?: boolean;
+  /** Calling it twice with the same input does no more than once. */
   idempotentHint?: boolean;
+  /** The tool reaches outside the inbox service (e.g. requests an app's links). */
   openWorldHint?: boolean;
 }
 
