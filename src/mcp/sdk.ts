@@ -1,7 +1,7 @@
 /**
  * The MCP SDK, loaded on first use: `@modelcontextprotocol/sdk` is an optional
- * peer dependency (about 29 MB and 90 packages), so an install that never runs
- * an MCP server does not carry it. Missing, it is an error that names the
+ * peer dependency (about 85 packages and 10 MB beyond inboxkit's own, express
+ * among them), so an install that never runs an MCP server does not carry it. Missing, it is an error that names the
  * install command.
  *
  * @packageDocumentation
