@@ -33,6 +33,12 @@ async function serve(args: string[] = [], env: Record<string, string> = {}): Pro
   return (await spawnServe(['--api-key', ALICE, '--api-key', BOB, ...args], { env, onSpawn: (c) => children.push(c) })).ready;
 }
 
+let sharedService: Promise<Ready> | undefined;
+/** One service for the tests that need nothing special of it. */
+function shared(): Promise<Ready> {
+  return (sharedService ??= serve());
+}
+
 /** A port nothing listens on. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -43,7 +49,7 @@ async function closedPort(): Promise<number> {
 }
 
 test('the /mcp endpoint is behind the API\'s middleware: an invalid credential is the API\'s 401 envelope, with a request id', async () => {
-  const service = await serve();
+  const service = await shared();
   const res = await fetch(`${service.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, Authorization: 'Bearer tm_notakeynotakeynotakeynotakey00' }, body: JSON.stringify(INITIALIZE) });
   expect(res.status).toBe(401);
   expect(res.headers.get('x-request-id')).toBeTruthy();
@@ -51,7 +57,7 @@ test('the /mcp endpoint is behind the API\'s middleware: an invalid credential i
 });
 
 test('an MCP session answers only to the credential that opened it', async () => {
-  const service = await serve();
+  const service = await shared();
   const client = new Client({ name: 'alice', version: '1' });
   const transport = new StreamableHTTPClientTransport(new URL(`${service.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ALICE}` } } });
   await client.connect(transport);
@@ -72,7 +78,7 @@ test('an MCP session answers only to the credential that opened it', async () =>
 });
 
 test('a guest session sees the inboxes it created, and no one else\'s', async () => {
-  const service = await serve();
+  const service = await shared();
   const alice = await connect('http', service, ALICE);
   const guest = await connect('http', service);
   try {
@@ -90,7 +96,7 @@ test('a guest session sees the inboxes it created, and no one else\'s', async ()
 });
 
 test('prompts for the common flows list the tools to call, in order', async () => {
-  const service = await serve();
+  const service = await shared();
   const { client, close } = await connect('http', service, ALICE);
   try {
     const { prompts } = await client.listPrompts();
@@ -150,7 +156,7 @@ test('inboxkit mcp --help names the flags and the environment variables, and ref
 });
 
 test('a long email is returned trimmed with a note, its links capped, its HTML never whole, and a request past the bound is refused', async () => {
-  const service = await serve();
+  const service = await shared();
   const { client, close } = await connect('http', service, ALICE);
   try {
     const created = (await call(client, 'create_inbox')).text;
@@ -181,7 +187,7 @@ test('a long email is returned trimmed with a note, its links capped, its HTML n
 });
 
 test('check_links (stdio only) requests the allowed origin\'s links and reports working, broken and skipped ones; the mounted server does not offer it', async () => {
-  const service = await serve();
+  const service = await shared();
   const app = createHttpServer((req, res) => {
     if (req.url === '/ok') res.writeHead(200).end('ok');
     else if (req.url === '/moved') res.writeHead(302, { Location: '/ok' }).end();
