@@ -13,7 +13,7 @@ const boundary = (files, patterns) => ({
 
 /** The client's own boundary (repeated by the client-and-playwright rules below). */
 const clientBoundary = {
-  group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'],
+  group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/mcp', '**/mcp/**', '@modelcontextprotocol/*', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'],
   message: 'The client never imports the server or the Playwright layer.',
 };
 
@@ -39,16 +39,16 @@ export default tseslint.config(
     },
   },
   boundary(['src/server/**'], [
-    { group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', '**/viewer/**', 'inboxkit', 'inboxkit/*', 'undici', 'eventsource-parser', 'cheerio', '@playwright/*'], message: 'The server never imports the client, the Playwright layer or the viewer (it serves the viewer\'s built files).' },
+    { group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', '**/viewer/**', '**/mcp', '**/mcp/**', '@modelcontextprotocol/*', 'inboxkit', 'inboxkit/*', 'undici', 'eventsource-parser', 'cheerio', '@playwright/*'], message: 'The server never imports the client, the Playwright layer or the viewer (it serves the viewer\'s built files).' },
   ]),
   boundary(['src/viewer/**'], [
     { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/client/*', '!**/client/errors.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:*', 'undici', '@playwright/*'], message: 'The viewer runs in the browser: it talks to the API over fetch and may use src/extract and the wire types, nothing of the server or Node.' },
   ]),
   boundary(['src/client/**', 'src/extract/**'], [
-    { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'], message: 'The client never imports the server or the Playwright layer.' },
+    { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/mcp', '**/mcp/**', '@modelcontextprotocol/*', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'], message: 'The client never imports the server or the Playwright layer.' },
   ]),
   boundary(['src/playwright/**'], [
-    { group: ['**/server', '**/server/**', '**/wire/**', '**/extract/**', '**/client/*', '!**/client/index.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:sqlite'], message: 'The Playwright layer uses only the client\'s public API (src/client/index.ts).' },
+    { group: ['**/server', '**/server/**', '**/wire/**', '**/extract/**', '**/mcp', '**/mcp/**', '**/client/*', '!**/client/index.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:sqlite'], message: 'The Playwright layer uses only the client\'s public API (src/client/index.ts).' },
   ]),
   boundary(['src/wire/**'], [
     { group: ['**/server/**', '**/client/**', '**/playwright/**', '**/extract/**', 'hono', 'hono/*', '@hono/*'], message: 'The wire schemas depend on zod alone.' },
@@ -78,6 +78,12 @@ export default tseslint.config(
   // the other way round). The shared error root imports nothing but its own folder.
   boundary(['src/extract/**'], [
     { regex: '^(?!(?:cheerio|\\./[^/]+|\\.\\./errors/[^/]+)$)', message: 'src/extract may import only cheerio, its own files and ../errors/ (the shared error root).' },
+  ]),
+  // The MCP server is a client of the API like the Playwright layer: the client's public API,
+  // zod for its tool schemas, the MCP SDK (an optional peer dependency, loaded on first use)
+  // and Node built-ins; never the server.
+  boundary(['src/mcp/**'], [
+    { regex: '^(?!(?:node:[a-z_/]+|zod|@modelcontextprotocol/sdk/[a-zA-Z/]+\\.js|\\./[^/]+|\\.\\./client/index\\.ts)$)', message: 'src/mcp may import only the client\'s public API (src/client/index.ts), zod, @modelcontextprotocol/sdk, Node built-ins and its own files.' },
   ]),
   boundary(['src/runtime/**'], [
     { regex: '^(?!(?:node:[a-z_/]+|\\./[^/]+)$)', message: 'src/runtime (the Node.js check every entry point runs first) imports nothing but Node built-ins and its own folder.' },
@@ -140,8 +146,8 @@ function serverLayersAndCli() {
         message: 'The CLI depends on Node built-ins and inboxkit/server\'s public API only; no other package.',
       },
       {
-        group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', '**/extract', '**/extract/**', '**/server/*', '!**/server/index.ts', '**/wire/*', '!**/wire/defaults.ts'],
-        message: 'The CLI uses only inboxkit/server\'s public API (src/server/index.ts), plus the shared defaults in src/wire/defaults.ts.',
+        group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', '**/extract', '**/extract/**', '**/server/*', '!**/server/index.ts', '**/wire/*', '!**/wire/defaults.ts', '**/mcp/*', '!**/mcp/index.ts'],
+        message: 'The CLI uses only inboxkit/server\'s public API (src/server/index.ts) and the MCP server\'s (src/mcp/index.ts), plus the shared defaults in src/wire/defaults.ts.',
       },
     ]),
   ];

@@ -1,10 +1,11 @@
 /**
- * The `inboxkit` command: `serve`, `keys create`, `keys revoke`, `openapi`. The only place
+ * The `inboxkit` command: `serve`, `mcp`, `keys create`, `keys revoke`, `openapi`. The only place
  * that reads the environment and decides exit codes.
  *
  * @packageDocumentation
  */
 import { readFile } from 'node:fs/promises';
+import { mcp } from './mcp.ts';
 import { serve } from './serve.ts';
 import { UsageError, parse } from './usage.ts';
 import type { CliIo } from './usage.ts';
@@ -17,6 +18,7 @@ Usage:
   inboxkit serve [options]        Start the local service (see: inboxkit serve --help)
   inboxkit keys create [options]  Create a user and an API key in a database file
   inboxkit keys revoke [options]  Revoke an API key in a database file
+  inboxkit mcp [options]          Serve MCP over stdio for AI agents (see: inboxkit mcp --help)
   inboxkit openapi                Print the OpenAPI 3.1 document of the API
   inboxkit --help | --version
 `;
@@ -142,6 +144,8 @@ export async function main(argv: string[], env: Record<string, string | undefine
     switch (command) {
       case 'serve':
         return await serve(rest, env, io);
+      case 'mcp':
+        return await mcp(rest, env, io);
       case 'keys':
         return await keys(rest, io);
       case 'openapi':

@@ -210,6 +210,15 @@ const SERVE_SECTIONS: FlagSection[] = [
     ],
   },
   {
+    title: 'MCP server (for AI agents)',
+    flags: [
+      {
+        flag: 'no-mcp', value: '', option: 'mcp', parse: () => false, switch: true,
+        help: ['Do not serve MCP (Streamable HTTP) at /mcp; it needs the optional', 'package @modelcontextprotocol/sdk (see: inboxkit mcp --help)'],
+      },
+    ],
+  },
+  {
     title: 'Logging and help',
     flags: [
       {

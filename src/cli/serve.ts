@@ -11,6 +11,9 @@ import { SERVE_FLAGS, TOGETHER, serveFlagsHelp } from './serve-flags.ts';
 import { READY_PREFIX, UsageError, parse } from './usage.ts';
 import type { CliIo } from './usage.ts';
 
+/** Where `inboxkit serve` mounts the MCP server. */
+const MCP_PATH = '/mcp';
+
 /** The help of `inboxkit serve`. */
 const SERVE_HELP = `Usage: inboxkit serve [options]
 
@@ -84,8 +87,11 @@ export async function serve(args: string[], env: Record<string, string | undefin
     return 0;
   }
   // `--no-operator-token` sets operatorToken to false; otherwise a loopback-bound service gets a new one.
-  const { operatorToken: wanted, ...options } = (await optionsOf(values, env)) as Omit<StartServerOptions, 'operatorToken'> & { operatorToken?: false };
+  const { operatorToken: wanted, mcp: mcpWanted, ...options } = (await optionsOf(values, env)) as Omit<StartServerOptions, 'operatorToken'> & { operatorToken?: false; mcp?: false };
   const { startServer, ConfigError, resolveConfig, newOperatorToken, redactUrl } = await import('../server/index.ts');
+  // The MCP endpoint loads its SDK on its first request, so a service whose /mcp is never used does not pay for it.
+  const mcp = mcpWanted === false ? null : (await import('../mcp/index.ts')).createMcpHttpHandler();
+  if (mcp) options.mounts = [{ path: MCP_PATH, handler: (request, info) => mcp.handle(request, info) }];
   let server;
   let operatorToken: string | undefined;
   try {
@@ -103,6 +109,7 @@ export async function serve(args: string[], env: Record<string, string | undefin
       (operatorToken !== undefined
         ? `            (this link's operator token sees every inbox; it is new at each start and shown only here)\n`
         : `            (open it with an inbox token or API key: ${server.url}/#token=… or #key=…)\n`) +
+      (mcp ? `  MCP       ${server.url}${MCP_PATH} (Streamable HTTP; stdio: inboxkit mcp)\n` : '') +
       `  SMTP      ${server.smtpHost}:${server.smtpPort}\n` +
       `  domains   ${server.config.domains.join(', ')}\n` +
       `  database  ${server.config.databaseUrl ? redactUrl(server.config.databaseUrl) : (server.config.dbPath ?? 'in memory')}\n` +
@@ -111,6 +118,7 @@ export async function serve(args: string[], env: Record<string, string | undefin
   const ready = { url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort, viewerUrl: server.viewerUrl };
   io.stdout(`${READY_PREFIX}${JSON.stringify(ready)}\n`);
   await untilSignal();
+  await mcp?.close();
   await server.close();
   return 0;
 }

@@ -85,6 +85,8 @@ export { createPkceVerifier, pkceChallenge } from './pkce.ts';
 export type { ClientOptions, RequestOptions, ListParams, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './types.ts';
 export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.ts';
 export { checkCompatibility, resolveEmailClients } from './compatibility.ts';
+export { checkMessageLinks, describeCheckedLink, describeLinkReport } from './link-check.ts';
+export type { CheckedLink, LinkCheckContext, LinkCheckOptions, LinkCheckReport, LinkRequester, LinkResponse } from './link-check.ts';
 export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './compatibility.ts';
 export { clientFeatureSupport } from './compatibility.ts';
 export type { ClientFeatureSupport } from './compatibility.ts';

@@ -19,6 +19,8 @@ import type { AppEnv, ServerContext } from './context/context.ts';
 import { HttpError, STATUS_OF } from './http/errors.ts';
 import { BEARER_SCHEME, INBOX_TOKEN_SCHEME, SHARED_RESPONSES } from './http/openapi.ts';
 import { createRouter } from './http/router.ts';
+import { checkMounts } from './http/mount.ts';
+import type { AppMount } from './http/mount.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
 import { anonymousRateLimit } from './auth/middleware.ts';
@@ -118,6 +120,16 @@ export interface AppOptions {
    * @defaultValue a limiter of `ctx.config.rateLimitWindowSeconds`
    */
   rateLimiter?: RateLimiter;
+  /**
+   * Extra endpoints (e.g. the MCP server at `/mcp`), behind the same middleware as the API.
+   * @defaultValue none
+   */
+  mounts?: readonly AppMount[];
+  /**
+   * The API root the mounts are told to call (`MountInfo.apiUrl`), once known.
+   * @defaultValue `http://localhost` + the API prefix (in-process use)
+   */
+  selfApiUrl?: () => string;
 }
 
 /**
@@ -207,6 +219,14 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     ));
   api.route('/', createMetaRoutes(openApiDocument));
   app.route(API_PREFIX, api);
+
+  const mounts = options.mounts ?? [];
+  checkMounts(mounts, API_PREFIX);
+  for (const mount of mounts) {
+    app.all(mount.path, (c) =>
+      mount.handler(c.req.raw, { apiUrl: options.selfApiUrl?.() ?? `http://localhost${API_PREFIX}`, requestId: c.get('requestId') }),
+    );
+  }
 
   // The web inbox viewer at `/`: static files, a client of the API above.
   if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));

@@ -18,6 +18,8 @@ import '../runtime/node-check.ts';
 export { startServer } from './start.ts';
 export type { StartServerOptions, RunningServer } from './start.ts';
 export { createApp } from './app.ts';
+export type { AppOptions } from './app.ts';
+export type { AppMount, MountInfo } from './http/mount.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
 export { createPostgresStore } from './storage/postgres.ts';

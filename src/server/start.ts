@@ -25,6 +25,7 @@ import type { ServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
+import type { AppMount } from './http/mount.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
 import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
@@ -78,6 +79,12 @@ export interface StartServerOptions extends ConfigOptions {
    * @defaultValue dist/viewer of this package
    */
   viewerAssetsDir?: string | false;
+  /**
+   * Extra endpoints (the CLI mounts the MCP server at `/mcp`), behind the API's own
+   * middleware: Host/Origin rules, credentials, rate limit and body limit apply to them.
+   * @defaultValue none
+   */
+  mounts?: readonly AppMount[];
 }
 
 /** A running local service. */
@@ -331,7 +338,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     // One limiter for the app and for the requests the HTTP server refuses before it.
     const rateLimiter = createRateLimiter(store, config.rateLimitWindowSeconds);
-    const app = createApp(ctx, { rateLimiter, ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}) });
+    let selfApiUrl = `http://${urlHost(config.http.host)}:${config.http.port}${API_PREFIX}`;
+    const app = createApp(ctx, {
+      rateLimiter,
+      ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}),
+      ...(options.mounts ? { mounts: options.mounts, selfApiUrl: () => selfApiUrl } : {}),
+    });
 
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
@@ -352,6 +364,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
     const port = (http.address() as AddressInfo).port;
     const url = `http://${urlHost(config.http.host)}:${port}`;
+    selfApiUrl = `${url}${API_PREFIX}`;
     logger.info({ url, smtpHost: config.smtp.host, smtpPort: smtp.port, db: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dbPath ?? ':memory:') }, 'inboxkit server started');
 
     let closing: Promise<void> | null = null;

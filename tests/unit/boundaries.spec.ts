@@ -28,6 +28,14 @@ const refused: Array<[string, string]> = [
   ['src/viewer/example.ts', '../server/index.ts'],
   ['src/viewer/example.ts', 'node:fs'],
   ['src/viewer/example.ts', '../client/index.ts'],
+  ['src/mcp/example.ts', '../server/index.ts'],
+  ['src/mcp/example.ts', '../client/client.ts'],
+  ['src/mcp/example.ts', '../extract/index.ts'],
+  ['src/mcp/example.ts', 'hono'],
+  ['src/server/example.ts', '../mcp/index.ts'],
+  ['src/server/http/example.ts', '@modelcontextprotocol/sdk/server/mcp.js'],
+  ['src/client/example.ts', '../mcp/index.ts'],
+  ['src/playwright/example.ts', '../mcp/index.ts'],
 ];
 
 for (const [file, specifier] of refused) {
@@ -42,6 +50,10 @@ const allowed: Array<[string, string]> = [
   ['src/playwright/example.ts', '../client/index.ts'],
   ['src/viewer/example.ts', '../extract/index.ts'],
   ['src/viewer/example.ts', 'eventsource-parser'],
+  ['src/mcp/example.ts', '../client/index.ts'],
+  ['src/mcp/example.ts', '@modelcontextprotocol/sdk/server/mcp.js'],
+  ['src/mcp/example.ts', 'zod'],
+  ['src/mcp/example.ts', 'node:crypto'],
 ];
 
 for (const [file, specifier] of allowed) {
@@ -94,6 +106,8 @@ test.describe('server layers and the CLI', () => {
     ['the CLI imports the server store directly', 'src/cli/example.ts', '../server/storage/sqlite.ts'],
     ['the CLI imports a package', 'src/cli/example.ts', 'pino'],
     ['the CLI imports the client', 'src/cli/example.ts', '../client/index.ts'],
+    ['the CLI imports an MCP module other than its public index', 'src/cli/example.ts', '../mcp/server.ts'],
+    ['the CLI imports the MCP SDK', 'src/cli/example.ts', '@modelcontextprotocol/sdk/types.js'],
     ['storage imports a route', 'src/server/storage/example.ts', '../routes/inboxes.handlers.ts'],
     ['storage imports the SMTP intake', 'src/server/storage/sqlite/example.ts', '../../smtp/intake.ts'],
     ['storage imports the HTTP layer', 'src/server/storage/example.ts', '../http/errors.ts'],
@@ -124,6 +138,7 @@ test.describe('server layers and the CLI', () => {
   const layerAllowed: Array<[string, string]> = [
     ['src/cli/example.ts', '../server/index.ts'],
     ['src/cli/example.ts', '../wire/defaults.ts'],
+    ['src/cli/example.ts', '../mcp/index.ts'],
     ['src/cli/example.ts', 'node:util'],
     ['src/cli/example.ts', './usage.ts'],
     ['src/server/index.ts', './start.ts'],

@@ -1,0 +1,129 @@
+/**
+ * What one MCP session holds: the client (with the session's own credential)
+ * and the inboxes and messages it has met, so that an inbox created by a guest
+ * session stays reachable through its inbox token, which the model never sees.
+ *
+ * @packageDocumentation
+ */
+import { NotFoundError } from '../client/index.ts';
+import type { InboxHandle, InboxkitClient, Message, ReceivedMessage } from '../client/index.ts';
+import { McpToolError } from './errors.ts';
+
+/** Bounds of one session, none of which a caller can lift. */
+export interface SessionLimits {
+  /** Inboxes a session remembers (their handles and tokens); the oldest is forgotten first. */
+  maxInboxes: number;
+  /** Message ids a session remembers with their inbox. */
+  maxMessages: number;
+  /** Longest wait, in seconds. */
+  maxWaitSeconds: number;
+  /** Characters of a message's text body a tool may return. */
+  maxTextChars: number;
+  /** Characters of any one tool result. */
+  maxResultChars: number;
+}
+
+/** The default bounds. */
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  maxInboxes: 50,
+  maxMessages: 500,
+  maxWaitSeconds: 300,
+  maxTextChars: 6000,
+  maxResultChars: 12_000,
+};
+
+/** Forgets the oldest entry of a map once it holds more than `max`. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) map.delete(map.keys().next().value as K);
+}
+
+/** One MCP session's view of the service: only what its credential (and the inboxes it created) can see. */
+export class McpSession {
+  /** The client, with the session's credential. */
+  readonly client: InboxkitClient;
+  /** The bounds of this session. */
+  readonly limits: SessionLimits;
+  readonly #inboxes = new Map<string, InboxHandle>();
+  readonly #messageInbox = new Map<string, string>();
+
+  /** A session on `client` (which it closes on {@link McpSession.close}), within `limits`. */
+  constructor(client: InboxkitClient, limits: SessionLimits = DEFAULT_SESSION_LIMITS) {
+    this.client = client;
+    this.limits = limits;
+  }
+
+  /** Keeps an inbox handle (and so its token) for later tools. */
+  keepInbox(handle: InboxHandle): void {
+    remember(this.#inboxes, handle.id, handle, this.limits.maxInboxes);
+  }
+
+  /** Forgets an inbox and its messages. */
+  forgetInbox(inboxId: string): void {
+    this.#inboxes.delete(inboxId);
+    for (const [messageId, owner] of this.#messageInbox) if (owner === inboxId) this.#messageInbox.delete(messageId);
+  }
+
+  /** Remembers which inbox a message belongs to. */
+  keepMessage(messageId: string, inboxId: string): void {
+    remember(this.#messageInbox, messageId, inboxId, this.limits.maxMessages);
+  }
+
+  /** The handle of an inbox this session may see; a tool error naming what to do otherwise. */
+  async inbox(inboxId: string, signal?: AbortSignal): Promise<InboxHandle> {
+    const kept = this.#inboxes.get(inboxId);
+    if (kept) return kept;
+    try {
+      const handle = await this.client.inboxes.get(inboxId, signal ? { signal } : {});
+      this.keepInbox(handle);
+      return handle;
+    } catch (error) {
+      if (error instanceof NotFoundError || (this.client.credential === 'none' && isUnauthorized(error))) {
+        throw new McpToolError(
+          `No inbox "${inboxId}" that this session can see: it does not exist, was deleted or expired, or belongs to another credential. ` +
+            'Use an inbox_id returned by create_inbox (or list_inboxes), or call create_inbox for a new one.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** A message with its extraction helpers, fetched through the inbox that owns it. */
+  async message(messageId: string, signal?: AbortSignal): Promise<ReceivedMessage> {
+    const options = signal ? { signal } : {};
+    const inboxId = this.#messageInbox.get(messageId);
+    try {
+      let data: Message;
+      let handle: InboxHandle;
+      if (inboxId !== undefined) {
+        handle = await this.inbox(inboxId, signal);
+        data = await handle.message(messageId, options);
+      } else {
+        data = await this.client.messages.get(messageId, options);
+        handle = await this.inbox(data.inboxId, signal);
+      }
+      this.keepMessage(messageId, data.inboxId);
+      return handle.received(data);
+    } catch (error) {
+      if (error instanceof NotFoundError || (inboxId === undefined && this.client.credential === 'none' && isUnauthorized(error))) {
+        throw new McpToolError(
+          `No message "${messageId}" that this session can see: it was deleted, its inbox is gone, or it belongs to another credential. ` +
+            'Use a message_id returned by wait_for_message or list_messages.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Releases the client's connections. */
+  async close(): Promise<void> {
+    this.#inboxes.clear();
+    this.#messageInbox.clear();
+    await this.client.close();
+  }
+}
+
+function isUnauthorized(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 401;
+}

@@ -1,0 +1,40 @@
+/**
+ * Mounts: extra HTTP endpoints a host program adds to the service's app (the
+ * CLI mounts the MCP server at `/mcp`). A mount sits behind the app's whole
+ * middleware, so the Host/Origin rules, the credential check, the rate limit
+ * and the body limit apply to it as to the API; the server knows nothing of
+ * what it serves.
+ *
+ * @packageDocumentation
+ */
+
+/** What the service tells a mount about itself, for each request. */
+export interface MountInfo {
+  /** The API root of this service, reachable from this process (loopback for a wildcard bind), e.g. `http://127.0.0.1:8025/api/v1`. */
+  apiUrl: string;
+  /** The request id of this request (also in its `X-Request-Id` header). */
+  requestId: string;
+}
+
+/** One extra endpoint. */
+export interface AppMount {
+  /** Its path, e.g. `/mcp`: one segment or more, outside `/api/v1`; every method on it goes to the handler. */
+  path: string;
+  /** Answers a request that passed the app's middleware (its credential, if any, is valid). */
+  handler: (request: Request, info: MountInfo) => Response | Promise<Response>;
+}
+
+/** Throws when a mount's path is malformed or would shadow the API, the viewer or another mount. */
+export function checkMounts(mounts: readonly AppMount[], apiPrefix: string): void {
+  const seen = new Set<string>();
+  for (const mount of mounts) {
+    if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(mount.path)) {
+      throw new Error(`A mount's path must be like "/mcp" (segments of letters, digits, ".", "_", "~", "-"); got ${JSON.stringify(mount.path)}.`);
+    }
+    if (mount.path === apiPrefix || mount.path.startsWith(`${apiPrefix}/`) || mount.path === '/healthz' || mount.path === '/viewer' || mount.path.startsWith('/viewer/')) {
+      throw new Error(`The mount path ${mount.path} is the service's own; choose another, such as /mcp.`);
+    }
+    if (seen.has(mount.path)) throw new Error(`Two mounts have the path ${mount.path}.`);
+    seen.add(mount.path);
+  }
+}
