@@ -136,6 +136,7 @@ function refusalMessage(error: Error): string {
 function createHttpServer(fetch: (req: Request, env: unknown) => unknown, host: string, ctx: ServerContext, limiter: RateLimiter): Server {
   const headersFor = async (address: string | undefined): Promise<Record<string, string>> => ({
     'X-Request-Id': randomUUID(),
+    'X-Content-Type-Options': 'nosniff',
     // A limiter that cannot count (its database unreachable) must not turn a refusal into a crash.
     ...rateLimitHeaders(await anonymousRateLimit(ctx, limiter, address ?? 'unknown').catch(() => null)),
   });

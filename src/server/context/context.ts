@@ -13,6 +13,8 @@ import { createEventBus } from '../events/bus.ts';
 import type { EventBus } from '../events/types.ts';
 import { createDeliveryFaults } from '../faults/table.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
+import { createStreamCaps } from '../auth/caps.ts';
+import type { StreamCaps } from '../auth/caps.ts';
 import type { Store } from '../storage/types.ts';
 import type { ResolvedConfig } from './config.ts';
 
@@ -44,6 +46,8 @@ export interface ServerContext {
   operatorTokenHash?: string | null;
   /** The per-inbox delivery faults the SMTP intake honours (an extension); whoever owns the context closes them. */
   faults: DeliveryFaults;
+  /** The slots of open event streams per credential and per client address on this node. */
+  streamCaps: StreamCaps;
 }
 
 /** What {@link createServerContext} is given; only the store and the configuration are required. */
@@ -99,5 +103,6 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     hash: hashSecret,
     operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
     faults: createDeliveryFaults({ bus, now }),
+    streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
   };
 }

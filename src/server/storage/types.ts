@@ -137,21 +137,30 @@ export interface CredentialStore {
    * server's configuration (flag or environment) rather than `inboxkit keys create`.
    */
   addApiKey(userId: string, keyHash: string, options?: { configured?: boolean }): Promise<void>;
-  /** Deletes the configured API keys whose hash is not in the list; returns how many went. */
+  /** Deletes the configured API keys whose hash is not in the list, revoking their sessions; returns how many keys went. */
   removeConfiguredApiKeysExcept(keyHashes: string[]): Promise<number>;
-  /** Deletes an API key; returns the user it belonged to, or null when no such key was stored. */
+  /**
+   * Deletes an API key and revokes every session issued under it (through a
+   * connect code the key asked for), in one transaction; returns the user it
+   * belonged to, or null when no such key was stored.
+   */
   revokeApiKey(keyHash: string): Promise<{ userId: string } | null>;
   /** The user owning an API key hash, or null. */
   findUserByApiKeyHash(keyHash: string): Promise<UserRecord | null>;
-  /** Stores a session for a user; `codeHash` links it to the connect code that issued it. */
-  addSession(session: { tokenHash: string; userId: string; expiresAt: number; codeHash: string | null }): Promise<void>;
+  /**
+   * Stores a session for a user; `codeHash` links it to the connect code that
+   * issued it, `parentKeyHash` to the API key that asked for that code (the
+   * session is revoked with the key).
+   */
+  addSession(session: { tokenHash: string; userId: string; expiresAt: number; codeHash: string | null; parentKeyHash?: string | null }): Promise<void>;
   findSession(tokenHash: string): Promise<{ userId: string; expiresAt: number; revoked: boolean } | null>;
   revokeSession(tokenHash: string): Promise<boolean>;
   /** Revokes every session issued by a connect code (on code replay). */
   revokeSessionsByCode(codeHash: string): Promise<number>;
-  addConnectCode(code: { codeHash: string; userId: string; challenge: string; redirectUri: string; expiresAt: number }): Promise<void>;
+  /** Stores a connect code; `keyHash` is the API key that asked for it (its sessions end with the key). */
+  addConnectCode(code: { codeHash: string; userId: string; challenge: string; redirectUri: string; expiresAt: number; keyHash?: string | null }): Promise<void>;
   /** Marks a connect code used and returns it as it was before (null if unknown). Atomic. */
-  spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean } | null>;
+  spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean; keyHash: string | null } | null>;
 }
 
 /** The inboxes aggregate of a {@link Store}. */
