@@ -320,6 +320,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       cleanups.push(() => pgBus.close());
       bus = pgBus;
     }
+    // The stored-bytes cap is for a store in memory: a PostgreSQL store given as `store` is not one.
+    if (isPostgresStore(store)) config.bounds.maxStoredBytes = null;
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
     const ctx = createServerContext({

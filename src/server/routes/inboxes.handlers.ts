@@ -10,6 +10,7 @@ import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
 import { isActive, loadVisibleInbox, requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { planOf } from '../auth/plans.ts';
+import { clientAddressOf } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
@@ -28,6 +29,12 @@ function randomLocalPart(): string {
     out += LOCAL_ALPHABET[(bytes[i] ?? 0) % alphabet];
   }
   return out;
+}
+
+/** Whether a guest may forward to `address`: its domain is an allowed one or below one. */
+function forwardAllowed(address: string, allowed: readonly string[]): boolean {
+  const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/\.$/, '');
+  return allowed.some((d) => domain === d || domain.endsWith(`.${d}`));
 }
 
 /** The inbox routes (paths relative to `/api/v1`). */
@@ -58,6 +65,16 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       throw new HttpError('plan_required', `The ${plan.name} plan allows ${max} active inboxes; delete one first.`);
     }
 
+    const creatorAddress = clientAddressOf(c);
+    const guestCap = ctx.config.bounds.maxGuestInboxesPerAddress;
+    if (!user && principal.kind !== 'operator' && guestCap !== null && (await ctx.store.countActiveGuestInboxesByAddress(creatorAddress, now)) >= guestCap) {
+      throw new HttpError(
+        'limit_reached',
+        `Too many active guest inboxes from ${creatorAddress}: the cap is ${guestCap} (guest inboxes per client address; inboxkit serve --max-guest-inboxes-per-address). Delete inboxes you no longer need, or use an API key.`,
+        { 'Retry-After': '60' },
+      );
+    }
+
     const token = newSecret(INBOX_TOKEN_PREFIX);
     const ttl = plan.entitlements.inboxTtlSeconds;
     const fields = {
@@ -67,6 +84,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       tokenHash: ctx.hash(token),
       createdAt: now,
       expiresAt: ttl === null ? null : now + ttl * 1000,
+      creatorAddress,
     };
     // A random local part collides with odds of 36^-11; retry a few times anyway.
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -115,6 +133,15 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       }
       const plan = planOf(ctx.config, principal);
       if (!plan.entitlements.forwarding) throw new HttpError('plan_required', `The ${plan.name} plan does not include forwarding.`);
+      if (!userOf(principal) && principal.kind !== 'operator' && !forwardAllowed(body.forwardTo, ctx.config.bounds.forwardAllow)) {
+        throw new HttpError(
+          'plan_required',
+          `Guests may not forward through this server's relay to ${JSON.stringify(body.forwardTo.slice(body.forwardTo.lastIndexOf('@') + 1))}: ` +
+            (ctx.config.bounds.forwardAllow.length === 0
+              ? 'forwarding is for API-key users only; send an API key, or start the server with --forward-allow DOMAIN.'
+              : `guests may forward to ${ctx.config.bounds.forwardAllow.join(', ')} only (--forward-allow); send an API key for other domains.`),
+        );
+      }
     }
     const patch: { label?: string | null; forwardTo?: string | null } = {};
     if (body.label !== undefined) patch.label = body.label;

@@ -7,6 +7,7 @@ import { prepareMessage } from '../mail/prepare.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
 import type { InboxRecord, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
+import { makeRoom } from './make-room.ts';
 import { PromptSmtpServer } from './server.ts';
 
 /** The logging the intake needs (a pino logger fits). */
@@ -34,6 +35,12 @@ export interface IntakeLimits {
    * @defaultValue null
    */
   maxMessagesPerInbox: number | null;
+  /**
+   * Bytes of mail (raw sizes) the store may hold: past it, the oldest messages
+   * of the largest inboxes are evicted after each delivery. `null`: no cap.
+   * @defaultValue null
+   */
+  maxStoredBytes?: number | null;
 }
 
 /** Everything the intake depends on, injected. */
@@ -170,6 +177,7 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
         if (evicted > 0) logger.info({ inboxId, evicted }, 'smtp: oldest messages evicted (messages per inbox limit)');
       }
     }
+    if (limits.maxStoredBytes != null) await makeRoom(store, limits.maxStoredBytes, logger);
     // Committed: from here on nothing may turn the 250 into a failure.
     for (const record of stored) {
       try {

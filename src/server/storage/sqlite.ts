@@ -16,6 +16,7 @@
  * @packageDocumentation
  */
 import type { Store } from './types.ts';
+import { createSqliteCapacity } from './sqlite/capacity.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
 import { createSqliteDomains } from './sqlite/domains.ts';
@@ -74,6 +75,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     ...createSqliteInboxes(sql),
     ...createSqliteMessages(sql),
     ...createSqliteRateLimits(),
+    ...createSqliteCapacity(sql),
     async close() {
       if (closed) return;
       closed = true;

@@ -169,7 +169,17 @@ export interface InboxStore {
    * Creates an inbox; `'address_taken'` when an active inbox has the address
    * (local part compared case-insensitively). An expired inbox with the address is deleted first.
    */
-  createInbox(inbox: { localPart: string; domainId: string; ownerUserId: string | null; label: string | null; tokenHash: string; createdAt: number; expiresAt: number | null }): Promise<InboxRecord | 'address_taken'>;
+  createInbox(inbox: {
+    localPart: string;
+    domainId: string;
+    ownerUserId: string | null;
+    label: string | null;
+    tokenHash: string;
+    createdAt: number;
+    expiresAt: number | null;
+    /** The client address that asked for it (counted by the guest-inbox cap). */
+    creatorAddress?: string | null;
+  }): Promise<InboxRecord | 'address_taken'>;
   findInboxById(id: string): Promise<InboxRecord | null>;
   /** The inbox whose token has this hash (expired or not), or null. */
   findInboxByTokenHash(tokenHash: string): Promise<InboxRecord | null>;
@@ -183,6 +193,8 @@ export interface InboxStore {
   /** Every active inbox, whoever owns it, newest first (the operator's view). */
   listActiveInboxes(page: { cursor: string | null; limit: number; now: number }): Promise<StorePage<InboxRecord>>;
   countActiveInboxesByOwner(userId: string, now: number): Promise<number>;
+  /** Active inboxes without an owner (guest inboxes) created from a client address. */
+  countActiveGuestInboxesByAddress(address: string, now: number): Promise<number>;
   updateInbox(id: string, patch: { label?: string | null; forwardTo?: string | null }): Promise<InboxRecord | null>;
   /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
   deleteInbox(id: string): Promise<{ messagesDeleted: number } | null>;
@@ -235,13 +247,24 @@ export interface RateLimitStore {
   hitRateLimit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
 }
 
+/** The capacity aggregate of a {@link Store}: the bytes of mail held, and making room (the stored-bytes cap of memory mode). */
+export interface CapacityStore {
+  /** The sum of the raw sizes of every stored message. */
+  storedMessageBytes(): Promise<number>;
+  /**
+   * Deletes the oldest message of the inbox holding the most bytes; returns
+   * what went, or null when nothing is stored.
+   */
+  evictOldestOfLargestInbox(): Promise<{ inboxId: string; messageId: string; size: number } | null>;
+}
+
 /**
  * The service's storage: one interface per aggregate, every method async, no
  * backend type leaking out, so a PostgreSQL backend implements it as SQLite does.
  * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
  * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore {
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }

@@ -114,7 +114,7 @@ test('forwarding retry settings reach the forwarder: attempts are counted and th
   const deadPort = (probe.address() as { port: number }).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
 
-  const h = await startHarness({ relayUrl: `smtp://127.0.0.1:${deadPort}`, forwarding: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 } });
+  const h = await startHarness({ relayUrl: `smtp://127.0.0.1:${deadPort}`, forwardAllow: ['elsewhere.test'], forwarding: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 } });
   try {
     const inbox = await h.createInbox();
     const patch = await h.call(`/inboxes/${inbox.id}`, {

@@ -16,3 +16,7 @@ CREATE TABLE delivery_faults (
   delay_ms        INTEGER NOT NULL,
   created_at      INTEGER NOT NULL
 );
+
+-- The client address that created an inbox: the cap of active guest inboxes per address counts it.
+ALTER TABLE inboxes ADD COLUMN creator_address TEXT;
+CREATE INDEX inboxes_by_creator ON inboxes (creator_address, expires_at);
