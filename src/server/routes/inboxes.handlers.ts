@@ -31,10 +31,28 @@ function randomLocalPart(): string {
   return out;
 }
 
-/** Whether a guest may forward to `address`: its domain is an allowed one or below one. */
-function forwardAllowed(address: string, allowed: readonly string[]): boolean {
+/** Refuses a guest's forwarding unless the address's domain is an allowed one (`--forward-allow`) or below one. */
+function checkGuestForward(address: string, allowed: readonly string[]): void {
   const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/\.$/, '');
-  return allowed.some((d) => domain === d || domain.endsWith(`.${d}`));
+  if (allowed.some((d) => domain === d || domain.endsWith(`.${d}`))) return;
+  throw new HttpError(
+    'plan_required',
+    `Guests may not forward through this server's relay to ${JSON.stringify(domain)}: ` +
+      (allowed.length === 0
+        ? 'forwarding is for API-key users only; send an API key, or start the server with --forward-allow DOMAIN.'
+        : `guests may forward to ${allowed.join(', ')} only (--forward-allow); send an API key for other domains.`),
+  );
+}
+
+/** Refuses a new guest inbox when its client address already holds the cap of active ones. */
+async function checkGuestCap(ctx: ServerContext, address: string, now: number): Promise<void> {
+  const cap = ctx.config.bounds.maxGuestInboxesPerAddress;
+  if (cap === null || (await ctx.store.countActiveGuestInboxesByAddress(address, now)) < cap) return;
+  throw new HttpError(
+    'limit_reached',
+    `Too many active guest inboxes from ${address}: the cap is ${cap} (guest inboxes per client address; inboxkit serve --max-guest-inboxes-per-address). Delete inboxes you no longer need, or use an API key.`,
+    { 'Retry-After': '60' },
+  );
 }
 
 /** The inbox routes (paths relative to `/api/v1`). */
@@ -66,14 +84,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     }
 
     const creatorAddress = clientAddressOf(c);
-    const guestCap = ctx.config.bounds.maxGuestInboxesPerAddress;
-    if (!user && principal.kind !== 'operator' && guestCap !== null && (await ctx.store.countActiveGuestInboxesByAddress(creatorAddress, now)) >= guestCap) {
-      throw new HttpError(
-        'limit_reached',
-        `Too many active guest inboxes from ${creatorAddress}: the cap is ${guestCap} (guest inboxes per client address; inboxkit serve --max-guest-inboxes-per-address). Delete inboxes you no longer need, or use an API key.`,
-        { 'Retry-After': '60' },
-      );
-    }
+    if (!user && principal.kind !== 'operator') await checkGuestCap(ctx, creatorAddress, now);
 
     const token = newSecret(INBOX_TOKEN_PREFIX);
     const ttl = plan.entitlements.inboxTtlSeconds;
@@ -133,15 +144,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       }
       const plan = planOf(ctx.config, principal);
       if (!plan.entitlements.forwarding) throw new HttpError('plan_required', `The ${plan.name} plan does not include forwarding.`);
-      if (!userOf(principal) && principal.kind !== 'operator' && !forwardAllowed(body.forwardTo, ctx.config.bounds.forwardAllow)) {
-        throw new HttpError(
-          'plan_required',
-          `Guests may not forward through this server's relay to ${JSON.stringify(body.forwardTo.slice(body.forwardTo.lastIndexOf('@') + 1))}: ` +
-            (ctx.config.bounds.forwardAllow.length === 0
-              ? 'forwarding is for API-key users only; send an API key, or start the server with --forward-allow DOMAIN.'
-              : `guests may forward to ${ctx.config.bounds.forwardAllow.join(', ')} only (--forward-allow); send an API key for other domains.`),
-        );
-      }
+      if (!userOf(principal) && principal.kind !== 'operator') checkGuestForward(body.forwardTo, ctx.config.bounds.forwardAllow);
     }
     const patch: { label?: string | null; forwardTo?: string | null } = {};
     if (body.label !== undefined) patch.label = body.label;
