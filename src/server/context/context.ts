@@ -81,8 +81,8 @@ export interface ServerContextOptions {
 /**
  * Builds a server context: the given parts, with an in-process bus, a silent
  * logger, the wall clock and SHA-256 secret hashing where none is given, no
- * operator token unless one is given, and an empty table of delivery faults on
- * its bus (close it with `ctx.faults.close()`).
+ * operator token unless one is given, and the delivery faults of its store
+ * (`ctx.faults.close()` ends the delays in progress).
  *
  * @example
  * ```ts
@@ -102,7 +102,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     now,
     hash: hashSecret,
     operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
-    faults: createDeliveryFaults({ bus, now }),
+    faults: createDeliveryFaults({ store: options.store, now }),
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
   };
 }

@@ -19,6 +19,7 @@ import { createPostgresInboxes } from './postgres/inboxes.ts';
 import { createPostgresMessages } from './postgres/messages.ts';
 import { createPostgresRateLimits } from './postgres/ratelimits.ts';
 import { createPostgresCapacity } from './postgres/capacity.ts';
+import { createPostgresFaults } from './postgres/faults.ts';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -104,6 +105,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createPostgresMessages(sql),
     ...createPostgresRateLimits(sql),
     ...createPostgresCapacity(sql),
+    ...createPostgresFaults(sql),
     close: () => (closing ??= pool.end()),
   };
 }

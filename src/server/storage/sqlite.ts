@@ -17,6 +17,7 @@
  */
 import type { Store } from './types.ts';
 import { createSqliteCapacity } from './sqlite/capacity.ts';
+import { createSqliteFaults } from './sqlite/faults.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
 import { createSqliteDomains } from './sqlite/domains.ts';
@@ -76,6 +77,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     ...createSqliteMessages(sql),
     ...createSqliteRateLimits(),
     ...createSqliteCapacity(sql),
+    ...createSqliteFaults(sql),
     async close() {
       if (closed) return;
       closed = true;

@@ -247,6 +247,38 @@ export interface RateLimitStore {
   hitRateLimit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
 }
 
+/** A delivery fault as stored: one per inbox, gone with the inbox. */
+export interface DeliveryFaultRow {
+  inboxId: string;
+  /** SMTP reply code of the refusal, or null for a delay only. */
+  code: number | null;
+  /** Enhanced status code of the refusal, or null for a delay only. */
+  enhancedStatus: string | null;
+  /** Reply text of the refusal, or null for a delay only. */
+  message: string | null;
+  /** Attempts still affected; null: every one until cleared. */
+  remaining: number | null;
+  /** Wait before the reply, in milliseconds. */
+  delayMs: number;
+  /** When it was set, epoch milliseconds. */
+  createdAt: number;
+}
+
+/** The delivery-fault aggregate of a {@link Store}: shared by every node of the store. */
+export interface FaultStore {
+  /** Sets (replaces) the fault of an inbox. */
+  putDeliveryFault(fault: DeliveryFaultRow): Promise<void>;
+  findDeliveryFault(inboxId: string): Promise<DeliveryFaultRow | null>;
+  /** Removes the fault of an inbox; whether there was one. */
+  deleteDeliveryFault(inboxId: string): Promise<boolean>;
+  /**
+   * Counts one delivery attempt against the inbox's fault, atomically across
+   * nodes (removed once its count is spent); returns the fault as it was
+   * before, or null when there is none.
+   */
+  takeDeliveryFault(inboxId: string): Promise<DeliveryFaultRow | null>;
+}
+
 /** The capacity aggregate of a {@link Store}: the bytes of mail held, and making room (the stored-bytes cap of memory mode). */
 export interface CapacityStore {
   /** The sum of the raw sizes of every stored message. */
@@ -264,7 +296,7 @@ export interface CapacityStore {
  * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
  * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore {
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }
