@@ -12,6 +12,7 @@ import type { Store } from '../../../src/server/storage/types.ts';
 
 /** A store with two inboxes, `a` and `b` (their ids), and the fault table over it. */
 const test = base.extend<{ store: Store; faults: DeliveryFaults; ids: { a: string; b: string } }>({
+  // eslint-disable-next-line no-empty-pattern
   store: async ({}, use) => {
     const store = createSqliteStore();
     await use(store);
