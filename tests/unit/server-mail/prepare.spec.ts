@@ -49,3 +49,20 @@ test('an image referenced once is resolved to its data: URL', async () => {
   const { sanitizedHtml } = await prepareMessage(one.raw, { envelopeFrom: '' });
   expect(sanitizedHtml).toContain(`data:image/png;base64,${one.image.toString('base64')}`);
 });
+
+test('raw 8-bit UTF-8 in a header reads the same in headers as in subject; bytes that are not UTF-8 stay Latin-1', async () => {
+  const raw = Buffer.concat([
+    Buffer.from('From: a@b.test\r\nTo: c@d.test\r\nSubject: '),
+    Buffer.from('Café ünïcode', 'utf8'),
+    Buffer.from('\r\nX-Note: '),
+    Buffer.from('naïve', 'utf8'),
+    Buffer.from('\r\nX-Latin: '),
+    Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+    Buffer.from('\r\n\r\nbody\r\n'),
+  ]);
+  const { message } = await prepareMessage(raw, { envelopeFrom: '' });
+  expect(message.subject).toBe('Café ünïcode');
+  expect(message.headers['subject']).toBe(message.subject);
+  expect(message.headers['x-note']).toBe('naïve');
+  expect(message.headers['x-latin']).toBe('café');
+});
