@@ -5,19 +5,11 @@
  *
  * @packageDocumentation
  */
-import type { DeliveryFaultRow, FaultStore } from '../types.ts';
-import { mapRow, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
+import type { FaultStore } from '../types.ts';
+import { toFault } from '../fault-row.ts';
+import { mapRow } from './database.ts';
 import type { PgSql } from './database.ts';
 
-const toFault = rowMapper<DeliveryFaultRow>({
-  inboxId: text,
-  code: numberOrNull,
-  enhancedStatus: textOrNull,
-  message: textOrNull,
-  remaining: numberOrNull,
-  delayMs: num,
-  createdAt: num,
-});
 
 /** The fault queries of a PostgreSQL store. */
 export function createPostgresFaults(sql: PgSql): FaultStore {
