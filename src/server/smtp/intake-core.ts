@@ -7,7 +7,7 @@ import { prepareMessage } from '../mail/prepare.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
 import type { InboxRecord, MessageRecord, NewMessage, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
-import { makeRoom } from './make-room.ts';
+import { createRoomKeeper } from './make-room.ts';
 import { PromptSmtpServer } from './server.ts';
 
 /** The logging the intake needs (a pino logger fits). */
@@ -141,6 +141,7 @@ function splitAddress(address: string): { localPart: string; domain: string } | 
 function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
   const { store, bus, logger, limits } = deps;
   const prepare = deps.prepare ?? prepareMessage;
+  const room = limits.maxStoredBytes == null ? null : createRoomKeeper(store, limits.maxStoredBytes, logger);
 
   const findInbox = async (address: string): Promise<InboxRecord | null> => {
     const parts = splitAddress(address);
@@ -159,7 +160,7 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
         if (evicted > 0) logger.info({ inboxId, evicted }, 'smtp: oldest messages evicted (messages per inbox limit)');
       }
     }
-    if (limits.maxStoredBytes != null) await makeRoom(store, limits.maxStoredBytes, logger);
+    await room?.stored(stored.reduce((sum, record) => sum + record.size, 0));
     // Committed: from here on nothing may turn the 250 into a failure.
     const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
     for (const record of stored) {
