@@ -123,8 +123,8 @@ function serverLayersAndCli() {
     context: ['routes', 'smtp', 'forward', 'mail', 'http'],
     smtp: ['routes', 'http', 'auth'],
     routes: ['smtp', 'forward'],
-    // The per-inbox delivery faults: a table on the bus that the SMTP intake and the routes consult.
-    faults: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'storage', 'static'],
+    // The per-inbox delivery faults: a table in the store that the SMTP intake and the routes consult.
+    faults: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'static'],
     // The viewer's built files on disk: below everything that handles a request.
     static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults'],
   };

@@ -147,7 +147,7 @@ const SERVE_SECTIONS: FlagSection[] = [
       },
       {
         flag: 'api-key', value: 'KEY', option: 'apiKeys', parse: text, multiple: true, env: 'INBOXKIT_API_KEYS',
-        help: ['Accept this API key (tm_…), repeatable; each is its own user.', 'Also read from INBOXKIT_API_KEYS (comma- or space-separated)'],
+        help: ['Accept this API key (tm_…), repeatable; each is its own user.', 'Prefer INBOXKIT_API_KEYS (comma- or space-separated): a flag shows in ps'],
       },
       {
         flag: 'rate-limit', value: 'N|off', option: 'rateLimit', parse: orKeyword(['off', '0'], false, wholeNumber('requests per minute', 'off')),
@@ -199,6 +199,35 @@ const SERVE_SECTIONS: FlagSection[] = [
       },
     ],
     note: 'Durations (D) are milliseconds, or a number with ms, s or m (e.g. 500ms, 30s, 2m).',
+  },
+  {
+    title: 'Shared service bounds (see docs/security.md)',
+    flags: [
+      {
+        flag: 'allowed-host', value: 'NAME', option: 'allowedHosts', parse: text, multiple: true,
+        help: ['Also answer this Host name (or name:port) when bound to loopback,', 'repeatable; for a port forward (default: loopback names only)'],
+      },
+      {
+        flag: 'max-streams-per-credential', value: 'N|unlimited', option: 'maxStreamsPerCredential', parse: orKeyword(['unlimited'], null, count),
+        help: ['Open event streams per credential; the next is 429 (default 128)'],
+      },
+      {
+        flag: 'max-streams-per-address', value: 'N|unlimited', option: 'maxStreamsPerAddress', parse: orKeyword(['unlimited'], null, count),
+        help: ['Open event streams per client address; the next is 429 (default 512)'],
+      },
+      {
+        flag: 'max-guest-inboxes-per-address', value: 'N|unlimited', option: 'maxGuestInboxesPerAddress', parse: orKeyword(['unlimited'], null, count),
+        help: ['Active guest inboxes per client address; the next is 429', '(default 10000)'],
+      },
+      {
+        flag: 'max-stored-bytes', value: 'SIZE|unlimited', option: 'maxStoredBytes', parse: orKeyword(['unlimited'], null, size),
+        help: ['Mail kept in memory (no --db); past it the oldest mail of the', 'largest inboxes is evicted, k/m suffix (default 256m)'],
+      },
+      {
+        flag: 'forward-allow', value: 'DOMAIN', option: 'forwardAllow', parse: text, multiple: true,
+        help: ['With --relay-url, let guest inboxes forward to this domain,', 'repeatable (default: only API-key users may forward)'],
+      },
+    ],
   },
   {
     title: 'Web viewer',

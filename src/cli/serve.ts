@@ -86,6 +86,9 @@ export async function serve(args: string[], env: Record<string, string | undefin
     io.stdout(SERVE_HELP);
     return 0;
   }
+  if (values['api-key'] !== undefined) {
+    io.stderr('inboxkit: warning: --api-key shows the key to every user of this machine (ps, /proc); set INBOXKIT_API_KEYS in the environment instead.\n');
+  }
   // `--no-operator-token` sets operatorToken to false; otherwise a loopback-bound service gets a new one.
   const { operatorToken: wanted, mcp: mcpWanted, ...options } = (await optionsOf(values, env)) as Omit<StartServerOptions, 'operatorToken'> & { operatorToken?: false; mcp?: false };
   const { startServer, ConfigError, resolveConfig, newOperatorToken, redactUrl } = await import('../server/index.ts');

@@ -273,7 +273,8 @@ export class ExtensionResource {
 
   /**
    * Issues a connect code for an S256 challenge (`POST /extension/codes`, inboxkit's local
-   * server; needs an API key or session). Hosted services may issue codes another way.
+   * server; needs an API key: a session is refused, so no session makes another). Hosted
+   * services may issue codes another way.
    */
   createCode(codeChallenge: string, redirectUri: string, options?: RequestOptions): ApiPromise<ConnectCode> {
     return call(

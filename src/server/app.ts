@@ -7,17 +7,19 @@
  */
 import { randomUUID } from 'node:crypto';
 import { OpenAPIHono, z } from '@hono/zod-openapi';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import { methodNotAllowed } from 'hono/method-not-allowed';
 import { API_PREFIX, HealthSchema, StreamAccessRevokedSchema, StreamInboxGoneSchema, StreamReadySchema } from '../wire/schemas.ts';
 import type { ErrorCode } from '../wire/schemas.ts';
+import { isLoopbackHost } from '../wire/defaults.ts';
 import { createAuthMiddleware } from './auth/middleware.ts';
 import type { AppEnv, ServerContext } from './context/context.ts';
 import { HttpError, STATUS_OF } from './http/errors.ts';
 import { BEARER_SCHEME, INBOX_TOKEN_SCHEME, SHARED_RESPONSES } from './http/openapi.ts';
+import { clientAddressOf } from './http/client-address.ts';
+import { createHostCheck } from './auth/host-check.ts';
 import { createRouter } from './http/router.ts';
 import { checkMounts } from './http/mount.ts';
 import type { AppMount } from './http/mount.ts';
@@ -58,15 +60,6 @@ type RateLimitDecisionOrOff = Awaited<ReturnType<typeof anonymousRateLimit>>;
 function errorResponse(c: Context<AppEnv>, code: ErrorCode, message: string, headers: Record<string, string> = {}): Response {
   const requestId = c.get('requestId');
   return c.json({ error: { code, message, ...(requestId ? { requestId } : {}) } }, STATUS_OF[code], headers);
-}
-
-function clientAddressOf(c: Context<AppEnv>): string {
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    // In-process requests (app.request) carry no socket.
-    return 'local';
-  }
 }
 
 /** Sets headers on a finished response, copying it first if its headers are immutable. */
@@ -154,8 +147,11 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     // Unset only when the credential middleware failed before deciding: count the request by address.
     const decided = c.get('rateLimit') as RateLimitDecisionOrOff | undefined;
     const decision = decided === undefined ? await anonymousRateLimit(ctx, limiter, clientAddressOf(c)).catch(() => null) : decided;
-    withHeaders(c, { 'X-Request-Id': requestId, ...rateLimitHeaders(decision) });
+    // nosniff on every answer: a JSON body (an error echoing input included) is never read as HTML or script.
+    withHeaders(c, { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', ...rateLimitHeaders(decision) });
   });
+  // Before credentials are read: a rebinding page learns nothing, not even whether a token is valid.
+  app.use('*', createHostCheck(isLoopbackHost(ctx.config.http.host), ctx.config.bounds.allowedHosts, (c) => clientAddressOf(c) !== 'local'));
   // Credentials and the rate limit come first, so every answer (a 405 included) is counted.
   app.use('*', createAuthMiddleware(ctx, limiter, clientAddressOf));
   app.use(

@@ -35,6 +35,8 @@ export type {
   TlsKeyPair,
   ConfigOptions,
 } from './context/config.ts';
+export type { BoundsOptions, ResolvedBounds } from './context/bounds.ts';
+export type { StreamCaps } from './auth/caps.ts';
 export { createServerContext } from './context/context.ts';
 export type { ServerContext, ServerContextOptions, AppEnv } from './context/context.ts';
 export type { PlanId, PlanOptions } from './auth/plans.ts';

@@ -143,6 +143,7 @@ function refusalMessage(error: Error): string {
 function createHttpServer(fetch: (req: Request, env: unknown) => unknown, host: string, ctx: ServerContext, limiter: RateLimiter): Server {
   const headersFor = async (address: string | undefined): Promise<Record<string, string>> => ({
     'X-Request-Id': randomUUID(),
+    'X-Content-Type-Options': 'nosniff',
     // A limiter that cannot count (its database unreachable) must not turn a refusal into a crash.
     ...rateLimitHeaders(await anonymousRateLimit(ctx, limiter, address ?? 'unknown').catch(() => null)),
   });
@@ -326,6 +327,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       cleanups.push(() => pgBus.close());
       bus = pgBus;
     }
+    // The stored-bytes cap is for a store in memory: a PostgreSQL store given as `store` is not one.
+    if (isPostgresStore(store)) config.bounds.maxStoredBytes = null;
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
     const ctx = createServerContext({

@@ -116,9 +116,13 @@ export class Api {
     return (await this.#call('GET', `/messages/${encodeURIComponent(id)}/raw`)).text();
   }
 
-  /** An attachment's bytes, as received. */
+  /**
+   * An attachment's bytes, as received, typed by {@link blobTypeFor}: a blob
+   * URL is of the viewer's origin, so a declared `text/html` must not become one.
+   */
   async attachment(messageId: string, attachmentId: string): Promise<Blob> {
-    return (await this.#call('GET', `/messages/${encodeURIComponent(messageId)}/attachments/${encodeURIComponent(attachmentId)}`)).blob();
+    const blob = await (await this.#call('GET', `/messages/${encodeURIComponent(messageId)}/attachments/${encodeURIComponent(attachmentId)}`)).blob();
+    return new Blob([blob], { type: blobTypeFor(blob.type) });
   }
 
   /** Deletes a message. */
@@ -220,4 +224,23 @@ export class Api {
       onState,
     );
   }
+}
+
+/** Raster image types a blob URL may keep (shown as thumbnails); SVG is a document and is not one. */
+const SAFE_BLOB_TYPE = /^image\/(?:png|jpeg|gif|webp|bmp|avif)$/i;
+
+/**
+ * The type an attachment's blob gets in the viewer: its declared type when it
+ * is a raster image, otherwise `application/octet-stream`, so that a blob URL
+ * opened in a tab downloads instead of running as a page of the viewer's origin.
+ *
+ * @example
+ * ```ts
+ * blobTypeFor('text/html'); // 'application/octet-stream'
+ * blobTypeFor('image/png'); // 'image/png'
+ * ```
+ */
+export function blobTypeFor(declared: string): string {
+  const type = declared.split(';')[0]?.trim().toLowerCase() ?? '';
+  return SAFE_BLOB_TYPE.test(type) ? type : 'application/octet-stream';
 }

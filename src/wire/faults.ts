@@ -26,8 +26,13 @@ export const DeliveryFaultRequestSchema = z
       .int()
       .min(400, 'must be an SMTP reply code from 400 to 599 (4xx: temporary, the sender retries; 5xx: permanent)')
       .max(599, 'must be an SMTP reply code from 400 to 599 (4xx: temporary, the sender retries; 5xx: permanent)')
+      .refine((code) => code !== 421, '421 closes the whole SMTP connection, which would lose the other recipients\' copies of the message; use 450 or 451 for a temporary refusal')
       .optional()
-      .meta({ description: 'SMTP reply code to refuse the recipient with at RCPT TO: 4xx temporary, 5xx permanent. Omit for a delay only.', example: 451 }),
+      .meta({
+        description: 'SMTP reply code to refuse the recipient with at RCPT TO: 4xx temporary, 5xx permanent, except 421 (it closes the connection, so the other recipients would lose their copy). Omit for a delay only.',
+        example: 451,
+        not: { const: 421 },
+      }),
     enhancedStatus: EnhancedStatus.optional().meta({
       description: 'RFC 3463 enhanced status code of the reply; its class must match the code\'s. Default: one chosen for the code (451 → 4.3.0, 550 → 5.7.1 …).',
     }),
@@ -50,7 +55,11 @@ export const DeliveryFaultRequestSchema = z
       .min(0, 'must be 0 or more milliseconds')
       .max(MAX_FAULT_DELAY_MS, `must be at most ${MAX_FAULT_DELAY_MS} ms`)
       .optional()
-      .meta({ description: 'Wait before replying, in ms: before the refusal when there is a code, else before the 250 that accepts the message.', example: 2000 }),
+      .meta({
+        description:
+          'Wait before replying, in ms: before the refusal when there is a code; without one, before this inbox\'s copy is stored (the other recipients\' copies are stored at once, and the 250 comes once every copy is).',
+        example: 2000,
+      }),
   })
   .refine((fault) => fault.code !== undefined || (fault.delayMs ?? 0) > 0, {
     message: 'give a reply code (code: 451 or 550 …) or a delay (delayMs > 0), or both',
@@ -60,7 +69,12 @@ export const DeliveryFaultRequestSchema = z
     message: 'must have the class of the reply code (4.x.x with a 4xx code, 5.x.x with a 5xx code), and needs a code',
     path: ['enhancedStatus'],
   })
-  .meta({ id: 'DeliveryFaultRequest' });
+  .meta({
+    id: 'DeliveryFaultRequest',
+    description: 'A fault needs a reply code, or a delay of at least 1 ms, or both; `enhancedStatus` needs a `code` of its class.',
+    anyOf: [{ required: ['code'] }, { required: ['delayMs'], properties: { delayMs: { minimum: 1 } } }],
+    dependentRequired: { enhancedStatus: ['code'] },
+  });
 
 /** A delivery fault in force for an inbox. */
 export const DeliveryFaultSchema = z
@@ -77,7 +91,8 @@ export const DeliveryFaultSchema = z
 
 /** The answer of `GET /inboxes/{id}/delivery-fault`: the fault, or null when mail is accepted normally. */
 export const DeliveryFaultStateSchema = z
-  .object({ fault: DeliveryFaultSchema.nullable() })
+  // A union, not `.nullable()`: the generator writes a nullable reference as an allOf that cannot be null.
+  .object({ fault: z.union([DeliveryFaultSchema, z.null()]).meta({ description: 'The fault in force, or null when mail is accepted normally' }) })
   .meta({ id: 'DeliveryFaultState' });
 
 /** The answer of `DELETE /inboxes/{id}/delivery-fault`. */

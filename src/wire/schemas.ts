@@ -186,12 +186,26 @@ export const DeletedMessageSchema = z.object({ id: z.string(), deleted: z.litera
 /** The answer of `DELETE /me/session`. */
 export const SignedOutSchema = z.object({ signedOut: z.literal(true) }).meta({ id: 'SignedOut' });
 
+/** Schemes a redirect URI may not use: they run script or read local data where the client lands. */
+const UNSAFE_REDIRECT_SCHEMES = new Set(['javascript:', 'vbscript:', 'data:', 'blob:', 'file:']);
+
+/** Whether a connect code's redirect URI is an absolute URI with a scheme that cannot run script. */
+function isSafeRedirectUri(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  return !UNSAFE_REDIRECT_SCHEMES.has(new URL(value).protocol.toLowerCase());
+}
+
 /** Body of `POST /extension/codes` (inboxkit's own way to issue connect codes). */
 export const ConnectCodeRequestSchema = z
   .object({
     codeChallenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a base64url SHA-256 digest (43 characters)'),
     codeChallengeMethod: z.literal('S256'),
-    redirectUri: z.string().min(1).max(2000),
+    redirectUri: z
+      .string()
+      .min(1)
+      .max(2000)
+      .refine(isSafeRedirectUri, 'an absolute URI whose scheme is not javascript:, vbscript:, data:, blob: or file: (e.g. https://app.example/callback or chrome-extension://id/cb.html)')
+      .meta({ description: 'Where the client receives the code: an absolute URI; `javascript:`, `vbscript:`, `data:`, `blob:` and `file:` are refused.' }),
   })
   .meta({ id: 'ConnectCodeRequest' });
 
@@ -242,6 +256,7 @@ export const ErrorCodeSchema = z
     'not_a_session',
     'unauthorized',
     'plan_required',
+    'host_not_allowed',
     'inbox_not_found',
     'message_not_found',
     'attachment_not_found',
@@ -251,6 +266,7 @@ export const ErrorCodeSchema = z
     'address_taken',
     'payload_too_large',
     'rate_limited',
+    'limit_reached',
     'internal_error',
     'service_unavailable',
   ])

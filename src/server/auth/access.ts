@@ -55,7 +55,7 @@ export async function checkCredential(
     case 'session': {
       const session = await deps.store.findSession(principal.tokenHash);
       if (!session || session.revoked) {
-        return { event: 'access.revoked', reason: hint === 'session_signed_out' || hint === 'session_revoked' ? hint : 'session_revoked' };
+        return { event: 'access.revoked', reason: hint === 'session_signed_out' || hint === 'session_revoked' || hint === 'api_key_revoked' ? hint : 'session_revoked' };
       }
       return session.expiresAt <= deps.now() ? { event: 'access.revoked', reason: 'session_expired' } : null;
     }
@@ -80,6 +80,7 @@ export function accessDeadline(principal: Principal, inboxExpiresAt: number | nu
  */
 export function concernsPrincipal(principal: Principal, userId: string, reason: AccessRevokedReason): boolean {
   if (principal.kind === 'apiKey') return principal.user.id === userId && reason === 'api_key_revoked';
-  if (principal.kind === 'session') return principal.user.id === userId && reason !== 'api_key_revoked';
+  // A revoked key also ends the sessions issued under it, so every reason concerns a session.
+  if (principal.kind === 'session') return principal.user.id === userId;
   return false;
 }

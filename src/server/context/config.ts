@@ -8,25 +8,11 @@
 import type { Plan } from '../../wire/schemas.ts';
 import { defaultPlans } from '../auth/plans.ts';
 import type { PlanId, PlanOptions } from '../auth/plans.ts';
+import { resolveBounds } from './bounds.ts';
+import type { BoundsOptions, ResolvedBounds } from './bounds.ts';
+import { ConfigError } from './config-error.ts';
 
-/**
- * An option with a value the service cannot use. A `TypeError`, so existing
- * `instanceof TypeError` checks keep working; `option` names the option and
- * `reason` says what is wrong without the `inboxkit server:` prefix.
- */
-export class ConfigError extends TypeError {
-  override readonly name = 'ConfigError';
-  /** The option, as named in {@link ConfigOptions} (`forwarding.attempts` for a nested one). */
-  readonly option: string;
-  /** What is wrong and what to give instead. */
-  readonly reason: string;
-
-  constructor(option: string, reason: string) {
-    super(`inboxkit server: ${reason}`);
-    this.option = option;
-    this.reason = reason;
-  }
-}
+export { ConfigError } from './config-error.ts';
 
 /** The configuration of a running service, every default applied. */
 export interface ResolvedConfig {
@@ -66,6 +52,8 @@ export interface ResolvedConfig {
   rateLimitWindowSeconds: number;
   /** API keys (`tm_…`) to accept; each becomes a premium user at start. */
   apiKeys: string[];
+  /** What one caller may hold and which hosts are answered (see `BoundsOptions`). */
+  bounds: ResolvedBounds;
 }
 
 /** A key and certificate (PEM) for STARTTLS. */
@@ -117,7 +105,7 @@ export const DEFAULT_DOMAIN = 'inboxkit.test';
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** The configuration a caller may give; everything is optional. */
-export interface ConfigOptions {
+export interface ConfigOptions extends BoundsOptions {
   /**
    * Mail domains; the first is the default.
    * @defaultValue `['inboxkit.test']`
@@ -357,6 +345,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
     sweepIntervalMs: positiveInt('sweepIntervalMs', options.sweepIntervalMs ?? 60_000),
     rateLimitWindowSeconds: positiveInt('rateLimitWindowSeconds', options.rateLimitWindowSeconds ?? 60),
     apiKeys,
+    bounds: resolveBounds(options, db === null, maxMessageBytes),
   };
 }
 

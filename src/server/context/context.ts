@@ -13,6 +13,8 @@ import { createEventBus } from '../events/bus.ts';
 import type { EventBus } from '../events/types.ts';
 import { createDeliveryFaults } from '../faults/table.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
+import { createStreamCaps } from '../auth/caps.ts';
+import type { StreamCaps } from '../auth/caps.ts';
 import type { Store } from '../storage/types.ts';
 import type { ResolvedConfig } from './config.ts';
 
@@ -44,6 +46,8 @@ export interface ServerContext {
   operatorTokenHash?: string | null;
   /** The per-inbox delivery faults the SMTP intake honours (an extension); whoever owns the context closes them. */
   faults: DeliveryFaults;
+  /** The slots of open event streams per credential and per client address on this node. */
+  streamCaps: StreamCaps;
 }
 
 /** What {@link createServerContext} is given; only the store and the configuration are required. */
@@ -77,8 +81,8 @@ export interface ServerContextOptions {
 /**
  * Builds a server context: the given parts, with an in-process bus, a silent
  * logger, the wall clock and SHA-256 secret hashing where none is given, no
- * operator token unless one is given, and an empty table of delivery faults on
- * its bus (close it with `ctx.faults.close()`).
+ * operator token unless one is given, and the delivery faults of its store
+ * (`ctx.faults.close()` ends the delays in progress).
  *
  * @example
  * ```ts
@@ -98,6 +102,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     now,
     hash: hashSecret,
     operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
-    faults: createDeliveryFaults({ bus, now }),
+    faults: createDeliveryFaults({ store: options.store, now }),
+    streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
   };
 }

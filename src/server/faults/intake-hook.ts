@@ -2,7 +2,9 @@
  * How the SMTP intake applies delivery faults: at `RCPT TO` it counts the
  * attempt against the inbox's fault and refuses that one recipient (so the
  * other recipients of the same message, and every other inbox, are untouched);
- * a delay-only fault holds the `250` after DATA instead.
+ * a delay-only fault holds that inbox's copy only: the other recipients'
+ * copies are stored and announced at once, the delayed one after its wait,
+ * and the `250` (one reply for the whole message) once every copy is stored.
  *
  * @packageDocumentation
  */
@@ -16,28 +18,33 @@ export interface IntakeFaultHook {
    * `envelope` is the transaction's envelope (a new object per transaction).
    */
   atRecipient(inboxId: string, envelope: object): Promise<(Error & { responseCode: number }) | null>;
-  /** Before the `250` after DATA: waits the longest delay of the transaction's accepted faulty recipients. */
-  beforeAccept(envelope: object): Promise<void>;
+  /** After DATA: the accepted recipient inboxes whose copy waits, with their waits in ms (then forgotten). */
+  delaysOf(envelope: object): Map<string, number>;
+  /** Waits `ms` (ends at once when the service closes). */
+  wait(ms: number): Promise<void>;
 }
 
-/** The hook over a server's fault table; one that does nothing when the server has none. */
+/** The hook over a service's fault table; one that does nothing when the service has none. */
 export function createIntakeFaultHook(faults: DeliveryFaults | null | undefined): IntakeFaultHook {
-  const delays = new WeakMap<object, number>();
+  const delays = new WeakMap<object, Map<string, number>>();
   return {
     async atRecipient(inboxId, envelope) {
-      const verdict = faults?.take(inboxId) ?? null;
+      const verdict = (await faults?.take(inboxId)) ?? null;
       if (verdict === null) return null;
       if (verdict.refusal === null) {
-        delays.set(envelope, Math.max(delays.get(envelope) ?? 0, verdict.delayMs));
+        const held = delays.get(envelope) ?? new Map<string, number>();
+        held.set(inboxId, Math.max(held.get(inboxId) ?? 0, verdict.delayMs));
+        delays.set(envelope, held);
         return null;
       }
       await faults?.delay(verdict.delayMs);
       return Object.assign(new Error(verdict.refusal.text), { responseCode: verdict.refusal.code });
     },
-    async beforeAccept(envelope) {
-      const ms = delays.get(envelope) ?? 0;
+    delaysOf(envelope) {
+      const held = delays.get(envelope) ?? new Map<string, number>();
       delays.delete(envelope);
-      if (ms > 0) await faults?.delay(ms);
+      return held;
     },
+    wait: (ms) => faults?.delay(ms) ?? Promise.resolve(),
   };
 }

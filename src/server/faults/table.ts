@@ -1,92 +1,67 @@
 /**
- * The per-inbox delivery-fault table of one server: which inboxes refuse or
- * delay their next deliveries, and how many attempts are left. Set through the
- * API (`PUT /inboxes/{id}/delivery-fault`), read by the SMTP intake at
- * `RCPT TO`, cleared with the inbox.
+ * The per-inbox delivery faults of a service: which inboxes refuse or delay
+ * their next deliveries, and how many attempts are left. Set through the API
+ * (`PUT /inboxes/{id}/delivery-fault`), read by the SMTP intake at `RCPT TO`.
  *
- * Faults live in memory: they are test set-up, not data, and the HTTP API and
- * the SMTP intake that share them run in one process.
+ * Faults live in the store, so every node on one database applies the fault
+ * set through any of them, and a fault goes with its inbox (deleted, or swept
+ * once expired). Only the delays in progress are this process's own.
  *
  * @packageDocumentation
  */
 import type { DeliveryFaultRequest } from '../../wire/faults.ts';
-import type { EventBus } from '../events/types.ts';
+import type { DeliveryFaultRow, FaultStore } from '../storage/types.ts';
 import { defaultEnhancedStatus, defaultFaultMessage } from './replies.ts';
 
 /** A fault in force for one inbox. */
-export interface DeliveryFaultRecord {
-  inboxId: string;
-  /** SMTP reply code of the refusal, or null for a delay only. */
-  code: number | null;
-  /** Enhanced status code of the refusal, or null for a delay only. */
-  enhancedStatus: string | null;
-  /** Reply text of the refusal, or null for a delay only. */
-  message: string | null;
-  /** Attempts still affected; null: every one until cleared. */
-  remaining: number | null;
-  /** Wait before the reply, in milliseconds. */
-  delayMs: number;
-  /** When it was set, epoch milliseconds. */
-  createdAt: number;
-}
+export type DeliveryFaultRecord = DeliveryFaultRow;
 
 /** What one delivery attempt to an inbox meets, as decided at `RCPT TO`. */
 export interface FaultVerdict {
   /** Refuse the recipient with this reply (after `delayMs`), or accept it (`null`). */
   refusal: { code: number; text: string } | null;
-  /** Wait before the refusal, or, when the recipient is accepted, before the 250 after DATA. */
+  /** Wait before the refusal, or, when the recipient is accepted, before its copy is stored. */
   delayMs: number;
 }
 
-/** The fault table of a server. */
+/** The fault table of a service. */
 export interface DeliveryFaults {
   /** Sets (replaces) the fault of an inbox. */
-  set(inboxId: string, request: DeliveryFaultRequest): DeliveryFaultRecord;
+  set(inboxId: string, request: DeliveryFaultRequest): Promise<DeliveryFaultRecord>;
   /** The fault in force for an inbox, or null. */
-  get(inboxId: string): DeliveryFaultRecord | null;
+  get(inboxId: string): Promise<DeliveryFaultRecord | null>;
   /** Removes the fault of an inbox; whether there was one. */
-  clear(inboxId: string): boolean;
+  clear(inboxId: string): Promise<boolean>;
   /** Counts one delivery attempt to the inbox against its fault: what the attempt meets, or null when nothing. */
-  take(inboxId: string): FaultVerdict | null;
+  take(inboxId: string): Promise<FaultVerdict | null>;
   /** Waits `ms` (a fault's delay); resolves at once once the table is closed. */
   delay(ms: number): Promise<void>;
-  /** Clears every fault and ends every delay in progress, so the intake can close. */
+  /** Ends every delay in progress, so the intake can close. */
   close(): void;
 }
 
 /** What {@link createDeliveryFaults} needs. */
 export interface DeliveryFaultsDeps {
-  /** The server's event bus: a fault is cleared when its inbox is deleted or expires. */
-  bus: EventBus;
+  /** Where faults are kept (the service's store). */
+  store: FaultStore;
   /** The clock, in epoch milliseconds. */
   now(): number;
 }
 
 /**
- * Creates a server's delivery-fault table.
+ * Creates a service's delivery-fault table over its store.
  *
  * @example
  * ```ts
- * const faults = createDeliveryFaults({ bus, now: Date.now });
- * faults.set(inbox.id, { code: 451, count: 2 });
- * faults.take(inbox.id); // { refusal: { code: 451, text: '4.3.0 …' }, delayMs: 0 }
+ * const faults = createDeliveryFaults({ store, now: Date.now });
+ * await faults.set(inbox.id, { code: 451, count: 2 });
+ * await faults.take(inbox.id); // { refusal: { code: 451, text: '4.3.0 …' }, delayMs: 0 }
  * ```
  */
 export function createDeliveryFaults(deps: DeliveryFaultsDeps): DeliveryFaults {
-  const faults = new Map<string, { record: DeliveryFaultRecord; unsubscribe: () => void }>();
   const closing = new AbortController();
-
-  const clear = (inboxId: string): boolean => {
-    const entry = faults.get(inboxId);
-    if (!entry) return false;
-    faults.delete(inboxId);
-    entry.unsubscribe();
-    return true;
-  };
-
   return {
-    set(inboxId, request) {
-      clear(inboxId);
+    async set(inboxId, request) {
       const code = request.code ?? null;
       const record: DeliveryFaultRecord = {
         inboxId,
@@ -97,28 +72,17 @@ export function createDeliveryFaults(deps: DeliveryFaultsDeps): DeliveryFaults {
         delayMs: request.delayMs ?? 0,
         createdAt: deps.now(),
       };
-      const unsubscribe = deps.bus.subscribe(inboxId, (event) => {
-        if (event.type === 'inbox.deleted' || event.type === 'inbox.expired') clear(inboxId);
-      });
-      faults.set(inboxId, { record, unsubscribe });
+      await deps.store.putDeliveryFault(record);
       return { ...record };
     },
 
-    get(inboxId) {
-      const entry = faults.get(inboxId);
-      return entry ? { ...entry.record } : null;
-    },
+    get: (inboxId) => deps.store.findDeliveryFault(inboxId),
 
-    clear,
+    clear: (inboxId) => deps.store.deleteDeliveryFault(inboxId),
 
-    take(inboxId) {
-      const entry = faults.get(inboxId);
-      if (!entry) return null;
-      const { record } = entry;
-      if (record.remaining !== null) {
-        record.remaining -= 1;
-        if (record.remaining <= 0) clear(inboxId);
-      }
+    async take(inboxId) {
+      const record = await deps.store.takeDeliveryFault(inboxId);
+      if (!record) return null;
       const refusal = record.code === null ? null : { code: record.code, text: `${record.enhancedStatus} ${record.message}` };
       return { refusal, delayMs: record.delayMs };
     },
@@ -137,7 +101,6 @@ export function createDeliveryFaults(deps: DeliveryFaultsDeps): DeliveryFaults {
     },
 
     close() {
-      for (const inboxId of [...faults.keys()]) clear(inboxId);
       closing.abort();
     },
   };

@@ -9,6 +9,7 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 41
   not_a_session: 400,
   unauthorized: 401,
   plan_required: 403,
+  host_not_allowed: 403,
   inbox_not_found: 404,
   message_not_found: 404,
   attachment_not_found: 404,
@@ -18,6 +19,7 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 41
   address_taken: 409,
   payload_too_large: 413,
   rate_limited: 429,
+  limit_reached: 429,
   internal_error: 500,
   service_unavailable: 503,
 };

@@ -25,11 +25,11 @@ export const security = {
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Invalid request: `invalid_json`, `validation_error` or a more specific code',
   401: 'Credential missing, unknown, expired or revoked (`unauthorized`)',
-  403: 'The plan does not include this (`plan_required`)',
+  403: 'The plan does not include this (`plan_required`), or the request\'s `Host` or `Origin` is not one this service answers (`host_not_allowed`, on a service bound to loopback)',
   404: 'No such resource, or not the caller\'s',
   409: 'Conflict (`address_taken`)',
   413: 'Request body over the limit (`payload_too_large`)',
-  429: 'Over the rate limit (`rate_limited`); see `Retry-After`',
+  429: 'Over the rate limit (`rate_limited`), or over a cap of the service that the message names (`limit_reached`); see `Retry-After`',
   500: 'A fault of the server (`internal_error`), logged with the request id',
   503: 'The database is unreachable right now (`service_unavailable`, PostgreSQL only); retry after `Retry-After`',
 };
@@ -46,11 +46,12 @@ export const COMMON_HEADERS = z.object({
   'X-RateLimit-Remaining': counter('Requests left in the current window; `0` when rate limiting is off'),
   'X-RateLimit-Reset': counter('Seconds until the window resets (at least 1 while a limit applies); `0` when rate limiting is off'),
   'X-Request-Id': z.string().meta({ description: 'The id of this request, also in error bodies as `error.requestId`; quote it when reporting a fault' }),
+  'X-Content-Type-Options': z.literal('nosniff').meta({ description: 'Always `nosniff`: no body is ever sniffed as another type (a JSON error is never read as HTML)' }),
 });
 
 /** The headers of a 429: the common ones and `Retry-After`. */
 const RATE_LIMITED_HEADERS = COMMON_HEADERS.extend({
-  'Retry-After': z.int().min(1).meta({ description: 'Seconds to wait before retrying (equals `X-RateLimit-Reset`)' }),
+  'Retry-After': z.int().min(1).meta({ description: 'Seconds to wait before retrying (equals `X-RateLimit-Reset` for `rate_limited`; `1` for `limit_reached`)' }),
 });
 
 const UNAVAILABLE_HEADERS = COMMON_HEADERS.extend({
@@ -65,7 +66,6 @@ export function downloadHeaders(disposition: 'attachment' | 'inline') {
       .regex(new RegExp(`^${disposition}; filename="[^"]*"; filename\\*=UTF-8''\\S*$`))
       .meta({ description: `\`${disposition}; filename="<ASCII fallback>"; filename*=UTF-8''<percent-encoded name>\` (RFC 6266, RFC 8187)` }),
     'Content-Length': counter('Size of the body in bytes'),
-    'X-Content-Type-Options': z.literal('nosniff').meta({ description: 'Always `nosniff`: the bytes are never sniffed as another type' }),
   });
 }
 
@@ -100,18 +100,19 @@ export interface LinkDoc {
 }
 
 /**
- * The error responses of a route: the given statuses plus 401, 429, 500 and 503,
- * which any route can answer (an invalid credential is refused everywhere; a
- * database that cannot be reached fails any of them).
+ * The error responses of a route: the given statuses plus 400, 401, 403, 429,
+ * 500 and 503, which any route can answer (two credentials in one request are a
+ * 400; an invalid credential is refused everywhere; a `Host` the service does
+ * not answer is a 403; a database that cannot be reached fails any of them).
  */
-export function errorResponses<S extends ErrorStatus[]>(...statuses: S): ErrorResponses<S[number] | 401 | 429 | 500 | 503> {
-  const all = [...new Set<ErrorStatus>([...statuses, 401, 429, 500, 503])].sort((a, b) => a - b);
+export function errorResponses<S extends ErrorStatus[]>(...statuses: S): ErrorResponses<S[number] | 400 | 401 | 403 | 429 | 500 | 503> {
+  const all = [...new Set<ErrorStatus>([...statuses, 400, 401, 403, 429, 500, 503])].sort((a, b) => a - b);
   const out: Partial<Record<ErrorStatus, ErrorResponse>> = {};
   for (const status of all) {
     const headers = status === 429 ? RATE_LIMITED_HEADERS : status === 503 ? UNAVAILABLE_HEADERS : null;
     out[status] = { ...jsonContent(ErrorBodySchema, DESCRIPTIONS[status] ?? 'Error'), ...(headers ? { headers } : {}) };
   }
-  return out as ErrorResponses<S[number] | 401 | 429 | 500 | 503>;
+  return out as ErrorResponses<S[number] | 400 | 401 | 403 | 429 | 500 | 503>;
 }
 
 /**

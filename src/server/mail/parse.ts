@@ -111,6 +111,24 @@ function addresses(value: AddressObject | AddressObject[] | undefined): AddressR
   return out;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Raw 8-bit bytes in a header (RFC 6532), which the MIME parser hands over one
+ * character per byte: read as UTF-8, as the parser reads the subject and the
+ * addresses, so `headers` and `subject` agree; bytes that are not valid UTF-8
+ * stay as they were (Latin-1).
+ */
+function eightBitAsUtf8(value: string): string {
+  // eslint-disable-next-line no-control-regex
+  if (!/[\x80-\xff]/.test(value) || /[^\x00-\xff]/.test(value)) return value;
+  try {
+    return strictUtf8.decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
 /**
  * Header lines to a record of lower-cased names to unfolded, decoded values; a
  * repeated header has its values joined by a line feed, in message order.
@@ -122,7 +140,7 @@ export function headersFromLines(lines: string[]): Record<string, string> {
     if (colon <= 0) continue;
     const name = line.slice(0, colon).trim().toLowerCase();
     if (name === '' || /[^\x21-\x7e]/.test(name)) continue;
-    const value = stripControls(decodeHeaderWords(line.slice(colon + 1).replace(/\r?\n[ \t]/g, ' ').trim()));
+    const value = stripControls(decodeHeaderWords(eightBitAsUtf8(line.slice(colon + 1)).replace(/\r?\n[ \t]/g, ' ').trim()));
     headers[name] = name in headers ? `${headers[name]}\n${value}` : value;
   }
   // A plain object again, so that JSON encoding and zod treat it as a record.

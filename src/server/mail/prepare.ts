@@ -59,9 +59,28 @@ export async function prepareMessage(raw: Uint8Array, options: PrepareOptions): 
   return { message: { ...parsed, sanitizedHtml }, sanitizedHtml, fallbackReason };
 }
 
-/** The sanitized HTML of a parsed message, `cid:` images resolved from its own parts; `null` without HTML. */
-export function sanitizeMessageHtml(message: Pick<ParsedMessage, 'rawHtml' | 'attachments'>): string | null {
+/**
+ * The sanitized HTML of a parsed message, `cid:` images resolved from its own
+ * parts; `null` without HTML.
+ *
+ * Each Content-ID becomes its `data:` URL once (computed once, whatever the
+ * number of references), and the `data:` URLs written into the HTML together
+ * stay within the size of the message's raw source: an image the sender
+ * referenced a thousand times is not copied a thousand times. The source holds
+ * each image once, so every image can be shown at least once; a reference past
+ * the bound is left unresolved (removed, as for an unknown Content-ID), and the
+ * image stays downloadable as an attachment.
+ */
+export function sanitizeMessageHtml(message: Pick<ParsedMessage, 'rawHtml' | 'attachments'> & { raw?: Uint8Array }): string | null {
   if (message.rawHtml === null) return null;
   const urls = inlineImageUrls(message);
-  return sanitizeHtml(message.rawHtml, { resolveCid: (cid) => urls.get(cid) ?? null });
+  let budget = message.raw?.byteLength ?? message.rawHtml.length + message.attachments.reduce((sum, a) => sum + a.content.byteLength * 2, 0);
+  return sanitizeHtml(message.rawHtml, {
+    resolveCid: (cid) => {
+      const url = urls.get(cid);
+      if (url === undefined || url.length > budget) return null;
+      budget -= url.length;
+      return url;
+    },
+  });
 }

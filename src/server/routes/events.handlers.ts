@@ -12,6 +12,8 @@ import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import type { AccessRevokedReason } from '../../wire/schemas.ts';
 import type { BusEvent } from '../events/types.ts';
+import { credentialKeyOf } from '../auth/caps.ts';
+import { clientAddressOf } from '../http/client-address.ts';
 import { createRouter } from '../http/router.ts';
 import { eventStreamResponse, formatEvent } from '../http/sse.ts';
 import { createCallerFeed } from './events.feed.ts';
@@ -85,6 +87,7 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
   app.openapi(eventsRoute, async (c) => {
     const principal: Principal = c.var.principal;
     requireCredential(principal);
+    const release = ctx.streamCaps.acquire(credentialKeyOf(principal), clientAddressOf(c));
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let closed = false;
     let chain: Promise<void> = Promise.resolve();
@@ -97,7 +100,10 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
         controller.error(new Error('inboxkit events: client too slow'));
       }
     };
-    const feed = await createCallerFeed(ctx, principal, write);
+    const feed = await createCallerFeed(ctx, principal, write).catch((error: unknown) => {
+      release();
+      throw error;
+    });
     /** The last event says why, then the connection ends: the credential no longer opens anything. */
     const end = (event: string, data: unknown): void => {
       write(formatEvent(event, data));
@@ -144,6 +150,7 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
     function cleanup() {
       if (closed) return;
       closed = true;
+      release();
       unsubscribe();
       clearInterval(ping);
       credential.stop();

@@ -22,8 +22,10 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   app.openapi(createCodeRoute, async (c) => {
     const principal = c.var.principal;
     requireCredential(principal);
-    if (principal.kind === 'inboxToken' || principal.kind === 'operator') {
-      throw new HttpError('plan_required', `Connect codes are for user accounts: send an API key (Authorization: Bearer tm_…), not ${principal.kind === 'operator' ? 'the operator token' : 'an inbox token'}.`);
+    // Only an API key: a session that could ask for codes would mint sessions that outlive it.
+    if (principal.kind !== 'apiKey') {
+      const sent = principal.kind === 'operator' ? 'the operator token' : principal.kind === 'session' ? 'a session token (a session cannot make another session)' : 'an inbox token';
+      throw new HttpError('plan_required', `Connect codes are issued only for an API key: send it (Authorization: Bearer tm_…), not ${sent}.`);
     }
     const body = c.req.valid('json');
     const code = newSecret(CONNECT_CODE_PREFIX);
@@ -34,6 +36,7 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       challenge: body.codeChallenge,
       redirectUri: body.redirectUri,
       expiresAt,
+      keyHash: principal.keyHash,
     });
     return c.json({ data: { code, expiresAt: iso(expiresAt) } }, 200);
   });
@@ -59,7 +62,9 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const accessToken = newSecret(SESSION_PREFIX);
     const expiresIn = ctx.config.sessionTtlSeconds;
     const expiresAt = now + expiresIn * 1000;
-    await ctx.store.addSession({ tokenHash: ctx.hash(accessToken), userId: user.id, expiresAt, codeHash });
+    // A code from before sessions were bound to their key has no key: it makes no session.
+    if (code.keyHash === null || !(await ctx.store.findUserByApiKeyHash(code.keyHash))) throw refuse('the API key that asked for it was revoked');
+    await ctx.store.addSession({ tokenHash: ctx.hash(accessToken), userId: user.id, expiresAt, codeHash, parentKeyHash: code.keyHash });
     return c.json({ data: { accessToken, tokenType: 'Bearer' as const, expiresIn, expiresAt: iso(expiresAt) } }, 200);
   });
 

@@ -18,7 +18,9 @@ export const createCodeRoute = createRoute({
   operationId: 'createConnectCode',
   tags: ['Extension'],
   summary: 'Issue a connect code (inboxkit extension of the API)',
-  description: 'For a signed-in user (API key or session). The code is single-use, short-lived and bound to the S256 challenge and the redirect URI.',
+  description:
+    'For an API key only: a session token is refused (403 `plan_required`), so a session never makes another session. ' +
+    'The code is single-use, short-lived and bound to the S256 challenge and the redirect URI; the session it is exchanged for ends when the API key is revoked.',
   security: security.user,
   request: jsonBody(ConnectCodeRequestSchema, 'The PKCE challenge and the redirect URI'),
   responses: { ...okResponse(ConnectCodeSchema, 'The connect code'), ...errorResponses(400, 403, 413) },

@@ -24,20 +24,20 @@ export function createFaultRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   app.openapi(setDeliveryFaultRoute, async (c) => {
     const faults = ctx.faults;
     const inbox = await loadVisibleInbox(ctx, c.var.principal, c.req.valid('param').id);
-    return c.json({ data: present(faults.set(inbox.id, c.req.valid('json'))) }, 200);
+    return c.json({ data: present(await faults.set(inbox.id, c.req.valid('json'))) }, 200);
   });
 
   app.openapi(getDeliveryFaultRoute, async (c) => {
     const faults = ctx.faults;
     const inbox = await loadVisibleInbox(ctx, c.var.principal, c.req.valid('param').id);
-    const fault = faults.get(inbox.id);
+    const fault = await faults.get(inbox.id);
     return c.json({ data: { fault: fault ? present(fault) : null } }, 200);
   });
 
   app.openapi(clearDeliveryFaultRoute, async (c) => {
     const faults = ctx.faults;
     const inbox = await loadVisibleInbox(ctx, c.var.principal, c.req.valid('param').id);
-    return c.json({ data: { inboxId: inbox.id, cleared: faults.clear(inbox.id) } }, 200);
+    return c.json({ data: { inboxId: inbox.id, cleared: await faults.clear(inbox.id) } }, 200);
   });
 
   return app;

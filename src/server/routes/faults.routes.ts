@@ -25,8 +25,9 @@ export const setDeliveryFaultRoute = createRoute({
   description:
     `${EXTENSION}\n\nWith a \`code\`, the SMTP intake refuses the inbox's address at \`RCPT TO\` with that reply and an RFC 3463 enhanced status ` +
     '(451 → `451 4.3.0`, 550 → `550 5.7.1` unless `enhancedStatus` says otherwise), for `count` attempts (every attempt when omitted). ' +
-    'With `delayMs`, the reply waits that long: the refusal, or, without a code, the `250` that accepts the message. ' +
-    'A message to several inboxes is refused only for the faulty ones. Setting a fault replaces the one before.',
+    'With `delayMs`, the refusal waits that long; without a code, this inbox\'s copy is stored that much later, while the other recipients\' copies are stored at once (the `250`, one reply for the message, comes once every copy is stored). ' +
+    'A message to several inboxes is refused only for the faulty ones; 421 is not accepted as a fault, since it closes the connection for every recipient. ' +
+    'Faults are kept in the store: every node on one database applies them. Setting a fault replaces the one before.',
   'x-inboxkit-extension': true,
   security,
   request: { params: InboxIdParam, ...jsonBody(DeliveryFaultRequestSchema, 'The fault') },

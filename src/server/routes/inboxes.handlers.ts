@@ -10,6 +10,7 @@ import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
 import { isActive, loadVisibleInbox, requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { planOf } from '../auth/plans.ts';
+import { clientAddressOf } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
@@ -28,6 +29,30 @@ function randomLocalPart(): string {
     out += LOCAL_ALPHABET[(bytes[i] ?? 0) % alphabet];
   }
   return out;
+}
+
+/** Refuses a guest's forwarding unless the address's domain is an allowed one (`--forward-allow`) or below one. */
+function checkGuestForward(address: string, allowed: readonly string[]): void {
+  const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase().replace(/\.$/, '');
+  if (allowed.some((d) => domain === d || domain.endsWith(`.${d}`))) return;
+  throw new HttpError(
+    'plan_required',
+    `Guests may not forward through this server's relay to ${JSON.stringify(domain)}: ` +
+      (allowed.length === 0
+        ? 'forwarding is for API-key users only; send an API key, or start the server with --forward-allow DOMAIN.'
+        : `guests may forward to ${allowed.join(', ')} only (--forward-allow); send an API key for other domains.`),
+  );
+}
+
+/** Refuses a new guest inbox when its client address already holds the cap of active ones. */
+async function checkGuestCap(ctx: ServerContext, address: string, now: number): Promise<void> {
+  const cap = ctx.config.bounds.maxGuestInboxesPerAddress;
+  if (cap === null || (await ctx.store.countActiveGuestInboxesByAddress(address, now)) < cap) return;
+  throw new HttpError(
+    'limit_reached',
+    `Too many active guest inboxes from ${address}: the cap is ${cap} (guest inboxes per client address; inboxkit serve --max-guest-inboxes-per-address). Delete inboxes you no longer need, or use an API key.`,
+    { 'Retry-After': '60' },
+  );
 }
 
 /** The inbox routes (paths relative to `/api/v1`). */
@@ -58,6 +83,9 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       throw new HttpError('plan_required', `The ${plan.name} plan allows ${max} active inboxes; delete one first.`);
     }
 
+    const creatorAddress = clientAddressOf(c);
+    if (!user && principal.kind !== 'operator') await checkGuestCap(ctx, creatorAddress, now);
+
     const token = newSecret(INBOX_TOKEN_PREFIX);
     const ttl = plan.entitlements.inboxTtlSeconds;
     const fields = {
@@ -67,6 +95,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       tokenHash: ctx.hash(token),
       createdAt: now,
       expiresAt: ttl === null ? null : now + ttl * 1000,
+      creatorAddress,
     };
     // A random local part collides with odds of 36^-11; retry a few times anyway.
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -115,6 +144,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       }
       const plan = planOf(ctx.config, principal);
       if (!plan.entitlements.forwarding) throw new HttpError('plan_required', `The ${plan.name} plan does not include forwarding.`);
+      if (!userOf(principal) && principal.kind !== 'operator') checkGuestForward(body.forwardTo, ctx.config.bounds.forwardAllow);
     }
     const patch: { label?: string | null; forwardTo?: string | null } = {};
     if (body.label !== undefined) patch.label = body.label;

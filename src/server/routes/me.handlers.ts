@@ -49,7 +49,13 @@ export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const principal = c.var.principal;
     requireCredential(principal);
     if (principal.kind !== 'apiKey') {
-      throw new HttpError('validation_error', `Authorization: DELETE /me/api-key revokes the API key sent, but this request carries ${principal.kind === 'session' ? 'a session token (sign it out with DELETE /me/session)' : 'an inbox token'}.`);
+      const sent =
+        principal.kind === 'session'
+          ? 'a session token (sign it out with DELETE /me/session)'
+          : principal.kind === 'operator'
+            ? 'the operator token (it ends when `inboxkit serve` stops; it is not an API key)'
+            : 'an inbox token (delete the inbox with DELETE /inboxes/{id} to end it)';
+      throw new HttpError('validation_error', `Authorization: DELETE /me/api-key revokes the API key sent, but this request carries ${sent}.`);
     }
     const revoked = await ctx.store.revokeApiKey(principal.keyHash);
     if (revoked) await publishAccessRevoked(ctx, revoked.userId, 'api_key_revoked');

@@ -65,6 +65,8 @@ export interface StreamSource {
  */
 export class StreamConnection {
   readonly body: ReadableStream<Uint8Array>;
+  /** Called once when the connection ends, whichever way (gives back its stream slot). */
+  onClose: () => void = () => {};
   /** The seq of the last message sent (or the inbox's last seq once live). */
   lastSeq = 0;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -341,6 +343,7 @@ export class StreamConnection {
   private cleanup(): void {
     if (this.closed) return;
     this.closed = true;
+    this.onClose();
     this.unsubscribe();
     clearInterval(this.ping);
     if (this.deadline) clearTimeout(this.deadline);

@@ -7,6 +7,8 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { checkAccess } from '../auth/access.ts';
 import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
+import { credentialKeyOf } from '../auth/caps.ts';
+import { clientAddressOf } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
 import { eventStreamResponse } from '../http/sse.ts';
@@ -101,7 +103,9 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       lastSeq: async () => (await ctx.store.findInboxById(inbox.id))?.lastSeq ?? null,
       after: (afterSeq, limit) => readAfter(ctx, inbox.id, afterSeq, limit, whole),
     };
+    const release = ctx.streamCaps.acquire(credentialKeyOf(principal), clientAddressOf(c));
     const connection = new StreamConnection(inbox.id, settings, access, source, outgoing, whole);
+    connection.onClose = release;
     connection.write('retry: 2000\n\n');
     connection.subscribe(ctx.bus);
     // A revocation committed between the credential check above and the

@@ -5,8 +5,9 @@ import { createIntakeFaultHook } from '../faults/intake-hook.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { prepareMessage } from '../mail/prepare.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
-import type { InboxRecord, Store } from '../storage/types.ts';
+import type { InboxRecord, MessageRecord, NewMessage, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
+import { createRoomKeeper } from './make-room.ts';
 import { PromptSmtpServer } from './server.ts';
 
 /** The logging the intake needs (a pino logger fits). */
@@ -34,6 +35,12 @@ export interface IntakeLimits {
    * @defaultValue null
    */
   maxMessagesPerInbox: number | null;
+  /**
+   * Bytes of mail (raw sizes) the store may hold: past it, the oldest messages
+   * of the largest inboxes are evicted after each delivery. `null`: no cap.
+   * @defaultValue null
+   */
+  maxStoredBytes?: number | null;
 }
 
 /** Everything the intake depends on, injected. */
@@ -134,6 +141,7 @@ function splitAddress(address: string): { localPart: string; domain: string } | 
 function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
   const { store, bus, logger, limits } = deps;
   const prepare = deps.prepare ?? prepareMessage;
+  const room = limits.maxStoredBytes == null ? null : createRoomKeeper(store, limits.maxStoredBytes, logger);
 
   const findInbox = async (address: string): Promise<InboxRecord | null> => {
     const parts = splitAddress(address);
@@ -142,35 +150,19 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
     return store.findActiveInboxByAddress(parts.localPart, parts.domain, deps.now());
   };
 
-  const deliver = async (raw: Uint8Array, session: SMTPServerSession): Promise<string> => {
-    const { data, bareLineEndings } = normaliseLineEndings(raw);
-    const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-    const recipients = session.envelope.rcptTo.map((r) => r.address);
-    // Looked up again: an inbox may have been deleted or expired since RCPT.
-    const found = await Promise.all(recipients.map((address) => findInbox(address)));
-    const inboxes = new Map<string, InboxRecord>();
-    for (const inbox of found) if (inbox) inboxes.set(inbox.id, inbox);
-    if (inboxes.size === 0) {
-      throw smtpError(550, '5.1.1 None of the recipients has an active inbox any more; create the inbox and send again');
-    }
-    const { message, fallbackReason } = await prepare(data, { envelopeFrom, timeoutMs: parseTimeoutMs });
-    if (fallbackReason !== null) {
-      logger.warn({ sessionId: session.id, reason: fallbackReason }, 'smtp: message could not be fully parsed; stored with its raw source and headers');
-    }
-    if (bareLineEndings > 0) {
-      logger.info({ sessionId: session.id, bareLineEndings }, 'smtp: bare line endings normalised to CRLF');
-    }
+  /** Stores one copy per inbox in one transaction, evicts, then (committed) publishes and queues forwarding. */
+  const storeCopies = async (inboxes: Map<string, InboxRecord>, message: NewMessage, session: SMTPServerSession, data: Uint8Array): Promise<MessageRecord[]> => {
+    if (inboxes.size === 0) return [];
     const stored = await store.insertMessage([...inboxes.keys()], message, deps.now());
-    if (stored.length === 0) {
-      throw smtpError(550, '5.1.1 The recipient inboxes were deleted while the message was being sent; nothing was stored');
-    }
     if (limits.maxMessagesPerInbox !== null) {
       for (const inboxId of inboxes.keys()) {
         const evicted = await store.evictOldest(inboxId, limits.maxMessagesPerInbox);
         if (evicted > 0) logger.info({ inboxId, evicted }, 'smtp: oldest messages evicted (messages per inbox limit)');
       }
     }
+    await room?.stored(stored.reduce((sum, record) => sum + record.size, 0));
     // Committed: from here on nothing may turn the 250 into a failure.
+    const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
     for (const record of stored) {
       try {
         bus.publish({ type: 'message', inboxId: record.inboxId, message: record });
@@ -181,6 +173,46 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
       if (forwardTo && deps.forwarder) {
         deps.forwarder.enqueue({ messageId: record.id, inboxId: record.inboxId, to: forwardTo, envelopeFrom, raw: data });
       }
+    }
+    return stored;
+  };
+
+  /**
+   * Delivers a received message: the copies of inboxes without a delay fault
+   * at once, then, after the longest delay, the held ones (re-checked: an
+   * inbox may go while it waits). `held` maps held inbox ids to their delays.
+   */
+  const deliver = async (raw: Uint8Array, session: SMTPServerSession, held: Map<string, number> = new Map()): Promise<string> => {
+    const { data, bareLineEndings } = normaliseLineEndings(raw);
+    const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+    const recipients = session.envelope.rcptTo.map((r) => r.address);
+    // Looked up again: an inbox may have been deleted or expired since RCPT.
+    const lookUp = async () => {
+      const found = await Promise.all(recipients.map((address) => findInbox(address)));
+      const inboxes = new Map<string, InboxRecord>();
+      for (const inbox of found) if (inbox) inboxes.set(inbox.id, inbox);
+      return inboxes;
+    };
+    const inboxes = await lookUp();
+    if (inboxes.size === 0) {
+      throw smtpError(550, '5.1.1 None of the recipients has an active inbox any more; create the inbox and send again');
+    }
+    const { message, fallbackReason } = await prepare(data, { envelopeFrom, timeoutMs: parseTimeoutMs });
+    if (fallbackReason !== null) {
+      logger.warn({ sessionId: session.id, reason: fallbackReason }, 'smtp: message could not be fully parsed; stored with its raw source and headers');
+    }
+    if (bareLineEndings > 0) {
+      logger.info({ sessionId: session.id, bareLineEndings }, 'smtp: bare line endings normalised to CRLF');
+    }
+    const now = new Map([...inboxes].filter(([id]) => !held.has(id)));
+    const stored = await storeCopies(now, message, session, data);
+    if (held.size > 0) {
+      await deps.faults?.delay(Math.max(...held.values()));
+      const later = new Map([...(await lookUp())].filter(([id]) => held.has(id)));
+      stored.push(...(await storeCopies(later, message, session, data)));
+    }
+    if (stored.length === 0) {
+      throw smtpError(550, '5.1.1 The recipient inboxes were deleted while the message was being sent; nothing was stored');
     }
     logger.info({ sessionId: session.id, messageIds: stored.map((s) => s.id), size: data.byteLength }, 'smtp: message stored');
     return `2.0.0 OK: stored as ${stored.map((s) => s.id).join(', ')}`;
@@ -266,7 +298,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
           callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${limits.maxMessageBytes} bytes`));
           return;
         }
-        const job = faultHook.beforeAccept(session.envelope).then(() => deliver(Buffer.concat(chunks, length), session)).then(
+        const job = deliver(Buffer.concat(chunks, length), session, faultHook.delaysOf(session.envelope)).then(
           (reply) => callback(null, reply),
           (error: unknown) => {
             if (error instanceof Error && 'responseCode' in error) {

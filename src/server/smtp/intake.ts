@@ -55,6 +55,7 @@ export async function startSmtpIntake(ctx: ServerContext, opts: StartSmtpIntakeO
           maxMessageBytes: ctx.config.maxMessageBytes,
           maxRecipients: ctx.config.maxRecipients,
           maxMessagesPerInbox: ctx.config.maxMessagesPerInbox,
+          maxStoredBytes: ctx.config.bounds.maxStoredBytes,
         },
         forwarder,
         faults: ctx.faults,

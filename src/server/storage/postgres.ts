@@ -18,6 +18,8 @@ import { createPostgresDomains } from './postgres/domains.ts';
 import { createPostgresInboxes } from './postgres/inboxes.ts';
 import { createPostgresMessages } from './postgres/messages.ts';
 import { createPostgresRateLimits } from './postgres/ratelimits.ts';
+import { createPostgresCapacity } from './postgres/capacity.ts';
+import { createPostgresFaults } from './postgres/faults.ts';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -102,6 +104,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createPostgresInboxes(sql),
     ...createPostgresMessages(sql),
     ...createPostgresRateLimits(sql),
+    ...createPostgresCapacity(sql),
+    ...createPostgresFaults(sql),
     close: () => (closing ??= pool.end()),
   };
 }

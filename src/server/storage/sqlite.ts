@@ -16,6 +16,8 @@
  * @packageDocumentation
  */
 import type { Store } from './types.ts';
+import { createSqliteCapacity } from './sqlite/capacity.ts';
+import { createSqliteFaults } from './sqlite/faults.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
 import { createSqliteDomains } from './sqlite/domains.ts';
@@ -74,6 +76,8 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     ...createSqliteInboxes(sql),
     ...createSqliteMessages(sql),
     ...createSqliteRateLimits(),
+    ...createSqliteCapacity(sql),
+    ...createSqliteFaults(sql),
     async close() {
       if (closed) return;
       closed = true;

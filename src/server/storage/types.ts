@@ -137,21 +137,30 @@ export interface CredentialStore {
    * server's configuration (flag or environment) rather than `inboxkit keys create`.
    */
   addApiKey(userId: string, keyHash: string, options?: { configured?: boolean }): Promise<void>;
-  /** Deletes the configured API keys whose hash is not in the list; returns how many went. */
+  /** Deletes the configured API keys whose hash is not in the list, revoking their sessions; returns how many keys went. */
   removeConfiguredApiKeysExcept(keyHashes: string[]): Promise<number>;
-  /** Deletes an API key; returns the user it belonged to, or null when no such key was stored. */
+  /**
+   * Deletes an API key and revokes every session issued under it (through a
+   * connect code the key asked for), in one transaction; returns the user it
+   * belonged to, or null when no such key was stored.
+   */
   revokeApiKey(keyHash: string): Promise<{ userId: string } | null>;
   /** The user owning an API key hash, or null. */
   findUserByApiKeyHash(keyHash: string): Promise<UserRecord | null>;
-  /** Stores a session for a user; `codeHash` links it to the connect code that issued it. */
-  addSession(session: { tokenHash: string; userId: string; expiresAt: number; codeHash: string | null }): Promise<void>;
+  /**
+   * Stores a session for a user; `codeHash` links it to the connect code that
+   * issued it, `parentKeyHash` to the API key that asked for that code (the
+   * session is revoked with the key).
+   */
+  addSession(session: { tokenHash: string; userId: string; expiresAt: number; codeHash: string | null; parentKeyHash?: string | null }): Promise<void>;
   findSession(tokenHash: string): Promise<{ userId: string; expiresAt: number; revoked: boolean } | null>;
   revokeSession(tokenHash: string): Promise<boolean>;
   /** Revokes every session issued by a connect code (on code replay). */
   revokeSessionsByCode(codeHash: string): Promise<number>;
-  addConnectCode(code: { codeHash: string; userId: string; challenge: string; redirectUri: string; expiresAt: number }): Promise<void>;
+  /** Stores a connect code; `keyHash` is the API key that asked for it (its sessions end with the key). */
+  addConnectCode(code: { codeHash: string; userId: string; challenge: string; redirectUri: string; expiresAt: number; keyHash?: string | null }): Promise<void>;
   /** Marks a connect code used and returns it as it was before (null if unknown). Atomic. */
-  spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean } | null>;
+  spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean; keyHash: string | null } | null>;
 }
 
 /** The inboxes aggregate of a {@link Store}. */
@@ -160,7 +169,17 @@ export interface InboxStore {
    * Creates an inbox; `'address_taken'` when an active inbox has the address
    * (local part compared case-insensitively). An expired inbox with the address is deleted first.
    */
-  createInbox(inbox: { localPart: string; domainId: string; ownerUserId: string | null; label: string | null; tokenHash: string; createdAt: number; expiresAt: number | null }): Promise<InboxRecord | 'address_taken'>;
+  createInbox(inbox: {
+    localPart: string;
+    domainId: string;
+    ownerUserId: string | null;
+    label: string | null;
+    tokenHash: string;
+    createdAt: number;
+    expiresAt: number | null;
+    /** The client address that asked for it (counted by the guest-inbox cap). */
+    creatorAddress?: string | null;
+  }): Promise<InboxRecord | 'address_taken'>;
   findInboxById(id: string): Promise<InboxRecord | null>;
   /** The inbox whose token has this hash (expired or not), or null. */
   findInboxByTokenHash(tokenHash: string): Promise<InboxRecord | null>;
@@ -174,6 +193,8 @@ export interface InboxStore {
   /** Every active inbox, whoever owns it, newest first (the operator's view). */
   listActiveInboxes(page: { cursor: string | null; limit: number; now: number }): Promise<StorePage<InboxRecord>>;
   countActiveInboxesByOwner(userId: string, now: number): Promise<number>;
+  /** Active inboxes without an owner (guest inboxes) created from a client address. */
+  countActiveGuestInboxesByAddress(address: string, now: number): Promise<number>;
   updateInbox(id: string, patch: { label?: string | null; forwardTo?: string | null }): Promise<InboxRecord | null>;
   /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
   deleteInbox(id: string): Promise<{ messagesDeleted: number } | null>;
@@ -226,13 +247,56 @@ export interface RateLimitStore {
   hitRateLimit(key: string, windowMs: number, now: number): Promise<RateLimitHit>;
 }
 
+/** A delivery fault as stored: one per inbox, gone with the inbox. */
+export interface DeliveryFaultRow {
+  inboxId: string;
+  /** SMTP reply code of the refusal, or null for a delay only. */
+  code: number | null;
+  /** Enhanced status code of the refusal, or null for a delay only. */
+  enhancedStatus: string | null;
+  /** Reply text of the refusal, or null for a delay only. */
+  message: string | null;
+  /** Attempts still affected; null: every one until cleared. */
+  remaining: number | null;
+  /** Wait before the reply, in milliseconds. */
+  delayMs: number;
+  /** When it was set, epoch milliseconds. */
+  createdAt: number;
+}
+
+/** The delivery-fault aggregate of a {@link Store}: shared by every node of the store. */
+export interface FaultStore {
+  /** Sets (replaces) the fault of an inbox. */
+  putDeliveryFault(fault: DeliveryFaultRow): Promise<void>;
+  findDeliveryFault(inboxId: string): Promise<DeliveryFaultRow | null>;
+  /** Removes the fault of an inbox; whether there was one. */
+  deleteDeliveryFault(inboxId: string): Promise<boolean>;
+  /**
+   * Counts one delivery attempt against the inbox's fault, atomically across
+   * nodes (removed once its count is spent); returns the fault as it was
+   * before, or null when there is none.
+   */
+  takeDeliveryFault(inboxId: string): Promise<DeliveryFaultRow | null>;
+}
+
+/** The capacity aggregate of a {@link Store}: the bytes of mail held, and making room (the stored-bytes cap of memory mode). */
+export interface CapacityStore {
+  /** The sum of the raw sizes of every stored message. */
+  storedMessageBytes(): Promise<number>;
+  /**
+   * Deletes the oldest message of the inbox holding the most bytes; returns
+   * what went, or null when nothing is stored.
+   */
+  evictOldestOfLargestInbox(): Promise<{ inboxId: string; messageId: string; size: number } | null>;
+}
+
 /**
  * The service's storage: one interface per aggregate, every method async, no
  * backend type leaking out, so a PostgreSQL backend implements it as SQLite does.
  * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
  * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore {
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }

@@ -225,7 +225,7 @@ test('@heavy a stream client whose socket stalls does not slow intake or the oth
     // The stalled client: asks for the stream, then never reads.
     const stalled = net.connect({ host: target.hostname, port: Number(target.port) });
     await new Promise<void>((resolve) => stalled.once('connect', () => resolve()));
-    stalled.write(`GET /api/v1/inboxes/${inbox.id}/stream HTTP/1.1\r\nHost: x\r\nX-Inbox-Token: ${inbox.token}\r\n\r\n`);
+    stalled.write(`GET /api/v1/inboxes/${inbox.id}/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Inbox-Token: ${inbox.token}\r\n\r\n`);
     stalled.pause();
     let stalledClosed = false;
     stalled.on('close', () => (stalledClosed = true));

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { resolveConfig, startServer } from '../../../src/server/index.ts';
 import { RawSmtp, expect, openStream, rawMessage, sendRaw, startHarness, test } from './helpers.ts';
+import { spawnServe } from '../../support/serve.ts';
 
 const TLS_DIR = new URL('../server-mail/tls/', import.meta.url);
 const TLS_KEY = fileURLToPath(new URL('test-key.pem', TLS_DIR));
@@ -114,7 +115,7 @@ test('forwarding retry settings reach the forwarder: attempts are counted and th
   const deadPort = (probe.address() as { port: number }).port;
   await new Promise<void>((resolve) => probe.close(() => resolve()));
 
-  const h = await startHarness({ relayUrl: `smtp://127.0.0.1:${deadPort}`, forwarding: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 } });
+  const h = await startHarness({ relayUrl: `smtp://127.0.0.1:${deadPort}`, forwardAllow: ['elsewhere.test'], forwarding: { attempts: 3, baseDelayMs: 1, maxDelayMs: 5 } });
   try {
     const inbox = await h.createInbox();
     const patch = await h.call(`/inboxes/${inbox.id}`, {
@@ -219,4 +220,43 @@ test('inboxkit serve passes the SMTP flags through: STARTTLS offered, the connec
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
   expect(await exited).toBe(0);
+});
+
+test('inboxkit serve --help documents the bounds of a shared service, each with its default', async () => {
+  const { stdout } = await run(process.execPath, [CLI, 'serve', '--help']);
+  for (const [flag, fallback] of [
+    ['--allowed-host', 'loopback names only'],
+    ['--max-streams-per-credential', 'default 128'],
+    ['--max-streams-per-address', 'default 512'],
+    ['--max-guest-inboxes-per-address', 'default 10000'],
+    ['--max-stored-bytes', 'default 256m'],
+    ['--forward-allow', 'only API-key users may forward'],
+  ]) {
+    expect(stdout).toContain(flag);
+    expect(stdout).toContain(fallback);
+  }
+});
+
+test('inboxkit serve passes the bounds flags through, and warns that --api-key shows in ps', async () => {
+  let stderr = '';
+  const served = await spawnServe(
+    ['--max-streams-per-credential', '1', '--max-guest-inboxes-per-address', '1', '--allowed-host', 'devbox.internal', '--api-key', `tm_${'w'.repeat(32)}`],
+    { onSpawn: (child) => { running.add(child); child.stderr.on('data', (d: Buffer) => (stderr += d.toString())); } },
+  );
+  const api = served.ready.apiUrl;
+  const created = await fetch(`${api}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(created.status).toBe(200);
+  const inbox = (await created.json()) as { data: { id: string; token: string } };
+  const second = await fetch(`${api}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(second.status).toBe(429);
+  expect(await second.text()).toContain('--max-guest-inboxes-per-address');
+  const controller = new AbortController();
+  const first = await fetch(`${api}/inboxes/${inbox.data.id}/stream`, { headers: { 'x-inbox-token': inbox.data.token }, signal: controller.signal });
+  expect(first.status).toBe(200);
+  const refused = await fetch(`${api}/inboxes/${inbox.data.id}/stream`, { headers: { 'x-inbox-token': inbox.data.token } });
+  expect(refused.status).toBe(429);
+  expect(await refused.text()).toContain('--max-streams-per-credential');
+  controller.abort();
+  expect(stderr).toContain('--api-key shows the key');
+  expect(stderr).toContain('INBOXKIT_API_KEYS');
 });

@@ -7,6 +7,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
+import nodemailer from 'nodemailer';
 import { startServer } from '../../../src/server/index.ts';
 import type { RunningServer } from '../../../src/server/index.ts';
 import { freshPostgres, ownClusterSkip, POSTGRES_SKIP, POSTGRES_URL, startOwnCluster } from '../../support/backends.ts';
@@ -69,6 +70,33 @@ test.describe('two nodes on one PostgreSQL', () => {
       onA.close();
       onB.close();
     }
+  });
+
+  test('a delivery fault set through one node is applied by the other node\'s SMTP intake, and its count is shared', async () => {
+    const [a, b] = nodes as [RunningServer, RunningServer];
+    const inbox = await createInbox(a.apiUrl);
+    const put = await fetch(`${a.apiUrl}/inboxes/${inbox.id}/delivery-fault`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-inbox-token': inbox.token },
+      body: JSON.stringify({ code: 451, count: 2 }),
+    });
+    expect(put.status).toBe(200);
+    const send = async (node: RunningServer) => {
+      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: node.smtpPort, secure: false, ignoreTLS: true });
+      try {
+        await transport.sendMail({ from: 'app@example.test', to: inbox.address, subject: 'faulty', text: 'x' });
+        return 250;
+      } catch (error) {
+        return (error as { responseCode?: number }).responseCode ?? -1;
+      } finally {
+        transport.close();
+      }
+    };
+    expect(await send(b)).toBe(451);
+    expect((await getJson(b.apiUrl, `/inboxes/${inbox.id}/delivery-fault`, inbox)).body.data).toMatchObject({ fault: { code: 451, remaining: 1 } });
+    expect(await send(a)).toBe(451);
+    expect(await send(b)).toBe(250);
+    expect((await getJson(a.apiUrl, `/inboxes/${inbox.id}/delivery-fault`, inbox)).body.data).toEqual({ fault: null });
   });
 
   test('the caller-wide event stream on one node hears of inboxes created, mailed and deleted on the other', async () => {

@@ -148,6 +148,20 @@ test.describe('an open event stream ends when its access ends', () => {
     expect((await api('GET', '/me', { bearer: KEY_B })).status).toBe(401);
   });
 
+  test('revoking an API key ends every session issued under it, and those sessions\' streams, with reason api_key_revoked', async ({ server }) => {
+    const api = apiOf(server);
+    const { token } = await newSession(api, KEY_B);
+    const inbox = (await api('POST', '/inboxes', { bearer: token, body: {} })).body.data;
+    const stream = await openStream(server, inbox.id, { authorization: `Bearer ${token}` });
+    const events = await openEvents(server, { authorization: `Bearer ${token}` });
+    await expectStreamEndsWith(server, stream, inbox, async () => {
+      expect((await api('DELETE', '/me/api-key', { bearer: KEY_B })).body).toEqual({ data: { revoked: true } });
+    }, { event: 'access.revoked', data: { inboxId: inbox.id, reason: 'api_key_revoked' } });
+    await events.ended;
+    expect(events.events.at(-1)?.event).toBe('access.revoked');
+    expect((await api('GET', '/me', { bearer: token })).status).toBe(401);
+  });
+
   test('deleting the inbox ends a stream opened with its inbox token with inbox.deleted', async ({ server }) => {
     const api = apiOf(server);
     const inbox = (await api('POST', '/inboxes', { body: {} })).body.data;

@@ -91,6 +91,25 @@ test('every status, media type and header the server sends for each operation is
   await call('GET', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A });
   await call('GET', `/inboxes/${guest.id}/delivery-fault`, { bearer: KEY_A });
   await call('DELETE', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A });
+  // No fault in force: `{ fault: null }` must match the document's schema.
+  await call('GET', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A });
+  // Refused by the schema's own rules (a code or a delay; never 421).
+  await call('PUT', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A, body: { count: 1 } });
+  await call('PUT', `/inboxes/${owned.id}/delivery-fault`, { bearer: KEY_A, body: { code: 421 } });
+  // Authentication before validation: an anonymous, invalid request is a 401 on a Required endpoint.
+  await call('PUT', `/inboxes/${owned.id}/delivery-fault`, { body: { code: 'x' } });
+  await call('POST', '/extension/codes', { body: { codeChallenge: 'short' } });
+  // The one-credential rule: every operation answers 400 to an API key and an inbox token together.
+  for (const [method, path] of [
+    ['GET', '/domains'], ['GET', '/me'], ['POST', '/inboxes'], ['GET', `/inboxes/${owned.id}`], ['PATCH', `/inboxes/${owned.id}`],
+    ['GET', `/inboxes/${owned.id}/messages`], ['GET', `/messages/${messageId}`], ['GET', `/messages/${messageId}/raw`],
+    ['GET', `/messages/${messageId}/attachments/${attachmentId}`], ['GET', `/inboxes/${owned.id}/stream`], ['GET', '/me/events'],
+    ['PUT', `/inboxes/${owned.id}/delivery-fault`], ['GET', `/inboxes/${owned.id}/delivery-fault`], ['DELETE', `/inboxes/${owned.id}/delivery-fault`],
+    ['POST', '/extension/codes'], ['POST', '/extension/token'], ['DELETE', '/me/session'], ['DELETE', '/me/api-key'],
+    ['DELETE', `/messages/${messageId}`], ['DELETE', `/inboxes/${owned.id}`], ['GET', '/openapi.json'],
+  ] as const) {
+    await call(method, path, { bearer: KEY_A, token: guest.token as string, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+  }
   // Deletions, and their use after.
   await call('DELETE', `/messages/${messageId}`, { bearer: KEY_A });
   await call('DELETE', `/messages/${messageId}`, { bearer: KEY_A });

@@ -1,4 +1,4 @@
-import { test, expect, expectError, KEY_A } from './fixtures.ts';
+import { test, expect, expectError, KEY_A, KEY_B } from './fixtures.ts';
 import type { Api } from './fixtures.ts';
 
 // RFC 7636 Appendix B.
@@ -83,13 +83,46 @@ test('only S256 challenges of the right shape are accepted when issuing a code',
   expect(short.body.error.message).toContain('codeChallenge');
 });
 
-test('a session can issue connect codes; an inbox token cannot', async ({ api }) => {
+test('a session cannot issue connect codes, so no session makes another; an inbox token cannot either', async ({ api }) => {
   const session = (await api('POST', '/extension/token', { body: { code: await newCode(api), codeVerifier: VERIFIER, redirectUri: REDIRECT } })).body.data.accessToken;
   const bySession = await api('POST', '/extension/codes', { bearer: session, body: { codeChallenge: CHALLENGE, codeChallengeMethod: 'S256', redirectUri: REDIRECT } });
-  expect(bySession.status).toBe(200);
+  expectError(bySession, 403, 'plan_required');
+  expect(bySession.body.error.message).toContain('a session cannot make another session');
   const inbox = (await api('POST', '/inboxes')).body.data;
   const byToken = await api('POST', '/extension/codes', { inboxToken: inbox.token, body: { codeChallenge: CHALLENGE, codeChallengeMethod: 'S256', redirectUri: REDIRECT } });
   expectError(byToken, 403, 'plan_required');
+});
+
+test('revoking the API key ends the sessions issued under it; the other key\'s sessions hold', async ({ api }) => {
+  const exchange = async (key: string) => {
+    const issued = await api('POST', '/extension/codes', { bearer: key, body: { codeChallenge: CHALLENGE, codeChallengeMethod: 'S256', redirectUri: REDIRECT } });
+    return (await api('POST', '/extension/token', { body: { code: issued.body.data.code, codeVerifier: VERIFIER, redirectUri: REDIRECT } })).body.data.accessToken as string;
+  };
+  const [first, second, other] = [await exchange(KEY_A), await exchange(KEY_A), await exchange(KEY_B)];
+  expect((await api('GET', '/me', { bearer: first })).status).toBe(200);
+  expect((await api('DELETE', '/me/api-key', { bearer: KEY_A })).status).toBe(200);
+  expectError(await api('GET', '/me', { bearer: first }), 401, 'unauthorized');
+  expectError(await api('GET', '/me', { bearer: second }), 401, 'unauthorized');
+  expect((await api('GET', '/me', { bearer: other })).status).toBe(200);
+});
+
+test('a connect code whose API key is revoked before the exchange makes no session', async ({ api }) => {
+  const code = await newCode(api);
+  expect((await api('DELETE', '/me/api-key', { bearer: KEY_A })).status).toBe(200);
+  const res = await api('POST', '/extension/token', { body: { code, codeVerifier: VERIFIER, redirectUri: REDIRECT } });
+  expectError(res, 400, 'invalid_grant');
+  expect(res.body.error.message).toContain('API key');
+});
+
+test('a redirect URI that would run script or read local data is refused when a code is issued', async ({ api }) => {
+  for (const redirectUri of ['javascript:alert(1)', 'JavaScript:fetch("//x")', 'vbscript:x', 'data:text/html,<script>1</script>', 'file:///etc/passwd', 'not a uri']) {
+    const res = await api('POST', '/extension/codes', { bearer: KEY_A, body: { codeChallenge: CHALLENGE, codeChallengeMethod: 'S256', redirectUri } });
+    expectError(res, 400, 'validation_error');
+    expect(res.body.error.message).toContain('redirectUri');
+  }
+  for (const redirectUri of [REDIRECT, 'chrome-extension://abcdefghijklmnop/callback.html', 'http://127.0.0.1:5173/cb']) {
+    expect((await api('POST', '/extension/codes', { bearer: KEY_A, body: { codeChallenge: CHALLENGE, codeChallengeMethod: 'S256', redirectUri } })).status).toBe(200);
+  }
 });
 
 test('a token request with a missing field is a validation_error naming it', async ({ api }) => {

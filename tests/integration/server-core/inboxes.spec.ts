@@ -120,7 +120,7 @@ test('setting forwardTo without a relay is forwarding_unavailable, and nothing i
 });
 
 test.describe('with a relay configured', () => {
-  test.use({ serverOptions: { relayUrl: 'smtp://127.0.0.1:9' } });
+  test.use({ serverOptions: { relayUrl: 'smtp://127.0.0.1:9', forwardAllow: ['example.com'] } });
 
   test('forwardTo is set, validated as an address, and cleared with null', async ({ api }) => {
     const inbox = (await api('POST', '/inboxes')).body.data;
@@ -190,4 +190,36 @@ test('a bad cursor or limit is a validation_error', async ({ api }) => {
     expect(res.body.error.message).toContain('limit');
   }
   expect((await api('GET', '/inboxes?limit=100', { bearer: KEY_A })).status).toBe(200);
+});
+
+test.describe('with a relay and no domain allowed for guests', () => {
+  test.use({ serverOptions: { relayUrl: 'smtp://127.0.0.1:9' } });
+
+  test('a guest cannot forward through the relay; an API-key user can', async ({ api }) => {
+    const guest = (await api('POST', '/inboxes')).body.data;
+    const refused = await api('PATCH', `/inboxes/${guest.id}`, { inboxToken: guest.token, body: { forwardTo: 'victim@example.org' } });
+    expectError(refused, 403, 'plan_required');
+    expect(refused.body.error.message).toContain('--forward-allow');
+    expect((await api('GET', `/inboxes/${guest.id}`, { inboxToken: guest.token })).body.data.forwardTo).toBeNull();
+    const owned = (await api('POST', '/inboxes', { bearer: KEY_A })).body.data;
+    const set = await api('PATCH', `/inboxes/${owned.id}`, { bearer: KEY_A, body: { forwardTo: 'me@example.org' } });
+    expect(set.status).toBe(200);
+    expect(set.body.data.forwardTo).toBe('me@example.org');
+  });
+});
+
+test.describe('with a relay and --forward-allow example.com', () => {
+  test.use({ serverOptions: { relayUrl: 'smtp://127.0.0.1:9', forwardAllow: ['example.com'] } });
+
+  test('a guest may forward to the allowed domain and its subdomains, and to nothing else', async ({ api }) => {
+    const guest = (await api('POST', '/inboxes')).body.data;
+    for (const ok of ['me@example.com', 'me@mail.example.com', 'me@EXAMPLE.COM']) {
+      expect((await api('PATCH', `/inboxes/${guest.id}`, { inboxToken: guest.token, body: { forwardTo: ok } })).status, ok).toBe(200);
+    }
+    for (const no of ['me@example.com.evil.test', 'me@notexample.com', 'me@example.org']) {
+      const res = await api('PATCH', `/inboxes/${guest.id}`, { inboxToken: guest.token, body: { forwardTo: no } });
+      expectError(res, 403, 'plan_required');
+      expect(res.body.error.message).toContain('example.com');
+    }
+  });
 });

@@ -17,6 +17,7 @@ const READS = new Set<string>([
   'findUserById', 'findUserByEmail', 'findUserByApiKeyHash', 'findSession',
   'findInboxById', 'findInboxByTokenHash', 'findActiveInboxByAddress', 'listInboxesByOwner', 'listActiveInboxes', 'countActiveInboxesByOwner',
   'listMessages', 'listMessagesAfterSeq', 'findMessage', 'findRaw', 'findAttachment',
+  'countActiveGuestInboxesByAddress', 'findDeliveryFault', 'storedMessageBytes',
   // Counting a request against its rate-limit window is the one write a request makes; it touches no message.
   'hitRateLimit',
 ]);

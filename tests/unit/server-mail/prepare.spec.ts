@@ -1,6 +1,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { prepareMessage } from '../../../src/server/mail/prepare.ts';
+import { amplificationMail } from '../../support/amplification-mail.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/eml/${name}`, import.meta.url));
 
@@ -26,4 +27,42 @@ test('a prepared HTML-only message has its text derived from the HTML and its sc
   expect(message.text?.trim()).not.toBe('');
   expect(sanitizedHtml).not.toBeNull();
   expect(sanitizedHtml).not.toMatch(/<script|\son[a-z]+=/i);
+});
+
+test('an image referenced 10,000 times is written into the HTML once per reference only while the total stays within the raw source size', async () => {
+  const { raw, image } = amplificationMail({ references: 10_000, imageBytes: 10 * 1024 });
+  const started = Date.now();
+  const { sanitizedHtml } = await prepareMessage(raw, { envelopeFrom: '' });
+  const dataUrl = `data:image/png;base64,${image.toString('base64')}`;
+  const copies = sanitizedHtml!.split(dataUrl).length - 1;
+  // The source holds the image once, so it shows at least once; never a copy per reference.
+  expect(copies).toBeGreaterThanOrEqual(1);
+  expect(copies * dataUrl.length).toBeLessThanOrEqual(raw.byteLength);
+  expect(sanitizedHtml!.length).toBeLessThan(2 * raw.byteLength);
+  // The references past the bound keep their alt text, as an unknown Content-ID does.
+  expect(sanitizedHtml!.split('<img alt="x">').length - 1).toBe(10_000 - copies);
+  expect(Date.now() - started).toBeLessThan(10_000);
+});
+
+test('an image referenced once is resolved to its data: URL', async () => {
+  const one = amplificationMail({ references: 1, imageBytes: 4096 });
+  const { sanitizedHtml } = await prepareMessage(one.raw, { envelopeFrom: '' });
+  expect(sanitizedHtml).toContain(`data:image/png;base64,${one.image.toString('base64')}`);
+});
+
+test('raw 8-bit UTF-8 in a header reads the same in headers as in subject; bytes that are not UTF-8 stay Latin-1', async () => {
+  const raw = Buffer.concat([
+    Buffer.from('From: a@b.test\r\nTo: c@d.test\r\nSubject: '),
+    Buffer.from('Café ünïcode', 'utf8'),
+    Buffer.from('\r\nX-Note: '),
+    Buffer.from('naïve', 'utf8'),
+    Buffer.from('\r\nX-Latin: '),
+    Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+    Buffer.from('\r\n\r\nbody\r\n'),
+  ]);
+  const { message } = await prepareMessage(raw, { envelopeFrom: '' });
+  expect(message.subject).toBe('Café ünïcode');
+  expect(message.headers['subject']).toBe(message.subject);
+  expect(message.headers['x-note']).toBe('naïve');
+  expect(message.headers['x-latin']).toBe('café');
 });

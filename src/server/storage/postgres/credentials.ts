@@ -33,17 +33,30 @@ export function createPostgresCredentials(sql: PgSql): CredentialStore {
       );
     },
     async removeConfiguredApiKeysExcept(keyHashes) {
-      return (await sql.run('DELETE FROM api_keys WHERE configured AND NOT (key_hash = ANY($1::text[]))', keyHashes)).changes;
+      const gone = await sql.all('DELETE FROM api_keys WHERE configured AND NOT (key_hash = ANY($1::text[])) RETURNING key_hash', keyHashes);
+      if (gone.length > 0) {
+        await sql.run('UPDATE sessions SET revoked = true WHERE parent_key_hash = ANY($1::text[]) AND NOT revoked', gone.map((r) => String(r.key_hash)));
+      }
+      return gone.length;
     },
     async revokeApiKey(keyHash) {
-      const row = await sql.get('DELETE FROM api_keys WHERE key_hash = $1 RETURNING user_id', keyHash);
+      // One statement: the key and the sessions issued under it end together.
+      const row = await sql.get(
+        `WITH gone AS (DELETE FROM api_keys WHERE key_hash = $1 RETURNING user_id),
+              ended AS (UPDATE sessions SET revoked = true WHERE parent_key_hash = $1 AND NOT revoked AND EXISTS (SELECT 1 FROM gone))
+         SELECT user_id FROM gone`,
+        keyHash,
+      );
       return row ? { userId: String(row.user_id) } : null;
     },
     async findUserByApiKeyHash(keyHash) {
       return mapRow(await sql.get('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = $1', keyHash), toUser);
     },
-    async addSession({ tokenHash, userId, expiresAt, codeHash }) {
-      await sql.run('INSERT INTO sessions (token_hash, user_id, expires_at, code_hash) VALUES ($1, $2, $3, $4)', tokenHash, userId, expiresAt, codeHash);
+    async addSession({ tokenHash, userId, expiresAt, codeHash, parentKeyHash = null }) {
+      await sql.run(
+        'INSERT INTO sessions (token_hash, user_id, expires_at, code_hash, parent_key_hash) VALUES ($1, $2, $3, $4, $5)',
+        tokenHash, userId, expiresAt, codeHash, parentKeyHash,
+      );
     },
     async findSession(tokenHash) {
       const row = await sql.get('SELECT user_id, expires_at, revoked FROM sessions WHERE token_hash = $1', tokenHash);
@@ -55,10 +68,10 @@ export function createPostgresCredentials(sql: PgSql): CredentialStore {
     async revokeSessionsByCode(codeHash) {
       return (await sql.run('UPDATE sessions SET revoked = true WHERE code_hash = $1 AND NOT revoked', codeHash)).changes;
     },
-    async addConnectCode({ codeHash, userId, challenge, redirectUri, expiresAt }) {
+    async addConnectCode({ codeHash, userId, challenge, redirectUri, expiresAt, keyHash = null }) {
       await sql.run(
-        'INSERT INTO connect_codes (code_hash, user_id, challenge, redirect_uri, expires_at) VALUES ($1, $2, $3, $4, $5)',
-        codeHash, userId, challenge, redirectUri, expiresAt,
+        'INSERT INTO connect_codes (code_hash, user_id, challenge, redirect_uri, expires_at, key_hash) VALUES ($1, $2, $3, $4, $5, $6)',
+        codeHash, userId, challenge, redirectUri, expiresAt, keyHash,
       );
     },
     async spendConnectCode(codeHash) {
@@ -68,7 +81,7 @@ export function createPostgresCredentials(sql: PgSql): CredentialStore {
         `UPDATE connect_codes c SET used = true
            FROM (SELECT code_hash, used FROM connect_codes WHERE code_hash = $1 FOR UPDATE) before
           WHERE c.code_hash = before.code_hash
-          RETURNING c.user_id, c.challenge, c.redirect_uri, c.expires_at, before.used`,
+          RETURNING c.user_id, c.challenge, c.redirect_uri, c.expires_at, c.key_hash, before.used`,
         codeHash,
       );
       if (!row) return null;
@@ -78,6 +91,7 @@ export function createPostgresCredentials(sql: PgSql): CredentialStore {
         redirectUri: String(row.redirect_uri),
         expiresAt: Number(row.expires_at),
         used: flag(row.used),
+        keyHash: row.key_hash == null ? null : String(row.key_hash),
       };
     },
   };

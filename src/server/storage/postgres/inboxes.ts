@@ -38,10 +38,10 @@ export function createPostgresInboxes(sql: PgSql): InboxStore {
         );
         const id = newId('ibx');
         const inserted = await tx.get(
-          `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+          `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash, creator_address)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
            ON CONFLICT (domain_id, lower(local_part)) DO NOTHING RETURNING id`,
-          id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash,
+          id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash, inbox.creatorAddress ?? null,
         );
         if (!inserted) return 'address_taken' as const;
         const created = await inboxById(tx, id);
@@ -84,6 +84,13 @@ export function createPostgresInboxes(sql: PgSql): InboxStore {
         now, before, limit + 1,
       );
       return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
+    },
+    async countActiveGuestInboxesByAddress(address, now) {
+      const row = await sql.get(
+        'SELECT COUNT(*)::int AS c FROM inboxes WHERE creator_address = $1 AND owner_user_id IS NULL AND (expires_at IS NULL OR expires_at > $2)',
+        address, now,
+      );
+      return Number(row?.c ?? 0);
     },
     async countActiveInboxesByOwner(userId, now) {
       const row = await sql.get('SELECT COUNT(*)::int AS c FROM inboxes WHERE owner_user_id = $1 AND (expires_at IS NULL OR expires_at > $2)', userId, now);

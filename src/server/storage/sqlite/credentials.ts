@@ -35,7 +35,9 @@ export function createSqliteCredentials(sql: Sql): CredentialStore {
         const keep = new Set(keyHashes);
         let removed = 0;
         for (const row of sql.all('SELECT key_hash FROM api_keys WHERE configured = 1')) {
-          if (!keep.has(String(row.key_hash))) removed += Number(sql.run('DELETE FROM api_keys WHERE key_hash = ?', String(row.key_hash)).changes);
+          if (keep.has(String(row.key_hash))) continue;
+          removed += Number(sql.run('DELETE FROM api_keys WHERE key_hash = ?', String(row.key_hash)).changes);
+          sql.run('UPDATE sessions SET revoked = 1 WHERE parent_key_hash = ? AND revoked = 0', String(row.key_hash));
         }
         return removed;
       });
@@ -45,14 +47,18 @@ export function createSqliteCredentials(sql: Sql): CredentialStore {
         const row = sql.get('SELECT user_id FROM api_keys WHERE key_hash = ?', keyHash);
         if (!row) return null;
         sql.run('DELETE FROM api_keys WHERE key_hash = ?', keyHash);
+        sql.run('UPDATE sessions SET revoked = 1 WHERE parent_key_hash = ? AND revoked = 0', keyHash);
         return { userId: String(row.user_id) };
       });
     },
     async findUserByApiKeyHash(keyHash) {
       return mapRow(sql.get('SELECT u.* FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?', keyHash), toUser);
     },
-    async addSession({ tokenHash, userId, expiresAt, codeHash }) {
-      sql.run('INSERT INTO sessions (token_hash, user_id, expires_at, code_hash) VALUES (?, ?, ?, ?)', tokenHash, userId, expiresAt, codeHash);
+    async addSession({ tokenHash, userId, expiresAt, codeHash, parentKeyHash = null }) {
+      sql.run(
+        'INSERT INTO sessions (token_hash, user_id, expires_at, code_hash, parent_key_hash) VALUES (?, ?, ?, ?, ?)',
+        tokenHash, userId, expiresAt, codeHash, parentKeyHash,
+      );
     },
     async findSession(tokenHash) {
       const row = sql.get('SELECT user_id, expires_at, revoked FROM sessions WHERE token_hash = ?', tokenHash);
@@ -64,15 +70,15 @@ export function createSqliteCredentials(sql: Sql): CredentialStore {
     async revokeSessionsByCode(codeHash) {
       return Number(sql.run('UPDATE sessions SET revoked = 1 WHERE code_hash = ? AND revoked = 0', codeHash).changes);
     },
-    async addConnectCode({ codeHash, userId, challenge, redirectUri, expiresAt }) {
+    async addConnectCode({ codeHash, userId, challenge, redirectUri, expiresAt, keyHash = null }) {
       sql.run(
-        'INSERT INTO connect_codes (code_hash, user_id, challenge, redirect_uri, expires_at) VALUES (?, ?, ?, ?, ?)',
-        codeHash, userId, challenge, redirectUri, expiresAt,
+        'INSERT INTO connect_codes (code_hash, user_id, challenge, redirect_uri, expires_at, key_hash) VALUES (?, ?, ?, ?, ?, ?)',
+        codeHash, userId, challenge, redirectUri, expiresAt, keyHash,
       );
     },
     async spendConnectCode(codeHash) {
       return sql.transaction(() => {
-        const row = sql.get('SELECT user_id, challenge, redirect_uri, expires_at, used FROM connect_codes WHERE code_hash = ?', codeHash);
+        const row = sql.get('SELECT user_id, challenge, redirect_uri, expires_at, used, key_hash FROM connect_codes WHERE code_hash = ?', codeHash);
         if (!row) return null;
         sql.run('UPDATE connect_codes SET used = 1 WHERE code_hash = ?', codeHash);
         return {
@@ -81,6 +87,7 @@ export function createSqliteCredentials(sql: Sql): CredentialStore {
           redirectUri: String(row.redirect_uri),
           expiresAt: Number(row.expires_at),
           used: flag(row.used),
+          keyHash: row.key_hash == null ? null : String(row.key_hash),
         };
       });
     },

@@ -38,9 +38,9 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
         }
         const id = newId('ibx');
         sql.run(
-          `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-          id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash,
+          `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash, creator_address)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash, inbox.creatorAddress ?? null,
         );
         const created = inboxById(id);
         if (!created) throw new Error(`inboxkit: inbox ${id} vanished after insert (domain ${inbox.domainId} unknown?)`);
@@ -82,6 +82,10 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
         now, before, limit + 1,
       );
       return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
+    },
+    async countActiveGuestInboxesByAddress(address, now) {
+      const row = sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE creator_address = ? AND owner_user_id IS NULL AND (expires_at IS NULL OR expires_at > ?)', address, now);
+      return Number(row?.c ?? 0);
     },
     async countActiveInboxesByOwner(userId, now) {
       const row = sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE owner_user_id = ? AND (expires_at IS NULL OR expires_at > ?)', userId, now);

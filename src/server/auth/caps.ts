@@ -1,0 +1,101 @@
+/**
+ * Caps on what one caller may hold open at once on this node: event streams
+ * per credential and per client address. A stream takes a slot when it opens
+ * and gives it back when it closes, whichever way; over a cap the request is a
+ * 429 `limit_reached` that names the cap and the flag that raises it.
+ *
+ * Counted per node, on purpose: what runs out (file descriptors, memory,
+ * timers) is the node's.
+ *
+ * @packageDocumentation
+ */
+import type { Principal } from './principal.ts';
+import { HttpError } from '../http/errors.ts';
+
+/** The stream caps of a node; `null` turns one off. */
+export interface StreamCapLimits {
+  /** Open streams per credential (API key, session, inbox token, operator token). */
+  perCredential: number | null;
+  /** Open streams per client address, whatever the credentials. */
+  perAddress: number | null;
+}
+
+/** A node's stream slots. */
+export interface StreamCaps {
+  /**
+   * Takes a slot for a stream opened with `credential` from `address`.
+   *
+   * @param credential - A key naming the credential (its hash, never the secret), or null for none.
+   * @returns The function that gives the slot back (idempotent).
+   * @throws HttpError `limit_reached` (429) naming the cap that is full.
+   */
+  acquire(credential: string | null, address: string): () => void;
+  /** Streams open now, for tests and logs. */
+  open(): number;
+}
+
+/**
+ * Creates the stream slots of a node.
+ *
+ * @example
+ * ```ts
+ * const caps = createStreamCaps({ perCredential: 128, perAddress: 512 });
+ * const release = caps.acquire(`inbox:${tokenHash}`, '127.0.0.1');
+ * // … when the stream ends:
+ * release();
+ * ```
+ */
+export function createStreamCaps(limits: StreamCapLimits): StreamCaps {
+  const byCredential = new Map<string, number>();
+  const byAddress = new Map<string, number>();
+  let total = 0;
+  const bump = (map: Map<string, number>, key: string, by: number): void => {
+    const n = (map.get(key) ?? 0) + by;
+    if (n <= 0) map.delete(key);
+    else map.set(key, n);
+  };
+  return {
+    acquire(credential, address) {
+      if (limits.perCredential !== null && credential !== null && (byCredential.get(credential) ?? 0) >= limits.perCredential) {
+        throw new HttpError(
+          'limit_reached',
+          `Too many open event streams for this credential: the cap is ${limits.perCredential} (streams per credential; inboxkit serve --max-streams-per-credential). Close a stream, or raise the cap.`,
+          { 'Retry-After': '1' },
+        );
+      }
+      if (limits.perAddress !== null && (byAddress.get(address) ?? 0) >= limits.perAddress) {
+        throw new HttpError(
+          'limit_reached',
+          `Too many open event streams from ${address}: the cap is ${limits.perAddress} (streams per client address; inboxkit serve --max-streams-per-address). Close a stream, or raise the cap.`,
+          { 'Retry-After': '1' },
+        );
+      }
+      if (credential !== null) bump(byCredential, credential, 1);
+      bump(byAddress, address, 1);
+      total += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        if (credential !== null) bump(byCredential, credential, -1);
+        bump(byAddress, address, -1);
+        total -= 1;
+      };
+    },
+    open: () => total,
+  };
+}
+
+/** The key a principal's streams are counted under: its credential's hash, never the secret; null when anonymous. */
+export function credentialKeyOf(principal: Principal): string | null {
+  switch (principal.kind) {
+    case 'apiKey':
+      return `key:${principal.keyHash}`;
+    case 'session':
+    case 'inboxToken':
+    case 'operator':
+      return `${principal.kind}:${principal.tokenHash}`;
+    default:
+      return null;
+  }
+}

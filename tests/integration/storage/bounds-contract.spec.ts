@@ -1,0 +1,104 @@
+/**
+ * The store's part in the bounds of issue 31, on every backend: sessions end
+ * with the API key that made them, delivery faults are shared and counted
+ * atomically, guest inboxes are counted per client address, and the bytes
+ * of mail held can be measured and cut down from the largest inbox.
+ */
+import { test, expect } from '@playwright/test';
+import { newMessage } from '../../support/new-message.ts';
+import { BACKENDS } from '../../support/backends.ts';
+import type { Store } from '../../../src/server/storage/types.ts';
+
+const T0 = 1_800_000_000_000;
+
+for (const backend of BACKENDS) {
+  test.describe(`the ${backend.name} store`, () => {
+    test.skip(backend.skip !== null, backend.skip ?? '');
+    let store: Store;
+    let close: () => Promise<void>;
+    let domainId: string;
+
+    test.beforeEach(async () => {
+      const handle = await backend.open();
+      store = handle.store;
+      close = handle.close;
+      domainId = (await store.syncDomains(['inboxkit.test']))[0]!.id;
+    });
+    test.afterEach(async () => close());
+
+    const inbox = async (localPart: string, extra: { ownerUserId?: string | null; creatorAddress?: string | null; expiresAt?: number | null } = {}) => {
+      const created = await store.createInbox({ localPart, domainId, ownerUserId: null, label: null, tokenHash: `h-${localPart}`, createdAt: T0, expiresAt: null, ...extra });
+      if (created === 'address_taken') throw new Error('taken');
+      return created;
+    };
+
+    test('revoking an API key revokes the sessions made under it and no other', async () => {
+      const user = await store.createUser({ email: 'u@example.test', planId: 'premium' });
+      await store.addApiKey(user.id, 'key-a');
+      await store.addApiKey(user.id, 'key-b');
+      await store.addConnectCode({ codeHash: 'code-a', userId: user.id, challenge: 'c', redirectUri: 'https://x/cb', expiresAt: T0 + 1000, keyHash: 'key-a' });
+      expect((await store.spendConnectCode('code-a'))?.keyHash).toBe('key-a');
+      await store.addSession({ tokenHash: 's-a', userId: user.id, expiresAt: T0 + 1e9, codeHash: 'code-a', parentKeyHash: 'key-a' });
+      await store.addSession({ tokenHash: 's-b', userId: user.id, expiresAt: T0 + 1e9, codeHash: null, parentKeyHash: 'key-b' });
+      expect(await store.revokeApiKey('key-a')).toEqual({ userId: user.id });
+      expect((await store.findSession('s-a'))?.revoked).toBe(true);
+      expect((await store.findSession('s-b'))?.revoked).toBe(false);
+    });
+
+    test('removing a configured key revokes its sessions too', async () => {
+      const user = await store.createUser({ email: 'c@example.test', planId: 'premium' });
+      await store.addApiKey(user.id, 'configured', { configured: true });
+      await store.addSession({ tokenHash: 's-c', userId: user.id, expiresAt: T0 + 1e9, codeHash: null, parentKeyHash: 'configured' });
+      expect(await store.removeConfiguredApiKeysExcept([])).toBe(1);
+      expect((await store.findSession('s-c'))?.revoked).toBe(true);
+    });
+
+    test('a delivery fault is replaced by the next, counted down atomically by racing takers, and goes with its inbox', async () => {
+      const a = await inbox('a');
+      const fault = { inboxId: a.id, code: 451, enhancedStatus: '4.3.0', message: 'later', remaining: 3, delayMs: 0, createdAt: T0 };
+      await store.putDeliveryFault({ ...fault, remaining: 1 });
+      await store.putDeliveryFault(fault);
+      expect(await store.findDeliveryFault(a.id)).toEqual(fault);
+      const taken = await Promise.all(Array.from({ length: 5 }, () => store.takeDeliveryFault(a.id)));
+      // Three attempts met the fault (remaining 3, 2, 1 before each), two found none.
+      expect(taken.map((t) => t?.remaining ?? null).sort()).toEqual([1, 2, 3, null, null]);
+      expect(await store.findDeliveryFault(a.id)).toBeNull();
+      await store.putDeliveryFault({ ...fault, remaining: null });
+      expect((await store.takeDeliveryFault(a.id))?.remaining).toBeNull();
+      expect(await store.findDeliveryFault(a.id)).not.toBeNull();
+      await store.deleteInbox(a.id);
+      expect(await store.findDeliveryFault(a.id)).toBeNull();
+      expect(await store.deleteDeliveryFault(a.id)).toBe(false);
+    });
+
+    test('active guest inboxes are counted per creating address; owned and expired ones are not', async () => {
+      const user = await store.createUser({ email: 'o@example.test', planId: 'premium' });
+      await inbox('g1', { creatorAddress: '10.0.0.1' });
+      await inbox('g2', { creatorAddress: '10.0.0.1' });
+      await inbox('g3', { creatorAddress: '10.0.0.2' });
+      await inbox('owned', { creatorAddress: '10.0.0.1', ownerUserId: user.id });
+      await inbox('gone', { creatorAddress: '10.0.0.1', expiresAt: T0 + 10 });
+      expect(await store.countActiveGuestInboxesByAddress('10.0.0.1', T0 + 100)).toBe(2);
+      expect(await store.countActiveGuestInboxesByAddress('10.0.0.2', T0 + 100)).toBe(1);
+      expect(await store.countActiveGuestInboxesByAddress('10.0.0.3', T0 + 100)).toBe(0);
+    });
+
+    test('stored bytes are the sum of raw sizes; eviction takes the oldest message of the largest inbox', async () => {
+      const [big, small] = [await inbox('big'), await inbox('small')];
+      const sized = (subject: string, bytes: number) => newMessage(subject, { raw: new Uint8Array(bytes) });
+      await store.insertMessage([small.id], sized('s1', 1000), T0);
+      await store.insertMessage([big.id], sized('b1', 3000), T0 + 1);
+      await store.insertMessage([big.id], sized('b2', 3000), T0 + 2);
+      expect(await store.storedMessageBytes()).toBe(7000);
+      const first = await store.evictOldestOfLargestInbox();
+      expect(first).toMatchObject({ inboxId: big.id, size: 3000 });
+      expect((await store.listMessages(big.id, { cursor: null, limit: 10 })).items.map((m) => m.subject)).toEqual(['b2']);
+      expect((await store.findInboxById(big.id))?.messageCount).toBe(1);
+      expect(await store.storedMessageBytes()).toBe(4000);
+      await store.evictOldestOfLargestInbox();
+      await store.evictOldestOfLargestInbox();
+      expect(await store.evictOldestOfLargestInbox()).toBeNull();
+      expect(await store.storedMessageBytes()).toBe(0);
+    });
+  });
+}
