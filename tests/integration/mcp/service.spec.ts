@@ -25,8 +25,11 @@ const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { prot
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
 const children: ChildProcess[] = [];
+// With fullyParallel, a worker can run afterAll between two chunks of this file and come
+// back for more of it: the shared service is forgotten with the processes it stops.
 test.afterAll(() => {
-  for (const child of children) child.kill('SIGTERM');
+  for (const child of children.splice(0)) child.kill('SIGTERM');
+  sharedService = undefined;
 });
 
 async function serve(args: string[] = [], env: Record<string, string> = {}): Promise<Ready> {
