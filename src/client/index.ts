@@ -98,6 +98,7 @@ export type {
   DeletedInbox,
   DeletedMessage,
   Domain,
+  Envelope,
   Entitlements,
   Inbox,
   Me,

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { inspect } from 'node:util';
-import type { Address, Attachment, DeletedMessage, Message } from '../wire/schemas.ts';
+import type { Address, Attachment, DeletedMessage, Envelope, Message } from '../wire/schemas.ts';
 import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
 import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../extract/index.ts';
 import { throwFromCall } from './call-site.ts';
@@ -89,6 +89,12 @@ export class ReceivedMessage {
   readonly size: number;
   /** Whether the message has attachments. */
   readonly hasAttachments: boolean;
+  /**
+   * The SMTP envelope the service recorded at intake (`mailFrom`, the `rcptTo`
+   * addresses of this inbox, `clientAddress`, `helo`), or `null` when the
+   * service records none (a hosted service without the extension).
+   */
+  readonly envelope: Envelope | null;
   readonly #inbox: MessageOwner;
 
   /** Made by the waits; see `inbox.waitForMessage()`. `inbox.received(message)` wraps a message fetched otherwise. */
@@ -111,6 +117,7 @@ export class ReceivedMessage {
     this.receivedAt = data.receivedAt;
     this.size = data.size;
     this.hasAttachments = data.hasAttachments;
+    this.envelope = data.envelope ?? null;
   }
 
   #source(): { html: string | null; text: string | null; subject: string } {

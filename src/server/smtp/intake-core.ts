@@ -5,7 +5,7 @@ import { createIntakeFaultHook } from '../faults/intake-hook.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { prepareMessage } from '../mail/prepare.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
-import type { InboxRecord, Store } from '../storage/types.ts';
+import type { InboxRecord, MessageEnvelope, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
 import { PromptSmtpServer } from './server.ts';
 
@@ -149,7 +149,14 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
     // Looked up again: an inbox may have been deleted or expired since RCPT.
     const found = await Promise.all(recipients.map((address) => findInbox(address)));
     const inboxes = new Map<string, InboxRecord>();
-    for (const inbox of found) if (inbox) inboxes.set(inbox.id, inbox);
+    const envelopes = new Map<string, MessageEnvelope>();
+    found.forEach((inbox, index) => {
+      if (!inbox) return;
+      inboxes.set(inbox.id, inbox);
+      const envelope = envelopes.get(inbox.id) ?? { mailFrom: envelopeFrom, rcptTo: [], clientAddress: session.remoteAddress || null, helo: session.hostNameAppearsAs || null };
+      envelope.rcptTo.push(recipients[index] ?? '');
+      envelopes.set(inbox.id, envelope);
+    });
     if (inboxes.size === 0) {
       throw smtpError(550, '5.1.1 None of the recipients has an active inbox any more; create the inbox and send again');
     }
@@ -160,7 +167,7 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
     if (bareLineEndings > 0) {
       logger.info({ sessionId: session.id, bareLineEndings }, 'smtp: bare line endings normalised to CRLF');
     }
-    const stored = await store.insertMessage([...inboxes.keys()], message, deps.now());
+    const stored = await store.insertMessage([...inboxes.keys()], message, deps.now(), envelopes);
     if (stored.length === 0) {
       throw smtpError(550, '5.1.1 The recipient inboxes were deleted while the message was being sent; nothing was stored');
     }
