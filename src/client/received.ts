@@ -13,6 +13,8 @@ import { InboxkitError } from './errors.ts';
 import type { AttachmentDownload, RawMessage } from './resources.ts';
 import { messageCompatibility } from './compatibility.ts';
 import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
+import { authenticateMessage } from './authentication.ts';
+import type { AuthenticationOptions, AuthenticationReport } from './authentication.ts';
 import type { RequestOptions } from './types.ts';
 
 /**
@@ -187,6 +189,24 @@ export class ReceivedMessage {
    */
   async compatibility(clients?: EmailClientNames, options?: RequestOptions): Promise<CompatibilityReport> {
     return messageCompatibility(this, clients, options);
+  }
+
+  /**
+   * Sender authentication, offline: every DKIM signature, SPF of the envelope
+   * sender for the client address, DMARC alignment and ARC, verified by
+   * `mailauth` (an optional peer dependency) on the raw source against the test
+   * DNS in `dns` — a name the map lacks does not exist; nothing is looked up on
+   * the network. Each result that is not a pass has a `reason` saying what to fix.
+   *
+   * @throws InboxkitError when mailauth is not installed, or a record of `dns` is malformed.
+   * @example
+   * ```ts
+   * const auth = await message.authentication({ dns: { 'mail._domainkey.acme.example': `v=DKIM1; k=rsa; p=${publicKey}` } });
+   * expect(auth.dkim[0]?.result).toBe('pass');
+   * ```
+   */
+  async authentication(options?: AuthenticationOptions): Promise<AuthenticationReport> {
+    return authenticateMessage(this, options);
   }
 
   /** The raw source (`.eml` bytes) as received over SMTP. */
