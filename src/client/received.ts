@@ -15,6 +15,8 @@ import { messageCompatibility } from './compatibility.ts';
 import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
 import { authenticateMessage } from './authentication.ts';
 import type { AuthenticationOptions, AuthenticationReport } from './authentication.ts';
+import { checkContent, contentSourceOf } from './content-checks.ts';
+import type { ContentCheckOptions, ContentFinding } from './content-checks.ts';
 import type { RequestOptions } from './types.ts';
 
 /**
@@ -207,6 +209,24 @@ export class ReceivedMessage {
    */
   async authentication(options?: AuthenticationOptions): Promise<AuthenticationReport> {
     return authenticateMessage(this, options);
+  }
+
+  /**
+   * The content rules mailbox providers and clients enforce, applied to the raw
+   * source: List-Unsubscribe and RFC 8058 one-click for bulk mail, images
+   * without alt, HTML over Gmail's clipping size, no text part, script, form,
+   * external stylesheets and `<link>`, plain-http links, and malformed or missing
+   * Date, Message-ID and From. Each finding names its rule (see `CONTENT_RULES`
+   * for the why and the fix), its severity and where it is.
+   *
+   * @example
+   * ```ts
+   * const findings = await message.contentChecks();
+   * expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+   * ```
+   */
+  async contentChecks(options: ContentCheckOptions = {}): Promise<ContentFinding[]> {
+    return checkContent(await contentSourceOf(this, options), options);
   }
 
   /** The raw source (`.eml` bytes) as received over SMTP. */

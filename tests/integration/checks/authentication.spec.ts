@@ -5,6 +5,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import type { SendMailOptions } from 'nodemailer';
 import { test, expect } from '../client/fixtures.ts';
 import { InboxkitError } from '../../../src/client/index.ts';
 import type { InboxkitClient, TestDns } from '../../../src/client/index.ts';
@@ -27,7 +28,7 @@ async function signed(options: { domain?: string; from?: string; text?: string }
   return info.message as Buffer;
 }
 
-async function deliver(guest: InboxkitClient, send: (mail: nodemailer.SendMailOptions) => Promise<void>, raw: Buffer, mailFrom = 'bounce@acme.example') {
+async function deliver(guest: InboxkitClient, send: (mail: SendMailOptions) => Promise<void>, raw: Buffer, mailFrom = 'bounce@acme.example') {
   const inbox = await guest.inboxes.create();
   await send({ envelope: { from: mailFrom, to: inbox.address }, raw });
   return inbox.waitForMessage({}, { timeout: 10_000 });
