@@ -91,6 +91,8 @@ export { testDnsResolver } from './test-dns.ts';
 export { checkContent, contentSourceOf, listUnsubscribeUris } from './content-checks.ts';
 export type { ContentFinding, ContentCheckOptions, ContentSource, ContentCheckable } from './content-checks.ts';
 export { CONTENT_RULES, GMAIL_CLIP_BYTES } from './content-rules.ts';
+export { SpamCheckUnavailableError } from './spam-check.ts';
+export type { SpamCheck, SpamRule } from '../wire/spam-check.ts';
 export type { ContentRule, ContentSeverity } from './content-rules.ts';
 export type { TestDns, DnsRecordSet, MxRecord, DnsResolver } from './test-dns.ts';
 export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './compatibility.ts';

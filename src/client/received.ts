@@ -6,6 +6,7 @@
  */
 import { inspect } from 'node:util';
 import type { Address, Attachment, DeletedMessage, Envelope, Message } from '../wire/schemas.ts';
+import type { SpamCheck } from '../wire/spam-check.ts';
 import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
 import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../extract/index.ts';
 import { throwFromCall } from './call-site.ts';
@@ -30,6 +31,8 @@ export interface MessageOwner {
   downloadAttachment(messageId: string, attachmentId: string, options?: RequestOptions): PromiseLike<AttachmentDownload>;
   /** Deletes a message. */
   deleteMessage(messageId: string, options?: RequestOptions): PromiseLike<DeletedMessage>;
+  /** Scores a message with the service's spam scanner (absent on owners that cannot). */
+  spamCheck?(messageId: string, options?: RequestOptions): PromiseLike<SpamCheck>;
 }
 
 /** An attachment's bytes, as `message.attachment()` returns them. */
@@ -227,6 +230,26 @@ export class ReceivedMessage {
    */
   async contentChecks(options: ContentCheckOptions = {}): Promise<ContentFinding[]> {
     return checkContent(await contentSourceOf(this, options), options);
+  }
+
+  /**
+   * The score a real spam filter gives the message: the local service sends its
+   * raw source to the scanner it was started with (`--spam-check`: SpamAssassin's
+   * spamd, or Rspamd) and answers `{ score, threshold, spam, rules }`. Rules that
+   * fire only because the mail came from a local app over loopback are marked
+   * `localOnly` and not counted in `score`.
+   *
+   * @throws SpamCheckUnavailableError naming the flag and how to install a scanner when the service has none, or when it is down or slow.
+   * @example
+   * ```ts
+   * const { score, rules } = await message.spamCheck();
+   * console.log(score, rules.filter((r) => !r.localOnly).map((r) => r.name));
+   * ```
+   */
+  async spamCheck(options?: RequestOptions): Promise<SpamCheck> {
+    const owner = this.#inbox;
+    if (!owner.spamCheck) throw new InboxkitError('spamCheck: this message was not made by an inbox handle, so it cannot ask the service; use a message from inbox.waitForMessage().');
+    return owner.spamCheck(this.id, options);
   }
 
   /** The raw source (`.eml` bytes) as received over SMTP. */

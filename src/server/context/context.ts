@@ -14,6 +14,8 @@ import type { EventBus } from '../events/types.ts';
 import { createDeliveryFaults } from '../faults/table.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import type { Store } from '../storage/types.ts';
+import { createSpamScanner } from '../spam/scanner.ts';
+import type { SpamScanner } from '../spam/scanner.ts';
 import type { ResolvedConfig } from './config.ts';
 
 /** Hono variables set by the app's middleware, readable in every route as `c.var.*`. */
@@ -44,6 +46,8 @@ export interface ServerContext {
   operatorTokenHash?: string | null;
   /** The per-inbox delivery faults the SMTP intake honours (an extension); whoever owns the context closes them. */
   faults: DeliveryFaults;
+  /** The spam scanner of `POST /messages/{id}/spam-check` (from `config.spamCheck`), or null/absent when none is configured. */
+  spamScanner?: SpamScanner | null;
 }
 
 /** What {@link createServerContext} is given; only the store and the configuration are required. */
@@ -99,5 +103,6 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     hash: hashSecret,
     operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
     faults: createDeliveryFaults({ bus, now }),
+    spamScanner: options.config.spamCheck ? createSpamScanner(options.config.spamCheck) : null,
   };
 }

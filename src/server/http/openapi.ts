@@ -31,6 +31,8 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Request body over the limit (`payload_too_large`)',
   429: 'Over the rate limit (`rate_limited`); see `Retry-After`',
   500: 'A fault of the server (`internal_error`), logged with the request id',
+  501: 'The service has no spam scanner configured (`spam_check_not_configured`); start it with `--spam-check spamd://127.0.0.1:783`',
+  502: 'The spam scanner could not be reached, did not answer within the timeout, or failed (`spam_check_failed`)',
   503: 'The database is unreachable right now (`service_unavailable`, PostgreSQL only); retry after `Retry-After`',
 };
 
@@ -70,7 +72,7 @@ export function downloadHeaders(disposition: 'attachment' | 'inline') {
 }
 
 /** Error statuses a route can declare. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 501 | 502 | 503;
 
 /** One declared error response. */
 export interface ErrorResponse {
