@@ -56,10 +56,10 @@ function header(source: ContentSource, name: string): string[] {
   return source.headers.filter((h) => h.key === name).map((h) => h.value.replace(/\r?\n[ \t]+/g, ' ').trim());
 }
 
-/** The URIs of a List-Unsubscribe value, or null when it is not a list of `<URI>`s. */
+/** The URIs of a List-Unsubscribe value (comments such as `(Unsubscribe)` allowed, RFC 2369), or null when it is not a list of `<URI>`s. */
 export function listUnsubscribeUris(value: string): string[] | null {
   const uris: string[] = [];
-  for (const part of value.split(',')) {
+  for (const part of value.replace(/\([^()]*\)/g, ' ').split(',')) {
     const match = /^\s*<([^<>\s]+)>\s*$/.exec(part);
     if (!match?.[1]) return null;
     uris.push(match[1]);

@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, TestInfo } from '@playwright/test';
 import { ConflictError, ConnectionError, DEFAULT_HTTP_PORT, InboxkitError, NotFoundError, PermissionDeniedError, createClient } from '../client/index.ts';
-import type { InboxHandle, InboxkitClient } from '../client/index.ts';
+import type { InboxHandle, InboxkitClient, TestDns } from '../client/index.ts';
 import { defaultWaitTimeout } from './budget.ts';
 import { localPartFor } from './local-part.ts';
 import { attachMessage, messageTitle } from './report.ts';
@@ -62,6 +62,14 @@ export interface InboxkitOptions {
    * @defaultValue true
    */
   attachToReport?: boolean;
+  /**
+   * The test DNS that sender authentication (`message.authentication()`,
+   * `toBeAuthenticated`) reads instead of the network: each DNS name to its TXT
+   * records (a string or array of strings) or to `{ TXT, A, AAAA, MX, CNAME, PTR }`.
+   * A name it lacks does not exist. A call's own `dns` adds to it, name by name.
+   * @defaultValue `{}`
+   */
+  dns?: TestDns;
 }
 
 /** Options of `createInbox()`. */
@@ -360,6 +368,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
       const context = {
         testInfo,
         linkCheck: { request, baseURL },
+        dns: inboxkit.dns,
         attachToReport: inboxkit.attachToReport ?? true,
         nextAttachmentNumber: () => ++attached,
         viewerLink: (handle: InboxHandle) => viewerLink(client.apiUrl, handle.id),

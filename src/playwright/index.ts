@@ -40,6 +40,11 @@ export { TestMessage } from './test-message.ts';
 export { checkMessageLinks, describeCheckedLink, describeLinkReport } from './link-check.ts';
 export type { LinkCheckOptions, LinkCheckReport, CheckedLink, LinkCheckContext } from './link-check.ts';
 export type { CompatibilityOptions } from './check-matchers.ts';
+export type { EmailChecksOptions } from './email-check-matchers.ts';
+export type { AuthenticationExpectations, ContentExpectations, SpamExpectations, ExpectedAuthResult, CheckOutcome } from './email-checks.ts';
+export type { TestMessageOptions, UnsubscribeResult } from './test-message.ts';
+export { CONTENT_RULES, SpamCheckUnavailableError } from '../client/index.ts';
+export type { TestDns, DnsRecordSet, AuthenticationReport, AuthenticationOptions, DkimSignatureResult, ContentFinding, ContentRule, ContentCheckOptions, SpamCheck, SpamRule, Envelope } from '../client/index.ts';
 export { DeliveryFaultsUnsupportedError } from '../client/index.ts';
 export type { DeliveryFault, DeliveryFaultOptions, CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from '../client/index.ts';
 export type { OpenableMessage } from './open.ts';
@@ -53,5 +58,8 @@ export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, 
  */
 export const test = base.extend<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures>(inboxkitFixtures);
 
-/** Playwright's `expect` with the inboxkit matchers: `toHaveReceived`, `toHaveLink`, `toHaveOtp`, `toHaveWorkingLinks`, `toBeCompatibleWith`. */
+/**
+ * Playwright's `expect` with the inboxkit matchers: `toHaveReceived`, `toHaveLink`, `toHaveOtp`, `toHaveWorkingLinks`, `toBeCompatibleWith`,
+ * `toBeAuthenticated`, `toPassContentChecks`, `toPassSpamCheck`, `toPassEmailChecks`.
+ */
 export const expect = baseExpect.extend(inboxkitMatchers);

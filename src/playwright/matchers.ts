@@ -9,6 +9,7 @@ import { InboxkitError, OtpNotFoundError, describeCriteria, describeLinkFilter }
 import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
 import { checkMatchers } from './check-matchers.ts';
+import { emailCheckMatchers } from './email-check-matchers.ts';
 
 /** What `toHaveLink` accepts: link text or href (string: contains, case-insensitive; RegExp), a filter object, or a predicate. */
 export type LinkMatch = Parameters<ReceivedMessage['links']>[0];
@@ -186,4 +187,5 @@ export const inboxkitMatchers = {
     };
   },
   ...checkMatchers,
+  ...emailCheckMatchers,
 };
