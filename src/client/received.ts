@@ -16,8 +16,9 @@ import { messageCompatibility } from './compatibility.ts';
 import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
 import { authenticateMessage } from './authentication.ts';
 import type { AuthenticationOptions, AuthenticationReport } from './authentication.ts';
-import { checkContent, contentSourceOf } from './content-checks.ts';
-import type { ContentCheckOptions, ContentFinding } from './content-checks.ts';
+import { checkContent } from '../extract/index.ts';
+import type { ContentCheckOptions, ContentFinding } from '../extract/index.ts';
+import { contentSourceOf } from './content-source.ts';
 import type { RequestOptions } from './types.ts';
 
 /**
@@ -228,7 +229,7 @@ export class ReceivedMessage {
    * expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
    * ```
    */
-  async contentChecks(options: ContentCheckOptions = {}): Promise<ContentFinding[]> {
+  async contentChecks(options: ContentCheckOptions & RequestOptions = {}): Promise<ContentFinding[]> {
     return checkContent(await contentSourceOf(this, options), options);
   }
 

@@ -1,16 +1,16 @@
 /**
- * Content checks: the rules of `content-rules.ts` applied to a message's raw
- * source (its original HTML part, read with `postal-mime` and `cheerio`; the
- * sanitized HTML of the API has lost exactly the script, form and `<link>`
- * elements some rules look for).
+ * Content checks: the rules of `content-rules.ts` applied to a message's
+ * headers and original parts (the client reads them from the raw source with
+ * `postal-mime`: the sanitized HTML of the API has lost exactly the script,
+ * form and `<link>` elements some rules look for). Pure and browser-safe, so the
+ * viewer runs the same code.
  *
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import { InboxkitError } from './errors.ts';
+import { InboxkitError } from '../errors/inboxkit-error.ts';
 import { CONTENT_RULES, GMAIL_CLIP_BYTES } from './content-rules.ts';
 import type { ContentSeverity } from './content-rules.ts';
-import type { RequestOptions } from './types.ts';
 
 /** One thing a content rule found. */
 export interface ContentFinding {
@@ -24,8 +24,8 @@ export interface ContentFinding {
   where: string;
 }
 
-/** Options of `message.contentChecks()`. */
-export interface ContentCheckOptions extends RequestOptions {
+/** Options of `message.contentChecks()` (besides a request's options). */
+export interface ContentCheckOptions {
   /**
    * Whether the message is bulk mail (a newsletter, a campaign), for which the
    * unsubscribe rules apply.
@@ -105,7 +105,7 @@ function place(outerHtml: string, line: number | undefined): string {
 
 function htmlFindings(html: string): ContentFinding[] {
   const findings: ContentFinding[] = [];
-  const size = Buffer.byteLength(html, 'utf8');
+  const size = new TextEncoder().encode(html).byteLength;
   if (size > GMAIL_CLIP_BYTES) findings.push(finding('html-size', `The HTML is ${size} bytes, over Gmail's clipping limit of ${GMAIL_CLIP_BYTES}`, 'html part'));
   const $ = cheerio.load(html, { sourceCodeLocationInfo: true } as cheerio.CheerioOptions);
   type Wrapped = ReturnType<typeof $>;
@@ -165,17 +165,4 @@ export function checkContent(source: ContentSource, options: Pick<ContentCheckOp
     if (source.text === null || source.text.trim() === '') findings.push(finding('text-part', 'The message has HTML but no text/plain part', 'mime structure'));
   }
   return findings;
-}
-
-/** What content checks need of a message. */
-export interface ContentCheckable {
-  /** The raw source. */
-  raw(options?: RequestOptions): Promise<Uint8Array>;
-}
-
-/** Reads a message's headers and original parts from its raw source with `postal-mime`. */
-export async function contentSourceOf(message: ContentCheckable, options?: RequestOptions): Promise<ContentSource> {
-  const { default: PostalMime } = await import('postal-mime');
-  const parsed = await PostalMime.parse(await message.raw(options));
-  return { headers: parsed.headers.map((h) => ({ key: h.key.toLowerCase(), value: h.value })), html: parsed.html ?? null, text: parsed.text ?? null };
 }
