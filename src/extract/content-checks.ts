@@ -67,6 +67,20 @@ export function listUnsubscribeUris(value: string): string[] | null {
   return uris.length > 0 ? uris : null;
 }
 
+/**
+ * Whether a URL points at this machine (`localhost`, `127.0.0.1`, `[::1]`): the
+ * test app's own origin, which runs over plain http in tests and over https in
+ * production, so the https rules let it pass.
+ */
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url.trim()).hostname;
+    return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
 function looksBulk(source: ContentSource): boolean {
   if (header(source, 'list-id').length > 0 || header(source, 'list-unsubscribe').length > 0) return true;
   if (header(source, 'precedence').some((p) => /^(bulk|list)$/i.test(p))) return true;
@@ -86,7 +100,7 @@ function unsubscribeFindings(source: ContentSource, bulk: boolean): ContentFindi
   if (bad.length > 0) findings.push(finding('list-unsubscribe-syntax', `List-Unsubscribe has URIs that are neither https: nor mailto: (${bad.join(', ')})`, where));
   if (bulk) {
     const post = header(source, 'list-unsubscribe-post');
-    const https = uris.some((u) => /^https:/i.test(u));
+    const https = uris.some((u) => /^https:/i.test(u) || (/^http:/i.test(u) && isLoopback(u)));
     if (!post.some((p) => /^List-Unsubscribe=One-Click$/i.test(p))) {
       findings.push(finding('one-click-unsubscribe', post.length === 0 ? 'Bulk mail without List-Unsubscribe-Post: List-Unsubscribe=One-Click' : `List-Unsubscribe-Post is ${JSON.stringify(post.join(', '))}, not List-Unsubscribe=One-Click`, 'header List-Unsubscribe-Post'));
     } else if (!https) {
@@ -124,7 +138,10 @@ function htmlFindings(html: string): ContentFinding[] {
   each('link', 'external-stylesheet', (el) => (/stylesheet/i.test(el.attr('rel') ?? '') ? `An external stylesheet is linked (${el.attr('href') ?? ''})` : null));
   each('link', 'link-element', (el) => (/stylesheet/i.test(el.attr('rel') ?? '') ? null : `A <link rel="${el.attr('rel') ?? ''}"> element`));
   each('style', 'external-stylesheet', (el) => (/@import\b/i.test(el.text()) ? 'A <style> block @imports an external stylesheet' : null));
-  each('a[href]', 'plain-http-link', (el) => (/^\s*http:\/\//i.test(el.attr('href') ?? '') ? `A link over plain http: ${(el.attr('href') ?? '').trim().slice(0, 120)}` : null));
+  each('a[href]', 'plain-http-link', (el) => {
+    const href = (el.attr('href') ?? '').trim();
+    return /^http:\/\//i.test(href) && !isLoopback(href) ? `A link over plain http: ${href.slice(0, 120)}` : null;
+  });
   return findings;
 }
 
