@@ -107,3 +107,20 @@ test.describe('spam check failures', () => {
     expect((error as Error).message).toMatch(/option spamCheck: "smtp:\/\/127\.0\.0\.1:783" has the scheme smtp: — use spamd:\/\/host:port/);
   });
 });
+
+test.describe('spam check with Rspamd', () => {
+  const RSPAMD = process.env.INBOXKIT_TEST_RSPAMD_URL;
+  test.skip(!RSPAMD, 'no Rspamd: set INBOXKIT_TEST_RSPAMD_URL to a running Rspamd normal worker (rspamd://127.0.0.1:11333); CI runs SpamAssassin only');
+  test.use({ serverOptions: { spamCheck: RSPAMD ?? null } });
+
+  test('Rspamd scores through its HTTP API, its symbols described and the local-only ones set apart', async ({ guest, send }) => {
+    const inbox = await guest.inboxes.create();
+    await send({ from: 'WINNER <winner@lottery-prize.example>', to: inbox.address, subject: 'YOU WON $1,000,000 !!! CLAIM NOW', html: SPAMMY_HTML });
+    const message = await inbox.waitForMessage({ subject: /CLAIM NOW/ }, { timeout: 10_000 });
+    const result = await message.spamCheck();
+    expect(result.scanner).toBe('rspamd');
+    expect(result.rules.find((r) => r.name === 'SUBJ_ALL_CAPS')).toMatchObject({ description: 'All capital letters in subject', localOnly: false });
+    expect(result.rules.find((r) => r.name === 'RCVD_COUNT_ZERO')?.localOnly).toBe(true);
+    expect(result.score).toBeCloseTo(result.rules.filter((r) => !r.localOnly).reduce((s, r) => s + r.score, 0), 3);
+  });
+});
