@@ -2,10 +2,20 @@
  * Would it reach the inbox? Sender authentication against a test DNS, the
  * content rules mailbox providers enforce, a real spam filter's score, and
  * one-click unsubscribe — each as a one-line assertion, each explained in the
- * report. The test DNS is set in playwright.config (use.inboxkit.dns).
+ * report. The service scores spam with the scanner `inboxkit serve` was
+ * started with (--spam-check, or INBOXKIT_SPAM_CHECK; see docs/email-checks.md).
  */
 import type { Page } from '@playwright/test';
-import { test, expect } from '../src/playwright/index.ts'; // in your project: from 'inboxkit/playwright'
+import { test as base, expect } from '../src/playwright/index.ts'; // in your project: from 'inboxkit/playwright'
+import { exampleDns } from './app/dkim.ts';
+
+// #region dns
+// The test DNS that sender authentication reads: the app's DKIM key, SPF and DMARC.
+// (For a whole run, set it in playwright.config: use: { inboxkit: { baseUrl, dns } }.)
+const test = base.extend({
+  inboxkit: [async ({ inboxkit }, use) => use({ ...inboxkit, dns: exampleDns() }), { scope: 'worker' }],
+});
+// #endregion
 
 async function signUp(page: Page, address: string): Promise<void> {
   await page.goto('/signup');
@@ -51,7 +61,7 @@ test('the newsletter passes the content rules and unsubscribes in one click', as
 });
 
 test('the sign-up email scores well with SpamAssassin', async ({ page, inbox }) => {
-  test.skip(!process.env.INBOXKIT_TEST_SPAMD_URL, 'no spam scanner: start spamd and set INBOXKIT_TEST_SPAMD_URL (see docs/email-checks.md)');
+  test.skip(!process.env.INBOXKIT_SPAM_CHECK, 'no spam scanner: start spamd and set INBOXKIT_SPAM_CHECK=spamd://127.0.0.1:783 before the run (see docs/email-checks.md)');
   await signUp(page, inbox.address);
   const message = await inbox.waitForMessage({ subject: 'Confirm your email' });
 

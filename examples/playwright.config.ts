@@ -7,16 +7,14 @@
  * In your own project, import from 'inboxkit/playwright' instead of the sources.
  */
 import { existsSync } from 'node:fs';
-import { defineConfig, inboxkitServer } from '../src/playwright/index.ts'; // in your project: from 'inboxkit/playwright'
-import { exampleDns } from './app/dkim.ts';
+import { defineConfig } from '@playwright/test';
+import { inboxkitServer } from '../src/playwright/index.ts';
 
 /** Ports of their own, so that a service or an app you already run on the defaults is not disturbed. */
 const APP_PORT = 13_100;
 const appUrl = `http://127.0.0.1:${APP_PORT}`;
 
-// The spam check needs a scanner: .ci/run starts SpamAssassin's spamd and says where (see docs/email-checks.md).
-const spamCheck = process.env.INBOXKIT_TEST_SPAMD_URL;
-const inboxkit = inboxkitServer({ port: 18_025, smtpPort: 12_525, reuseExistingServer: !process.env.CI, ...(spamCheck ? { spamCheck } : {}) });
+const inboxkit = inboxkitServer({ port: 18_025, smtpPort: 12_525, reuseExistingServer: !process.env.CI });
 
 /** Debian's chromium where installed, otherwise Playwright's own browser. */
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
@@ -32,8 +30,6 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     ...inboxkit.use,
-    // The test DNS that sender authentication reads: the app's DKIM key, SPF and DMARC records.
-    inboxkit: { ...inboxkit.use.inboxkit, dns: exampleDns() },
     baseURL: appUrl,
     browserName: 'chromium',
     headless: true,
