@@ -45,7 +45,7 @@ export function requestSpamCheck(transport: Transport, messageId: string, option
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const where = transport.config.apiRoot;
-        if (error.status === 501 || error.code === 'spam_check_not_configured') {
+        if (error.code === 'spam_check_unavailable') {
           throw new SpamCheckUnavailableError('not_configured', `spamCheck: the inbox service at ${where} has no spam scanner configured (--spam-check). ${SETUP}`, error);
         }
         if (error.status === 405 || (error.status === 404 && error.code !== 'message_not_found')) {

@@ -271,7 +271,7 @@ export const ErrorCodeSchema = z
     'rate_limited',
     'internal_error',
     'service_unavailable',
-    'spam_check_not_configured',
+    'spam_check_unavailable',
     'spam_check_failed',
   ])
   .meta({ id: 'ErrorCode' });

@@ -246,7 +246,7 @@ export interface ConfigOptions {
   /**
    * A spam scanner for `POST /messages/{id}/spam-check`: `spamd://host:port`
    * (SpamAssassin's spamd) or `rspamd://host:port` (Rspamd's normal worker;
-   * `http://` works too). Without one, a spam check answers 501 `spam_check_not_configured`.
+   * `http://` works too). Without one, a spam check answers 400 `spam_check_unavailable`.
    * @defaultValue `null`
    */
   spamCheck?: string | null;

@@ -111,14 +111,14 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   });
 
   app.openapi(spamCheckRoute, async (c) => {
+    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
     const scanner = ctx.spamScanner;
     if (!scanner) {
       throw new HttpError(
-        'spam_check_not_configured',
+        'spam_check_unavailable',
         'This service has no spam scanner: start it with --spam-check spamd://127.0.0.1:783 (inboxkit serve) or spamCheck (inboxkitServer), with SpamAssassin\'s spamd running there (Debian: apt-get install spamd; see docs/email-checks.md).',
       );
     }
-    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
     const raw = await ctx.store.findRaw(message.id);
     if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
     try {

@@ -139,12 +139,12 @@ export const spamCheckRoute = createRoute({
   description:
     'Not part of the Disposable Inbox API specification. Sends the raw message to the spam scanner the service was started with (`--spam-check`: SpamAssassin\'s spamd or Rspamd) and answers its score and every matched rule. ' +
     'Rules that fire only because the mail came straight from a local app (loopback, no relays, no reverse DNS, trusted network, no DNS) are marked `localOnly` and left out of `score`. ' +
-    'Nothing is stored. 501 `spam_check_not_configured` without a scanner; 502 `spam_check_failed` when the scanner is down, slow (the timeout is `--spam-check-timeout`) or fails.',
+    'Nothing is stored. 400 `spam_check_unavailable` when the service has no scanner (like `forwarding_unavailable` without a relay); 502 `spam_check_failed` when the scanner is down, slow (the timeout is `--spam-check-timeout`) or fails.',
   'x-inboxkit-extension': true,
   security,
   request: { params: MessageIdParams },
   responses: {
     ...okResponse(SpamCheckSchema, 'The score and the matched rules'),
-    ...errorResponses(404, 501, 502),
+    ...errorResponses(400, 404, 502),
   },
 });

@@ -14,7 +14,7 @@ const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const REDIRECT = 'https://extension.example/callback';
 
-/** The spam check answers 200 only with a scanner (the spamd `.ci/run` starts); without one, 501. */
+/** The spam check answers 200 only with a scanner (the spamd `.ci/run` starts); without one, 400 `spam_check_unavailable`. */
 const SPAMD = process.env.INBOXKIT_TEST_SPAMD_URL ?? null;
 
 test.use({ serverOptions: { maxRequestBytes: 4096, spamCheck: SPAMD } });
@@ -81,7 +81,7 @@ test('every status, media type and header the server sends for each operation is
   await call('GET', `/messages/${messageId}/attachments/att_nope`, { bearer: KEY_A });
   await call('GET', `/messages/${messageId}/raw`, { bearer: KEY_A });
   await call('GET', '/messages/msg_nope/raw', { token: guest.token as string });
-  // The spam check (an extension): scored (with a scanner) or 501, and refused.
+  // The spam check (an extension): scored (with a scanner) or 400, and refused.
   await call('POST', `/messages/${messageId}/spam-check`, { bearer: KEY_A });
   await call('POST', '/messages/msg_nope/spam-check', { bearer: KEY_A });
   // The stream: open (its first bytes), refused.
