@@ -6,11 +6,11 @@
  */
 import type { SpamRule } from '../../wire/spam-check.ts';
 
-/** Why a scan failed: the scanner could not be reached, did not answer in time, or answered something unreadable. */
+/** Why a scan failed: the scanner could not be reached, did not answer in time, answered something unreadable, or too many scans were running. */
 export class SpamCheckError extends Error {
   override readonly name = 'SpamCheckError';
-  readonly kind: 'unreachable' | 'timeout' | 'protocol';
-  constructor(kind: 'unreachable' | 'timeout' | 'protocol', message: string, options?: { cause?: unknown }) {
+  readonly kind: 'unreachable' | 'timeout' | 'protocol' | 'busy';
+  constructor(kind: 'unreachable' | 'timeout' | 'protocol' | 'busy', message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.kind = kind;
   }

@@ -46,6 +46,9 @@ export function scannerKind(url: string): 'spamassassin' | 'rspamd' | string {
   return `${JSON.stringify(url)} has the scheme ${parsed.protocol} — use spamd://host:port for SpamAssassin's spamd or rspamd://host:port (http://) for Rspamd`;
 }
 
+/** Scans one service runs against its scanner at once. */
+export const MAX_SCANS_IN_FLIGHT = 16;
+
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** A scan turned into the API's answer: local-only rules marked and left out of `score`. */
@@ -69,13 +72,23 @@ export function createSpamScanner(config: SpamScannerConfig): SpamScanner {
   if (kind !== 'spamassassin' && kind !== 'rspamd') throw new SpamCheckError('protocol', kind);
   const url = new URL(config.url);
   const target = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), timeoutMs: config.timeoutMs };
+  let inFlight = 0;
   return {
     kind,
     url: config.url,
     async check(raw) {
-      const started = performance.now();
-      const scan = kind === 'spamassassin' ? await spamdCheck(target, raw) : await rspamdCheck(target, raw);
-      return toSpamCheck(kind, scan, performance.now() - started);
+      // A bound no caller can lift: scans beyond it are refused at once rather than queued behind a slow scanner.
+      if (inFlight >= MAX_SCANS_IN_FLIGHT) {
+        throw new SpamCheckError('busy', `${MAX_SCANS_IN_FLIGHT} spam checks are already running against ${config.url}; try again when one has finished`);
+      }
+      inFlight++;
+      try {
+        const started = performance.now();
+        const scan = kind === 'spamassassin' ? await spamdCheck(target, raw) : await rspamdCheck(target, raw);
+        return toSpamCheck(kind, scan, performance.now() - started);
+      } finally {
+        inFlight--;
+      }
     },
   };
 }
