@@ -51,7 +51,7 @@ export interface Packed {
   /** The files in it. */
   files: string[];
   /** Its package.json. */
-  manifest: { name: string; version: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; scripts?: Record<string, string> };
+  manifest: { name: string; version: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }>; scripts?: Record<string, string> };
 }
 
 /** Packs the repository into `destination` (its prepack script builds dist/ first). */
@@ -126,6 +126,8 @@ async function lockfileFor(packed: Packed, tarballSpec: string, projectName: str
     dev: true,
     ...(packed.manifest.dependencies ? { dependencies: packed.manifest.dependencies } : {}),
     ...(packed.manifest.peerDependencies ? { peerDependencies: packed.manifest.peerDependencies } : {}),
+    // Optional peers (mailauth) stay out of the install, as npm leaves them out of a user's.
+    ...(packed.manifest.peerDependenciesMeta ? { peerDependenciesMeta: packed.manifest.peerDependenciesMeta } : {}),
     bin: { inboxkit: 'bin/inboxkit.js' },
   };
   return {
