@@ -125,6 +125,8 @@ function serverLayersAndCli() {
     routes: ['smtp', 'forward'],
     // The per-inbox delivery faults: a table in the store that the SMTP intake and the routes consult.
     faults: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'static'],
+    // The spam scanners' clients (spamd, Rspamd): a leaf that the context builds and the routes call.
+    spam: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'static'],
     // The viewer's built files on disk: below everything that handles a request.
     static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults'],
   };

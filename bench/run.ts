@@ -2,7 +2,7 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks] [-- --cpu-prof]`
  *
  * The `postgres` section (SQLite beside one and two PostgreSQL nodes) needs
  * `INBOXKIT_BENCH_POSTGRES_URL`; without it, it says so and is skipped.
@@ -42,8 +42,10 @@ import { runPostgres } from './sections/postgres.ts';
 import type { PostgresResult } from './sections/postgres.ts';
 import { runViewer } from './sections/viewer.ts';
 import type { ViewerResult } from './sections/viewer.ts';
+import { runChecks } from './sections/checks.ts';
+import type { ChecksResult } from './sections/checks.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -78,6 +80,7 @@ interface Results {
   fanout?: FanoutResult;
   suite?: SuiteResult[];
   viewer?: ViewerResult;
+  checks?: ChecksResult;
   postgres?: PostgresResult[];
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
 }
@@ -135,6 +138,7 @@ if (want('startup')) {
   results.startup = await runStartup({ runs: SIZE.startupRuns, build: build.dir, log });
   results.firstWait = await runFirstWait({ runs: SIZE.startupRuns, build: build.dir, log });
 }
+if (want('checks')) results.checks = await runChecks({ count: quick ? 13 : 53, log });
 if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
 if (want('postgres')) {
   const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
@@ -320,6 +324,14 @@ if (results.viewer) {
       [`navigation start → first page of ${v.shown} rendered, inbox of ${v.messages.toLocaleString('en')}`, String(v.firstPage.n), fmt(v.firstPage.p50), fmt(v.firstPage.p95), fmt(v.firstPage.p99)],
       ['SMTP 250 → new mail in the open viewer\'s list', String(v.live.n), fmt(v.live.p50), fmt(v.live.p95), fmt(v.live.p99)],
     ],
+  );
+}
+if (results.checks) {
+  const c = results.checks;
+  section(
+    `Email checks per message: DKIM-signed 10 KB HTML emails (ms from the client's call to its answer)`,
+    ['check', 'n', 'p50', 'p95', 'max', 'scanner p50', 'note'],
+    c.timings.map((t) => [t.check, t.perMessage ? String(t.perMessage.n) : '–', t.perMessage ? fmt(t.perMessage.p50) : '–', t.perMessage ? fmt(t.perMessage.p95) : '–', t.perMessage ? fmt(t.perMessage.max) : '–', t.scanner ? fmt(t.scanner.p50) : '–', t.note]),
   );
 }
 section('Targets', ['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured, t.met === null ? '–' : t.met ? 'met' : 'MISSED']));

@@ -437,6 +437,11 @@ export async function startExampleApp(options: ExampleAppOptions): Promise<Examp
         ], 'Unsubscribe'),
       }));
     },
+    // Whether an address gets the newsletter (what a test checks after unsubscribing).
+    'GET /newsletter/status': (ctx) => {
+      const email = ctx.url.searchParams.get('email') ?? '';
+      return html(200, page({ title: 'Subscription', body: `<p role="status">${escapeHtml(email)} is ${store.isSubscribed(email) ? 'subscribed' : 'not subscribed'} to Acme Weekly.</p>` }));
+    },
     // Also the RFC 8058 one-click target: parameters in the query, `List-Unsubscribe=One-Click` in the body.
     'POST /newsletter/unsubscribe': (ctx) => {
       const email = ctx.form.get('email') ?? ctx.url.searchParams.get('email') ?? '';

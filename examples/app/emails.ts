@@ -32,6 +32,8 @@ export interface EmailContent {
   attachments: EmailAttachment[];
   /** Extra headers (e.g. `List-Unsubscribe`). */
   headers?: Record<string, string>;
+  /** Whether the mailer signs it with the app's DKIM key (see dkim.ts). */
+  dkim?: boolean;
 }
 
 /** The Content-ID of the logo image every template embeds. */
@@ -128,6 +130,8 @@ export function confirmEmail(link: string): EmailContent {
     html: layout({ title: 'Confirm your email', preheader: 'One click and your Acme account is ready.', body }),
     text: `Confirm your email address\n\nThanks for signing up for Acme! Open this link to confirm your email address:\n\n${link}\n\nIf you didn't create an Acme account, you can safely ignore this email.\n\n-- \nAcme Inc. · 1 Example Way, Springfield\n`,
     attachments: [logo()],
+    // The one email the app signs (DKIM), for the authentication examples.
+    dkim: true,
   };
 }
 

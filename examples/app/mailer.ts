@@ -1,6 +1,7 @@
 /** Sends the app's emails over plain SMTP with nodemailer. */
 import { createTransport } from 'nodemailer';
 import type { EmailContent } from './emails.ts';
+import { DKIM_DOMAIN, DKIM_SELECTOR, DKIM_TEST_PRIVATE_KEY } from './dkim.ts';
 
 /** Where and as whom the app sends mail. */
 export interface MailerOptions {
@@ -73,6 +74,7 @@ export function createMailer(options: MailerOptions): Mailer {
               ...(a.cid ? { cid: a.cid, contentDisposition: 'inline' as const } : {}),
             })),
             headers: content.headers ?? {},
+            ...(content.dkim ? { dkim: { domainName: DKIM_DOMAIN, keySelector: DKIM_SELECTOR, privateKey: DKIM_TEST_PRIVATE_KEY } } : {}),
           });
           return;
         } catch (error) {

@@ -168,6 +168,11 @@ const SERVE_SECTIONS: FlagSection[] = [
         help: ['Delay before the first relay retry, doubled after each failure', '(default 1s)'],
       },
       { flag: 'forward-max-retry-delay', value: 'D', option: 'forwarding.maxDelayMs', parse: duration, help: ['Upper bound of a relay retry delay (default 60s)'] },
+      {
+        flag: 'spam-check', value: 'URL', option: 'spamCheck', parse: (value) => value, env: 'INBOXKIT_SPAM_CHECK',
+        help: ['Spam scanner for spam checks: spamd://127.0.0.1:783 (SpamAssassin)', 'or rspamd://127.0.0.1:11333 (Rspamd); without one they answer 400.', 'Also read from INBOXKIT_SPAM_CHECK'],
+      },
+      { flag: 'spam-check-timeout', value: 'D', option: 'spamCheckTimeoutMs', parse: duration, help: ['Longest a spam check may take (default 10s)'] },
     ],
   },
   {

@@ -10,6 +10,7 @@
  *
  * @packageDocumentation
  */
+import type { SpamCheck } from '../wire/spam-check.ts';
 import type { DeletedInbox, DeletedMessage, Inbox, Message, MessageSummary, UpdateInboxRequest } from '../wire/schemas.ts';
 import { ApiPromise } from './api-promise.ts';
 import type { InboxkitClient } from './client.ts';
@@ -184,6 +185,11 @@ export class InboxHandle {
   /** The raw RFC 5322 source of a message. */
   raw(messageId: string, options?: RequestOptions): ApiPromise<RawMessage> {
     return this.#client.messages.raw(messageId, this.requestOptions(options));
+  }
+
+  /** Scores a message with the service's spam scanner (see `messages.spamCheck()`). */
+  spamCheck(messageId: string, options?: RequestOptions): ApiPromise<SpamCheck> {
+    return this.#client.messages.spamCheck(messageId, this.requestOptions(options));
   }
 
   /** Downloads an attachment's bytes. */

@@ -87,6 +87,16 @@ export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.
 export { checkCompatibility, resolveEmailClients } from './compatibility.ts';
 export { checkMessageLinks, describeCheckedLink, describeLinkReport } from './link-check.ts';
 export type { CheckedLink, LinkCheckContext, LinkCheckOptions, LinkCheckReport, LinkRequester, LinkResponse } from './link-check.ts';
+export { authenticateMessage, MAILAUTH_INSTALL } from './authentication.ts';
+export type { AuthenticationOptions, AuthenticationReport, DkimSignatureResult, AuthenticatableMessage } from './authentication.ts';
+export { testDnsResolver } from './test-dns.ts';
+export { checkContent, listUnsubscribeUris, CONTENT_RULES, GMAIL_CLIP_BYTES } from '../extract/index.ts';
+export type { ContentFinding, ContentCheckOptions, ContentSource, ContentRule, ContentSeverity } from '../extract/index.ts';
+export { contentSourceOf } from './content-source.ts';
+export type { ContentCheckable } from './content-source.ts';
+export { SpamCheckUnavailableError } from './spam-check.ts';
+export type { SpamCheck, SpamRule } from '../wire/spam-check.ts';
+export type { TestDns, DnsRecordSet, MxRecord, DnsResolver } from './test-dns.ts';
 export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './compatibility.ts';
 export { clientFeatureSupport } from './compatibility.ts';
 export type { ClientFeatureSupport } from './compatibility.ts';
@@ -106,6 +116,7 @@ export type {
   DeletedInbox,
   DeletedMessage,
   Domain,
+  Envelope,
   Entitlements,
   Inbox,
   Me,

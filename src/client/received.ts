@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 import { inspect } from 'node:util';
-import type { Address, Attachment, DeletedMessage, Message } from '../wire/schemas.ts';
+import type { Address, Attachment, DeletedMessage, Envelope, Message } from '../wire/schemas.ts';
+import type { SpamCheck } from '../wire/spam-check.ts';
 import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
 import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../extract/index.ts';
 import { throwFromCall } from './call-site.ts';
@@ -13,6 +14,11 @@ import { InboxkitError } from './errors.ts';
 import type { AttachmentDownload, RawMessage } from './resources.ts';
 import { messageCompatibility } from './compatibility.ts';
 import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
+import { authenticateMessage } from './authentication.ts';
+import type { AuthenticationOptions, AuthenticationReport } from './authentication.ts';
+import { checkContent } from '../extract/index.ts';
+import type { ContentCheckOptions, ContentFinding } from '../extract/index.ts';
+import { contentSourceOf } from './content-source.ts';
 import type { RequestOptions } from './types.ts';
 
 /**
@@ -26,6 +32,8 @@ export interface MessageOwner {
   downloadAttachment(messageId: string, attachmentId: string, options?: RequestOptions): PromiseLike<AttachmentDownload>;
   /** Deletes a message. */
   deleteMessage(messageId: string, options?: RequestOptions): PromiseLike<DeletedMessage>;
+  /** Scores a message with the service's spam scanner (absent on owners that cannot). */
+  spamCheck?(messageId: string, options?: RequestOptions): PromiseLike<SpamCheck>;
 }
 
 /** An attachment's bytes, as `message.attachment()` returns them. */
@@ -89,6 +97,12 @@ export class ReceivedMessage {
   readonly size: number;
   /** Whether the message has attachments. */
   readonly hasAttachments: boolean;
+  /**
+   * The SMTP envelope the service recorded at intake (`mailFrom`, the `rcptTo`
+   * addresses of this inbox, `clientAddress`, `helo`), or `null` when the
+   * service records none (a hosted service without the extension).
+   */
+  readonly envelope: Envelope | null;
   readonly #inbox: MessageOwner;
 
   /** Made by the waits; see `inbox.waitForMessage()`. `inbox.received(message)` wraps a message fetched otherwise. */
@@ -111,6 +125,7 @@ export class ReceivedMessage {
     this.receivedAt = data.receivedAt;
     this.size = data.size;
     this.hasAttachments = data.hasAttachments;
+    this.envelope = data.envelope ?? null;
   }
 
   #source(): { html: string | null; text: string | null; subject: string } {
@@ -180,6 +195,62 @@ export class ReceivedMessage {
    */
   async compatibility(clients?: EmailClientNames, options?: RequestOptions): Promise<CompatibilityReport> {
     return messageCompatibility(this, clients, options);
+  }
+
+  /**
+   * Sender authentication, offline: every DKIM signature, SPF of the envelope
+   * sender for the client address, DMARC alignment and ARC, verified by
+   * `mailauth` (an optional peer dependency) on the raw source against the test
+   * DNS in `dns` — a name the map lacks does not exist; nothing is looked up on
+   * the network. Each result that is not a pass has a `reason` saying what to fix.
+   *
+   * @throws InboxkitError when mailauth is not installed, or a record of `dns` is malformed.
+   * @example
+   * ```ts
+   * const auth = await message.authentication({ dns: { 'mail._domainkey.acme.example': `v=DKIM1; k=rsa; p=${publicKey}` } });
+   * expect(auth.dkim[0]?.result).toBe('pass');
+   * ```
+   */
+  async authentication(options?: AuthenticationOptions): Promise<AuthenticationReport> {
+    return authenticateMessage(this, options);
+  }
+
+  /**
+   * The content rules mailbox providers and clients enforce, applied to the raw
+   * source: List-Unsubscribe and RFC 8058 one-click for bulk mail, images
+   * without alt, HTML over Gmail's clipping size, no text part, script, form,
+   * external stylesheets and `<link>`, plain-http links, and malformed or missing
+   * Date, Message-ID and From. Each finding names its rule (see `CONTENT_RULES`
+   * for the why and the fix), its severity and where it is.
+   *
+   * @example
+   * ```ts
+   * const findings = await message.contentChecks();
+   * expect(findings.filter((f) => f.severity === 'error')).toEqual([]);
+   * ```
+   */
+  async contentChecks(options: ContentCheckOptions & RequestOptions = {}): Promise<ContentFinding[]> {
+    return checkContent(await contentSourceOf(this, options), options);
+  }
+
+  /**
+   * The score a real spam filter gives the message: the local service sends its
+   * raw source to the scanner it was started with (`--spam-check`: SpamAssassin's
+   * spamd, or Rspamd) and answers `{ score, threshold, spam, rules }`. Rules that
+   * fire only because the mail came from a local app over loopback are marked
+   * `localOnly` and not counted in `score`.
+   *
+   * @throws SpamCheckUnavailableError naming the flag and how to install a scanner when the service has none, or when it is down or slow.
+   * @example
+   * ```ts
+   * const { score, rules } = await message.spamCheck();
+   * console.log(score, rules.filter((r) => !r.localOnly).map((r) => r.name));
+   * ```
+   */
+  async spamCheck(options?: RequestOptions): Promise<SpamCheck> {
+    const owner = this.#inbox;
+    if (!owner.spamCheck) throw new InboxkitError('spamCheck: this message was not made by an inbox handle, so it cannot ask the service; use a message from inbox.waitForMessage().');
+    return owner.spamCheck(this.id, options);
   }
 
   /** The raw source (`.eml` bytes) as received over SMTP. */

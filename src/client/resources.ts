@@ -29,6 +29,8 @@ import {
   LooseToken,
 } from './internal/schemas.ts';
 import type { CallSpec, Transport } from './internal/transport.ts';
+import { requestSpamCheck } from './spam-check.ts';
+import type { SpamCheck } from '../wire/spam-check.ts';
 
 /** An attachment's bytes with its name and type. */
 export interface AttachmentDownload {
@@ -177,6 +179,15 @@ export class MessagesResource {
   delete(messageId: string, options?: RequestOptions): ApiPromise<DeletedMessage> {
     const gone: DeletedMessage = { id: messageId, deleted: true };
     return callOrEmpty(this.#transport, { method: 'DELETE', path: path`/messages/${messageId}` }, options, LooseDeletedMessage, gone);
+  }
+
+  /**
+   * Scores a message with the spam scanner of the service (an inboxkit
+   * extension, `--spam-check`); throws a `SpamCheckUnavailableError` naming the
+   * flag and how to install a scanner when the service has none.
+   */
+  spamCheck(messageId: string, options?: RequestOptions): ApiPromise<SpamCheck> {
+    return requestSpamCheck(this.#transport, messageId, options);
   }
 
   /** The message's raw source as received over SMTP. */

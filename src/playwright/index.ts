@@ -46,6 +46,11 @@ export { EMAIL_IRRELEVANT_RULES } from './accessibility.ts';
 export type { RenderOptions, RenderWidth, RenderedEmail } from './render.ts';
 export { applyClientProfile, CLIENT_PROFILE_NOTE } from '../client/index.ts';
 export type { ClientProfileResult, ProfileRemoval, DynamicPart, ImageMode } from '../client/index.ts';
+export type { EmailChecksOptions } from './email-check-matchers.ts';
+export type { AuthenticationExpectations, ContentExpectations, SpamExpectations, ExpectedAuthResult, CheckOutcome } from './email-checks.ts';
+export type { TestMessageOptions, UnsubscribeResult } from './test-message.ts';
+export { CONTENT_RULES, SpamCheckUnavailableError } from '../client/index.ts';
+export type { TestDns, DnsRecordSet, AuthenticationReport, AuthenticationOptions, DkimSignatureResult, ContentFinding, ContentRule, ContentCheckOptions, SpamCheck, SpamRule, Envelope } from '../client/index.ts';
 export { DeliveryFaultsUnsupportedError } from '../client/index.ts';
 export type { DeliveryFault, DeliveryFaultOptions, CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from '../client/index.ts';
 export type { OpenableMessage } from './open.ts';
@@ -65,5 +70,8 @@ export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, 
  */
 export const test = base.extend<InboxkitTestFixtures & InboxkitInternalTestFixtures, InboxkitWorkerFixtures>(inboxkitFixtures);
 
-/** Playwright's `expect` with the inboxkit matchers: `toHaveReceived`, `toHaveLink`, `toHaveOtp`, `toHaveWorkingLinks`, `toBeCompatibleWith`, `toHaveScreenshot` (on a message), `toBeAccessible`. */
+/**
+ * Playwright's `expect` with the inboxkit matchers: `toHaveReceived`, `toHaveLink`, `toHaveOtp`, `toHaveWorkingLinks`, `toBeCompatibleWith`,
+ * `toHaveScreenshot` (on a message), `toBeAccessible`, `toBeAuthenticated`, `toPassContentChecks`, `toPassSpamCheck`, `toPassEmailChecks`.
+ */
 export const expect = baseExpect.extend(inboxkitMatchers);

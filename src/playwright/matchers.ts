@@ -12,6 +12,7 @@ import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
 import { checkMatchers } from './check-matchers.ts';
 import { visualMatchers } from './visual-matchers.ts';
+import { emailCheckMatchers } from './email-check-matchers.ts';
 
 /** What `toHaveLink` accepts: link text or href (string: contains, case-insensitive; RegExp), a filter object, or a predicate. */
 export type LinkMatch = Parameters<ReceivedMessage['links']>[0];
@@ -190,4 +191,5 @@ export const inboxkitMatchers = {
   },
   ...checkMatchers,
   ...visualMatchers,
+  ...emailCheckMatchers,
 };

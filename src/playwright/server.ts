@@ -38,6 +38,13 @@ export interface InboxkitServerOptions {
    */
   args?: readonly string[];
   /**
+   * The spam scanner that `message.spamCheck()` and `toPassSpamCheck` use:
+   * `spamd://127.0.0.1:783` (SpamAssassin's spamd) or `rspamd://127.0.0.1:11333`
+   * (Rspamd). Passed to the service as `--spam-check`.
+   * @defaultValue none: spam checks fail with an error saying how to set one up
+   */
+  spamCheck?: string;
+  /**
    * Use a service that already answers on the port instead of starting one;
    * `!process.env.CI` is the usual choice. With `false` a busy port fails the run.
    * @defaultValue false
@@ -183,7 +190,8 @@ export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitSer
   }
   const baseUrl = `http://${urlHost(host)}:${port}`;
   const smtpHost = urlHost(host).replace(/^\[(.*)\]$/, '$1');
-  const argv = [...cliCommand(), 'serve', '--host', host, '--port', String(port), '--smtp-port', String(smtpPort), ...(options.args ?? [])];
+  const spam = options.spamCheck ? ['--spam-check', options.spamCheck] : [];
+  const argv = [...cliCommand(), 'serve', '--host', host, '--port', String(port), '--smtp-port', String(smtpPort), ...spam, ...(options.args ?? [])];
   return {
     webServer: {
       name: 'inboxkit',

@@ -10,7 +10,7 @@ import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { Locator, Page, TestInfo } from '@playwright/test';
 import { atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/index.ts';
-import type { CallLocation, CallSite, DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
+import type { CallLocation, CallSite, DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, TestDns, WaitOptions } from '../client/index.ts';
 import type { LinkCheckContext } from './link-check.ts';
 import { TestMessage } from './test-message.ts';
 import type { BrowserSource } from './render.ts';
@@ -46,6 +46,8 @@ interface TestInboxContext {
   linkCheck?: LinkCheckContext;
   /** The browser `message.render()` and the visual matchers render in. */
   renderBrowser?: BrowserSource;
+  /** The test DNS of the config (`use: { inboxkit: { dns } }`), for `message.authentication()`. */
+  dns?: TestDns;
   /** The inbox's link in the local service's web viewer, named by a failed wait's error. */
   viewerLink?(handle: InboxHandle): string;
   /** Ids of the messages already attached to this test's report: each is attached once. */
@@ -202,7 +204,7 @@ export class TestInbox {
   }
 
   #forTest(message: ReceivedMessage): TestMessage {
-    return new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null, this.#context.renderBrowser ?? null);
+    return new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null, { dns: this.#context.dns, browser: this.#context.renderBrowser ?? null });
   }
 
   /**

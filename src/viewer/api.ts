@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import type { SpamCheck } from '../wire/spam-check.ts';
 import { createParser } from 'eventsource-parser';
 import type { Inbox, Message, MessageSummary } from '../wire/schemas.ts';
 
@@ -114,6 +115,11 @@ export class Api {
   /** The raw source of a message, as text (inboxkit extension). */
   async raw(id: string): Promise<string> {
     return (await this.#call('GET', `/messages/${encodeURIComponent(id)}/raw`)).text();
+  }
+
+  /** Scores a message with the service's spam scanner (inboxkit extension). */
+  spamCheck(id: string): Promise<SpamCheck> {
+    return this.#json('POST', `/messages/${encodeURIComponent(id)}/spam-check`);
   }
 
   /**

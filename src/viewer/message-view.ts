@@ -11,6 +11,7 @@ import type { Message } from '../wire/schemas.ts';
 import type { Api } from './api.ts';
 import { formatAddress, formatAddresses, formatBytes, h, replace, time } from './dom.ts';
 import { rendersPanel } from './render-views.ts';
+import { checksPanel } from './checks-panel.ts';
 
 /** What the message pane needs from the app. */
 export interface MessageViewContext {
@@ -311,6 +312,7 @@ export function renderMessage(pane: HTMLElement, message: Message, ctx: MessageV
       { id: 'raw', label: 'Raw', render: () => rawPanel(message, ctx) },
       { id: 'attachments', label: `Attachments (${message.attachments.length})`, render: () => attachmentsPanel(message, ctx) },
       { id: 'extraction', label: 'Extraction', render: () => extractionPanel(message) },
+      { id: 'checks', label: 'Checks', render: () => checksPanel(message, ctx.api) },
     ]),
   );
 }

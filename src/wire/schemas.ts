@@ -83,6 +83,16 @@ export const AttachmentSchema = z
   })
   .meta({ id: 'Attachment' });
 
+/** The SMTP envelope a message arrived with (an inboxkit extension of `Message`). */
+export const EnvelopeSchema = z
+  .object({
+    mailFrom: z.string().meta({ description: "MAIL FROM address; '' for the null sender (<>)" }),
+    rcptTo: z.array(z.string()).meta({ description: "The RCPT TO addresses delivered to this message's inbox (never another inbox's recipients)" }),
+    clientAddress: z.string().nullable().meta({ description: "The SMTP client's IP address" }),
+    helo: z.string().nullable().meta({ description: 'The name the client gave in HELO/EHLO' }),
+  })
+  .meta({ id: 'Envelope' });
+
 /** A whole message: the summary plus bodies, headers and attachments. */
 export const MessageSchema = MessageSummarySchema.extend({
   replyTo: z.array(AddressSchema),
@@ -92,6 +102,14 @@ export const MessageSchema = MessageSummarySchema.extend({
   text: z.string().nullable(),
   html: z.string().nullable().meta({ description: 'Sanitized HTML body' }),
   attachments: z.array(AttachmentSchema),
+  envelope: z
+    .union([EnvelopeSchema, z.null()])
+    .optional()
+    .meta({
+      description:
+        'inboxkit extension: the SMTP envelope recorded at intake (MAIL FROM, RCPT TO, client address, HELO); null when none was recorded. Servers without the extension leave it out.',
+      'x-inboxkit-extension': true,
+    }),
 }).meta({ id: 'Message' });
 
 /** What a plan allows. */
@@ -269,6 +287,8 @@ export const ErrorCodeSchema = z
     'limit_reached',
     'internal_error',
     'service_unavailable',
+    'spam_check_unavailable',
+    'spam_check_failed',
   ])
   .meta({ id: 'ErrorCode' });
 
@@ -316,6 +336,8 @@ export type Address = z.infer<typeof AddressSchema>;
 export type MessageSummary = z.infer<typeof MessageSummarySchema>;
 export type Attachment = z.infer<typeof AttachmentSchema>;
 export type Message = z.infer<typeof MessageSchema>;
+/** The SMTP envelope of a message (`message.envelope`). */
+export type Envelope = z.infer<typeof EnvelopeSchema>;
 export type Entitlements = z.infer<typeof EntitlementsSchema>;
 export type Plan = z.infer<typeof PlanSchema>;
 export type CredentialKind = z.infer<typeof CredentialKindSchema>;

@@ -15,6 +15,7 @@ import {
   DeletedInboxSchema,
   DeletedMessageSchema,
   DomainSchema,
+  EnvelopeSchema,
   EntitlementsSchema,
   InboxSchema,
   MeSchema,
@@ -108,6 +109,8 @@ export const LooseMessage = MessageSchema.extend({
   text: or(z.string().nullable(), null),
   html: or(z.string().nullable(), null),
   attachments: or(z.array(LooseAttachment), []),
+  // An extension: a server without it sends none, a malformed one is dropped rather than failing the message.
+  envelope: EnvelopeSchema.nullish().catch(null).transform((value) => value ?? null),
 })
   .loose()
   .transform((message) => ({ ...message, hasAttachments: message.hasAttachments || message.attachments.length > 0 }));

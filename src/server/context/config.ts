@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import { scannerKind } from '../spam/scanner.ts';
 import type { Plan } from '../../wire/schemas.ts';
 import { defaultPlans } from '../auth/plans.ts';
 import type { PlanId, PlanOptions } from '../auth/plans.ts';
@@ -42,6 +43,8 @@ export interface ResolvedConfig {
   maxRequestBytes: number;
   /** SMTP relay URL for forwarding (e.g. `smtp://127.0.0.1:2525`), or null when forwarding is unavailable. */
   relayUrl: string | null;
+  /** The spam scanner asked by `POST /messages/{id}/spam-check`, or null when none is configured. */
+  spamCheck: { url: string; timeoutMs: number } | null;
   /** Lifetime of a session token from the PKCE exchange, in seconds. */
   sessionTtlSeconds: number;
   /** Lifetime of a connect code, in seconds. */
@@ -229,6 +232,18 @@ export interface ConfigOptions extends BoundsOptions {
    */
   relayUrl?: string | null;
   /**
+   * A spam scanner for `POST /messages/{id}/spam-check`: `spamd://host:port`
+   * (SpamAssassin's spamd) or `rspamd://host:port` (Rspamd's normal worker;
+   * `http://` works too). Without one, a spam check answers 400 `spam_check_unavailable`.
+   * @defaultValue `null`
+   */
+  spamCheck?: string | null;
+  /**
+   * Longest a spam check may take (connecting included), in milliseconds; past it the check answers 502 `spam_check_failed`.
+   * @defaultValue `10000`
+   */
+  spamCheckTimeoutMs?: number;
+  /**
    * API keys (`tm_…`) to accept; each becomes its own premium user.
    * @defaultValue `[]`
    */
@@ -340,6 +355,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
     maxRecipients: positiveInt('maxRecipients', options.maxRecipients ?? 100),
     maxRequestBytes: positiveInt('maxRequestBytes', options.maxRequestBytes ?? 1024 * 1024),
     relayUrl: options.relayUrl ?? null,
+    spamCheck: spamCheckOf(options),
     sessionTtlSeconds: positiveInt('sessionTtlSeconds', options.sessionTtlSeconds ?? 30 * DAY),
     connectCodeTtlSeconds: positiveInt('connectCodeTtlSeconds', options.connectCodeTtlSeconds ?? 300),
     sweepIntervalMs: positiveInt('sweepIntervalMs', options.sweepIntervalMs ?? 60_000),
@@ -349,3 +365,12 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
   };
 }
 
+
+/** The spam scanner option, checked: its URL must name a scanner the service can talk to. */
+function spamCheckOf(options: ConfigOptions): ResolvedConfig['spamCheck'] {
+  const timeoutMs = positiveInt('spamCheckTimeoutMs', options.spamCheckTimeoutMs ?? 10_000);
+  if (options.spamCheck === undefined || options.spamCheck === null || options.spamCheck === '') return null;
+  const kind = scannerKind(options.spamCheck);
+  if (kind !== 'spamassassin' && kind !== 'rspamd') throw new ConfigError('spamCheck', `option spamCheck: ${kind}.`);
+  return { url: options.spamCheck, timeoutMs };
+}

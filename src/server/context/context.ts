@@ -16,6 +16,8 @@ import type { DeliveryFaults } from '../faults/table.ts';
 import { createStreamCaps } from '../auth/caps.ts';
 import type { StreamCaps } from '../auth/caps.ts';
 import type { Store } from '../storage/types.ts';
+import { createSpamScanner } from '../spam/scanner.ts';
+import type { SpamScanner } from '../spam/scanner.ts';
 import type { ResolvedConfig } from './config.ts';
 
 /** Hono variables set by the app's middleware, readable in every route as `c.var.*`. */
@@ -48,6 +50,8 @@ export interface ServerContext {
   faults: DeliveryFaults;
   /** The slots of open event streams per credential and per client address on this node. */
   streamCaps: StreamCaps;
+  /** The spam scanner of `POST /messages/{id}/spam-check` (from `config.spamCheck`), or null/absent when none is configured. */
+  spamScanner?: SpamScanner | null;
 }
 
 /** What {@link createServerContext} is given; only the store and the configuration are required. */
@@ -104,5 +108,6 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
     faults: createDeliveryFaults({ store: options.store, now }),
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
+    spamScanner: options.config.spamCheck ? createSpamScanner(options.config.spamCheck) : null,
   };
 }

@@ -1,7 +1,7 @@
 import type { ErrorCode } from '../../wire/schemas.ts';
 
 /** HTTP status of each error code of the contract. */
-export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500 | 503> = {
+export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500 | 502 | 503> = {
   invalid_json: 400,
   validation_error: 400,
   invalid_grant: 400,
@@ -22,6 +22,8 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 41
   limit_reached: 429,
   internal_error: 500,
   service_unavailable: 503,
+  spam_check_unavailable: 400,
+  spam_check_failed: 502,
 };
 
 /**

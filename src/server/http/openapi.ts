@@ -23,7 +23,7 @@ export const security = {
 } as const satisfies Record<string, Array<Record<string, string[]>>>;
 
 const DESCRIPTIONS: Record<number, string> = {
-  400: 'Invalid request: `invalid_json`, `validation_error` or a more specific code',
+  400: 'Invalid request: `invalid_json`, `validation_error` or a more specific code (`spam_check_unavailable`: the service has no spam scanner, see `--spam-check`)',
   401: 'Credential missing, unknown, expired or revoked (`unauthorized`)',
   403: 'The plan does not include this (`plan_required`), or the request\'s `Host` or `Origin` is not one this service answers (`host_not_allowed`, on a service bound to loopback)',
   404: 'No such resource, or not the caller\'s',
@@ -31,6 +31,7 @@ const DESCRIPTIONS: Record<number, string> = {
   413: 'Request body over the limit (`payload_too_large`)',
   429: 'Over the rate limit (`rate_limited`), or over a cap of the service that the message names (`limit_reached`); see `Retry-After`',
   500: 'A fault of the server (`internal_error`), logged with the request id',
+  502: 'The spam scanner could not be reached, did not answer within the timeout, or failed (`spam_check_failed`)',
   503: 'The database is unreachable right now (`service_unavailable`, PostgreSQL only); retry after `Retry-After`',
 };
 
@@ -70,7 +71,7 @@ export function downloadHeaders(disposition: 'attachment' | 'inline') {
 }
 
 /** Error statuses a route can declare. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
 
 /** One declared error response. */
 export interface ErrorResponse {

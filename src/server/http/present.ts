@@ -82,6 +82,7 @@ export function toMessage(record: MessageRecord): Message {
     text: record.text,
     html: record.sanitizedHtml,
     attachments: record.attachments.map(toAttachment),
+    envelope: record.envelope ? { mailFrom: record.envelope.mailFrom, rcptTo: [...record.envelope.rcptTo], clientAddress: record.envelope.clientAddress, helo: record.envelope.helo } : null,
   };
 }
 

@@ -12,7 +12,8 @@ import { createRouter } from '../http/router.ts';
 import { contentDisposition, toMessage, toMessageSummary } from '../http/present.ts';
 import { InvalidCursorError } from '../storage/cursor.ts';
 import type { MessageRecord } from '../storage/types.ts';
-import { deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute } from './messages.routes.ts';
+import { deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute } from './messages.routes.ts';
+import { SpamCheckError } from '../spam/scanner.ts';
 
 /** Headers that keep a download from being rendered or sniffed as a page of the API's origin. */
 const DOWNLOAD_HEADERS = {
@@ -107,6 +108,26 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
         ...DOWNLOAD_HEADERS,
       },
     });
+  });
+
+  app.openapi(spamCheckRoute, async (c) => {
+    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+    const scanner = ctx.spamScanner;
+    if (!scanner) {
+      throw new HttpError(
+        'spam_check_unavailable',
+        'This service has no spam scanner: start it with --spam-check spamd://127.0.0.1:783 (inboxkit serve) or spamCheck (inboxkitServer), with SpamAssassin\'s spamd running there (Debian: apt-get install spamd; see docs/email-checks.md).',
+      );
+    }
+    const raw = await ctx.store.findRaw(message.id);
+    if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
+    try {
+      return c.json({ data: await scanner.check(raw) }, 200);
+    } catch (error) {
+      if (!(error instanceof SpamCheckError)) throw error;
+      ctx.logger.warn({ err: error, scanner: scanner.url }, 'spam check failed');
+      throw new HttpError('spam_check_failed', `The spam check failed: ${error.message}. Check that the scanner runs at ${scanner.url} (see docs/email-checks.md).`);
+    }
   });
 
   return app;

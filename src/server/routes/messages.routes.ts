@@ -6,6 +6,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { DeletedMessageSchema, MessagePageSchema, MessageSchema } from '../../wire/schemas.ts';
+import { SpamCheckSchema } from '../../wire/spam-check.ts';
 import { downloadHeaders, errorResponses, okResponse, security as securityOf } from '../http/openapi.ts';
 import type { LinkDoc } from '../http/openapi.ts';
 import { InboxIdParams, MessageIdParams, PageQuerySchema, idParam } from '../http/params.ts';
@@ -125,5 +126,25 @@ export const getRawRoute = createRoute({
   responses: {
     200: { description: 'The message source (RFC 5322), shown `inline`', headers: downloadHeaders('inline'), content: { 'message/rfc822': { schema: z.string().meta({ format: 'binary' }) } } },
     ...errorResponses(404),
+  },
+});
+
+/** `POST /messages/{id}/spam-check` (an inboxkit extension) */
+export const spamCheckRoute = createRoute({
+  method: 'post',
+  path: '/messages/{id}/spam-check',
+  operationId: 'checkMessageSpam',
+  tags: ['Messages'],
+  summary: 'Score the message with the configured spam scanner (inboxkit extension)',
+  description:
+    'Not part of the Disposable Inbox API specification. Sends the raw message to the spam scanner the service was started with (`--spam-check`: SpamAssassin\'s spamd or Rspamd) and answers its score and every matched rule. ' +
+    'Rules that fire only because the mail came straight from a local app (loopback, no relays, no reverse DNS, trusted network, no DNS) are marked `localOnly` and left out of `score`. ' +
+    'Nothing is stored. 400 `spam_check_unavailable` when the service has no scanner (like `forwarding_unavailable` without a relay); 502 `spam_check_failed` when the scanner is down, slow (the timeout is `--spam-check-timeout`) or fails.',
+  'x-inboxkit-extension': true,
+  security,
+  request: { params: MessageIdParams },
+  responses: {
+    ...okResponse(SpamCheckSchema, 'The score and the matched rules'),
+    ...errorResponses(400, 404, 502),
   },
 });

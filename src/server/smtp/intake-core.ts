@@ -5,7 +5,7 @@ import { createIntakeFaultHook } from '../faults/intake-hook.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { prepareMessage } from '../mail/prepare.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
-import type { InboxRecord, MessageRecord, NewMessage, Store } from '../storage/types.ts';
+import type { InboxRecord, MessageEnvelope, MessageRecord, NewMessage, Store } from '../storage/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
 import { createRoomKeeper } from './make-room.ts';
 import { PromptSmtpServer } from './server.ts';
@@ -151,9 +151,9 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
   };
 
   /** Stores one copy per inbox in one transaction, evicts, then (committed) publishes and queues forwarding. */
-  const storeCopies = async (inboxes: Map<string, InboxRecord>, message: NewMessage, session: SMTPServerSession, data: Uint8Array): Promise<MessageRecord[]> => {
+  const storeCopies = async (inboxes: Map<string, InboxRecord>, message: NewMessage, session: SMTPServerSession, data: Uint8Array, envelopes: ReadonlyMap<string, MessageEnvelope>): Promise<MessageRecord[]> => {
     if (inboxes.size === 0) return [];
-    const stored = await store.insertMessage([...inboxes.keys()], message, deps.now());
+    const stored = await store.insertMessage([...inboxes.keys()], message, deps.now(), envelopes);
     if (limits.maxMessagesPerInbox !== null) {
       for (const inboxId of inboxes.keys()) {
         const evicted = await store.evictOldest(inboxId, limits.maxMessagesPerInbox);
@@ -187,10 +187,19 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
     const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
     const recipients = session.envelope.rcptTo.map((r) => r.address);
     // Looked up again: an inbox may have been deleted or expired since RCPT.
+    // Each copy records its envelope, with only the recipients routed to its own inbox.
+    const envelopes = new Map<string, MessageEnvelope>();
     const lookUp = async () => {
       const found = await Promise.all(recipients.map((address) => findInbox(address)));
       const inboxes = new Map<string, InboxRecord>();
-      for (const inbox of found) if (inbox) inboxes.set(inbox.id, inbox);
+      envelopes.clear();
+      found.forEach((inbox, index) => {
+        if (!inbox) return;
+        inboxes.set(inbox.id, inbox);
+        const envelope = envelopes.get(inbox.id) ?? { mailFrom: envelopeFrom, rcptTo: [], clientAddress: session.remoteAddress || null, helo: session.hostNameAppearsAs || null };
+        envelope.rcptTo.push(recipients[index] ?? '');
+        envelopes.set(inbox.id, envelope);
+      });
       return inboxes;
     };
     const inboxes = await lookUp();
@@ -205,11 +214,11 @@ function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
       logger.info({ sessionId: session.id, bareLineEndings }, 'smtp: bare line endings normalised to CRLF');
     }
     const now = new Map([...inboxes].filter(([id]) => !held.has(id)));
-    const stored = await storeCopies(now, message, session, data);
+    const stored = await storeCopies(now, message, session, data, envelopes);
     if (held.size > 0) {
       await deps.faults?.delay(Math.max(...held.values()));
       const later = new Map([...(await lookUp())].filter(([id]) => held.has(id)));
-      stored.push(...(await storeCopies(later, message, session, data)));
+      stored.push(...(await storeCopies(later, message, session, data, envelopes)));
     }
     if (stored.length === 0) {
       throw smtpError(550, '5.1.1 The recipient inboxes were deleted while the message was being sent; nothing was stored');

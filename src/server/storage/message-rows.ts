@@ -6,7 +6,7 @@
  */
 import { json, num, rowMapper, text, textOrNull } from './rows.ts';
 import type { ColumnReader, Row } from './rows.ts';
-import type { AddressRecord, AttachmentRecord, MessageSummaryRecord } from './types.ts';
+import type { AddressRecord, AttachmentRecord, MessageEnvelope, MessageSummaryRecord } from './types.ts';
 
 /** The columns of a message summary, in `SELECT` order. */
 export const SUMMARY_COLUMNS = 'id, inbox_id, seq, from_json, to_json, cc_json, subject, preview, received_at, size, has_attachments';
@@ -32,4 +32,25 @@ export function messageRowMappers(flag: ColumnReader<boolean>): { toSummary: (ro
 export function previewOf(body: string | null): string {
   if (!body) return '';
   return Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
+}
+
+/** The `envelope_json` column: the stored envelope, or null (none recorded, or unreadable). */
+export function envelopeOf(value: unknown): MessageEnvelope | null {
+  if (value === null || value === undefined) return null;
+  try {
+    const parsed = JSON.parse(String(value)) as Partial<MessageEnvelope>;
+    return {
+      mailFrom: typeof parsed.mailFrom === 'string' ? parsed.mailFrom : '',
+      rcptTo: Array.isArray(parsed.rcptTo) ? parsed.rcptTo.filter((r): r is string => typeof r === 'string') : [],
+      clientAddress: typeof parsed.clientAddress === 'string' ? parsed.clientAddress : null,
+      helo: typeof parsed.helo === 'string' ? parsed.helo : null,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** An envelope as the `envelope_json` column stores it (null when there is none). */
+export function envelopeJson(envelope: MessageEnvelope | undefined): string | null {
+  return envelope === undefined ? null : JSON.stringify({ mailFrom: envelope.mailFrom, rcptTo: envelope.rcptTo, clientAddress: envelope.clientAddress, helo: envelope.helo });
 }

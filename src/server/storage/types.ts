@@ -69,6 +69,22 @@ export interface MessageSummaryRecord {
   hasAttachments: boolean;
 }
 
+/**
+ * The SMTP envelope of one stored copy of a message, as the intake saw it.
+ * `rcptTo` holds only the recipients routed to this copy's inbox, so one
+ * inbox never learns another's (Bcc) recipients.
+ */
+export interface MessageEnvelope {
+  /** `MAIL FROM` address, '' for the null sender (`<>`). */
+  mailFrom: string;
+  /** The `RCPT TO` addresses delivered to this copy's inbox. */
+  rcptTo: string[];
+  /** The SMTP client's IP address, or null when unknown. */
+  clientAddress: string | null;
+  /** The name the client gave in `HELO`/`EHLO`, or null when it gave none. */
+  helo: string | null;
+}
+
 /** A stored message with bodies and attachment metadata. */
 export interface MessageRecord extends MessageSummaryRecord {
   replyTo: AddressRecord[];
@@ -79,6 +95,8 @@ export interface MessageRecord extends MessageSummaryRecord {
   /** The sanitized HTML (`cid:` images resolved), computed at intake; `null` exactly when there is no HTML body. */
   sanitizedHtml: string | null;
   attachments: AttachmentRecord[];
+  /** The SMTP envelope recorded at intake; null for messages stored without one (before migration 004, or not over SMTP). */
+  envelope?: MessageEnvelope | null;
 }
 
 /** A message as read from its MIME source, before its HTML body is sanitized. */
@@ -211,9 +229,10 @@ export interface MessageStore {
    * Stores one message in each of the given inboxes in a single transaction,
    * assigning each inbox's next seq. Resolves only once committed, with each
    * stored copy whole (as `findMessage` would read it), so that its event can
-   * carry the whole message without another read.
+   * carry the whole message without another read. `envelopes` gives each
+   * inbox's copy its SMTP envelope (by inbox id); a copy without one stores null.
    */
-  insertMessage(inboxIds: string[], message: NewMessage, receivedAt: number): Promise<MessageRecord[]>;
+  insertMessage(inboxIds: string[], message: NewMessage, receivedAt: number, envelopes?: ReadonlyMap<string, MessageEnvelope>): Promise<MessageRecord[]>;
   /**
    * Newest first; the cursor stays valid while messages arrive and are deleted.
    * With `q`, only messages whose subject, sender, recipients or text contain it

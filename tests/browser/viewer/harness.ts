@@ -49,7 +49,7 @@ export const test = base.extend<{ viewer: Viewer }, { viewerAssets: string }>({
     { scope: 'worker' },
   ],
   viewer: async ({ viewerAssets }, use) => {
-    const server = await startServer({ operatorToken: OPERATOR_TOKEN, viewerAssetsDir: viewerAssets, rateLimit: false });
+    const server = await startServer({ operatorToken: OPERATOR_TOKEN, viewerAssetsDir: viewerAssets, rateLimit: false, spamCheck: process.env.INBOXKIT_TEST_SPAMD_URL ?? null });
     const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, secure: false, ignoreTLS: true });
     const api: Viewer['api'] = async (path, token, init = {}) => {
       const res = await fetch(`${server.apiUrl}${path}`, { ...init, headers: { 'X-Inbox-Token': token, 'Content-Type': 'application/json', ...(init.headers ?? {}) } });

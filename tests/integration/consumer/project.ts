@@ -126,7 +126,7 @@ async function lockfileFor(packed: Packed, tarballSpec: string, projectName: str
     dev: true,
     ...(packed.manifest.dependencies ? { dependencies: packed.manifest.dependencies } : {}),
     ...(packed.manifest.peerDependencies ? { peerDependencies: packed.manifest.peerDependencies } : {}),
-    // Without it npm takes every peer as required, and would want the optional MCP SDK in the lockfile.
+    // Without it npm takes every peer as required: optional peers (the MCP SDK, mailauth, axe-core) stay out of the install, as npm leaves them out of a user's.
     ...(packed.manifest.peerDependenciesMeta ? { peerDependenciesMeta: packed.manifest.peerDependenciesMeta } : {}),
     bin: { inboxkit: 'bin/inboxkit.js' },
   };

@@ -98,6 +98,22 @@ for (const backend of BACKENDS) {
       await store.close();
     });
 
+    test('each copy of a delivery keeps its own SMTP envelope, and a copy stored without one reads back null', async () => {
+      const { store, domainId } = await setup();
+      const a = await inbox(store, domainId, 'env-a');
+      const b = await inbox(store, domainId, 'env-b');
+      const c = await inbox(store, domainId, 'env-c');
+      const base = { mailFrom: 'bounce@mailer.test', clientAddress: '127.0.0.1', helo: 'app.test' };
+      const envelopes = new Map([
+        [a.id, { ...base, rcptTo: ['env-a@inboxkit.test'] }],
+        [b.id, { ...base, rcptTo: ['env-b@inboxkit.test', 'ENV-B@inboxkit.test'] }],
+      ]);
+      const stored = await store.insertMessage([a.id, b.id, c.id], newMessage('enveloped'), T0, envelopes);
+      expect(stored.map((m) => m.envelope)).toEqual([envelopes.get(a.id), envelopes.get(b.id), null]);
+      for (const copy of stored) expect((await store.findMessage(copy.id))!.envelope).toEqual(copy.envelope);
+      await store.close();
+    });
+
     test('a stored message keeps its bodies, sanitized HTML, headers, raw source and attachment bytes, and is returned whole', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');

@@ -13,15 +13,15 @@
  */
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { newId } from '../ids.ts';
-import type { AddressRecord, AttachmentRecord, MessageRecord, MessageStore, NewMessage } from '../types.ts';
+import type { AddressRecord, AttachmentRecord, MessageEnvelope, MessageRecord, MessageStore, NewMessage } from '../types.ts';
 import { bytes, flag, json, keysetPage, mapRow, text, textOrNull } from './database.ts';
 import type { PgSql, Row, Sql } from './database.ts';
-import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, messageRowMappers, previewOf } from '../message-rows.ts';
+import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, envelopeJson, envelopeOf, messageRowMappers, previewOf } from '../message-rows.ts';
 import { EVENTS_CHANNEL, messageNotification } from './notify.ts';
 
 const { toSummary, toAttachment } = messageRowMappers(flag);
 
-const WHOLE_COLUMNS = `${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html`;
+const WHOLE_COLUMNS = `${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html, envelope_json`;
 
 /** A message row read with {@link WHOLE_COLUMNS}, with its attachments' metadata, as a whole record. */
 function toWhole(row: Row, attachments: AttachmentRecord[]): MessageRecord {
@@ -33,6 +33,7 @@ function toWhole(row: Row, attachments: AttachmentRecord[]): MessageRecord {
     rawHtml: textOrNull(row.raw_html),
     sanitizedHtml: textOrNull(row.sanitized_html),
     attachments,
+    envelope: envelopeOf(row.envelope_json),
   };
 }
 
@@ -41,14 +42,14 @@ function toWhole(row: Row, attachments: AttachmentRecord[]): MessageRecord {
  * message and its raw source, in one statement, then its attachments. Resolves
  * with the stored copy whole (as `findMessage` reads it), or null when the inbox is gone.
  */
-async function insertCopy(tx: Sql, inboxId: string, message: NewMessage, receivedAt: number): Promise<MessageRecord | null> {
+async function insertCopy(tx: Sql, inboxId: string, message: NewMessage, receivedAt: number, envelope: MessageEnvelope | undefined): Promise<MessageRecord | null> {
   const row = await tx.get(
     `WITH bumped AS (
        UPDATE inboxes SET last_seq = last_seq + 1, message_count = message_count + 1 WHERE id = $1 RETURNING last_seq
      ), stored AS (
        INSERT INTO messages (id, inbox_id, seq, from_json, to_json, cc_json, reply_to_json, subject, preview, received_at,
-         size, has_attachments, headers_json, text_body, raw_html, sanitized_html, envelope_from)
-       SELECT $2, $1, last_seq, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16 FROM bumped
+         size, has_attachments, headers_json, text_body, raw_html, sanitized_html, envelope_from, envelope_json)
+       SELECT $2, $1, last_seq, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $18 FROM bumped
        RETURNING ${WHOLE_COLUMNS}
      ), raw AS (
        INSERT INTO message_raw (message_id, raw) SELECT id, $17 FROM stored
@@ -59,6 +60,7 @@ async function insertCopy(tx: Sql, inboxId: string, message: NewMessage, receive
     JSON.stringify(message.to), JSON.stringify(message.cc), JSON.stringify(message.replyTo),
     message.subject, previewOf(message.text), receivedAt, message.raw.byteLength, message.attachments.length > 0,
     JSON.stringify(message.headers), message.text, message.rawHtml, message.sanitizedHtml, message.envelopeFrom, Buffer.from(message.raw),
+    envelopeJson(envelope),
   );
   if (!row) return null;
   const messageId = text(row.id);
@@ -77,12 +79,12 @@ async function insertCopy(tx: Sql, inboxId: string, message: NewMessage, receive
 /** The message queries of a PostgreSQL store. */
 export function createPostgresMessages(sql: PgSql): MessageStore {
   return {
-    async insertMessage(inboxIds, message, receivedAt) {
+    async insertMessage(inboxIds, message, receivedAt, envelopes) {
       return sql.transaction(async (tx) => {
         const stored: MessageRecord[] = [];
         for (const inboxId of [...new Set(inboxIds)].sort()) {
           // The inbox was deleted between RCPT and the end of DATA: nothing to store for it.
-          const record = await insertCopy(tx, inboxId, message, receivedAt);
+          const record = await insertCopy(tx, inboxId, message, receivedAt, envelopes?.get(inboxId));
           if (!record) continue;
           await tx.run('SELECT pg_notify($1, $2)', EVENTS_CHANNEL, messageNotification(sql.nodeId, inboxId, record.id, record.seq));
           stored.push(record);

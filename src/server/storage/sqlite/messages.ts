@@ -6,25 +6,25 @@
  * @packageDocumentation
  */
 import { MESSAGE_CURSOR, decodeCursor, encodeCursor } from '../cursor.ts';
-import type { AddressRecord, MessageRecord, MessageStore, NewMessage } from '../types.ts';
+import type { AddressRecord, MessageEnvelope, MessageRecord, MessageStore, NewMessage } from '../types.ts';
 import { bytes, flag, json, keysetPage, mapRow, newId, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
-import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, messageRowMappers, previewOf } from '../message-rows.ts';
+import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, envelopeJson, envelopeOf, messageRowMappers, previewOf } from '../message-rows.ts';
 
 const { toSummary, toAttachment } = messageRowMappers(flag);
 
 /** Stores one copy of a message in an inbox whose seq was just bumped to `seq`; returns its id. */
-function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage, receivedAt: number): string {
+function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage, receivedAt: number, envelope: MessageEnvelope | undefined): string {
   const id = newId('msg');
   sql.run(
     `INSERT INTO messages (id, inbox_id, seq, from_json, to_json, cc_json, reply_to_json, subject, preview, received_at,
-       size, has_attachments, headers_json, text_body, raw_html, sanitized_html, envelope_from)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       size, has_attachments, headers_json, text_body, raw_html, sanitized_html, envelope_from, envelope_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     id, inboxId, seq,
     message.from === null ? null : JSON.stringify(message.from),
     JSON.stringify(message.to), JSON.stringify(message.cc), JSON.stringify(message.replyTo),
     message.subject, previewOf(message.text), receivedAt, message.raw.byteLength, message.attachments.length > 0 ? 1 : 0,
-    JSON.stringify(message.headers), message.text, message.rawHtml, message.sanitizedHtml, message.envelopeFrom,
+    JSON.stringify(message.headers), message.text, message.rawHtml, message.sanitizedHtml, message.envelopeFrom, envelopeJson(envelope),
   );
   sql.run('INSERT INTO message_raw (message_id, raw) VALUES (?, ?)', id, message.raw);
   message.attachments.forEach((a, position) => {
@@ -39,7 +39,7 @@ function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage,
 
 /** A stored message with its bodies and attachment metadata, or null. */
 function readMessage(sql: Sql, id: string): MessageRecord | null {
-  const row = sql.get(`SELECT ${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html FROM messages WHERE id = ?`, id);
+  const row = sql.get(`SELECT ${SUMMARY_COLUMNS}, reply_to_json, headers_json, text_body, raw_html, sanitized_html, envelope_json FROM messages WHERE id = ?`, id);
   if (!row) return null;
   const attachments = sql.all(`SELECT ${ATTACHMENT_COLUMNS} FROM attachments WHERE message_id = ? ORDER BY position`, id).map(toAttachment);
   return {
@@ -50,13 +50,14 @@ function readMessage(sql: Sql, id: string): MessageRecord | null {
     rawHtml: textOrNull(row.raw_html),
     sanitizedHtml: textOrNull(row.sanitized_html),
     attachments,
+    envelope: envelopeOf(row.envelope_json),
   };
 }
 
 /** The message queries of a SQLite store. */
 export function createSqliteMessages(sql: Sql): MessageStore {
   return {
-    async insertMessage(inboxIds, message, receivedAt) {
+    async insertMessage(inboxIds, message, receivedAt, envelopes) {
       return sql.transaction(() => {
         const stored: MessageRecord[] = [];
         for (const inboxId of new Set(inboxIds)) {
@@ -66,7 +67,7 @@ export function createSqliteMessages(sql: Sql): MessageStore {
           );
           // The inbox was deleted between RCPT and the end of DATA: nothing to store for it.
           if (!bumped) continue;
-          const id = insertCopy(sql, inboxId, Number(bumped.last_seq), message, receivedAt);
+          const id = insertCopy(sql, inboxId, Number(bumped.last_seq), message, receivedAt, envelopes?.get(inboxId));
           const record = readMessage(sql, id);
           if (record) stored.push(record);
         }

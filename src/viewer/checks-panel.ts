@@ -1,0 +1,102 @@
+/**
+ * The Checks tab of a message, run on demand: the content rules (the same code
+ * `message.contentChecks()` runs, on the original parts read from the raw
+ * source), the spam check of the service's scanner, the SMTP envelope, and the
+ * links over plain http. Sender authentication and client compatibility need
+ * the test's DNS and Node, so the tab names the assertions that run them.
+ *
+ * @packageDocumentation
+ */
+import { CONTENT_RULES, checkContent, extractLinks } from '../extract/index.ts';
+import type { ContentFinding, ContentSource } from '../extract/index.ts';
+import type { Message } from '../wire/schemas.ts';
+import type { SpamCheck } from '../wire/spam-check.ts';
+import type { Api } from './api.ts';
+import { h, replace } from './dom.ts';
+
+function grid(caption: string, columns: string[], rows: Array<Array<string | Node>>): HTMLElement {
+  return h(
+    'table',
+    { class: 'grid' },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((cell) => h('td', {}, cell))))),
+  );
+}
+
+async function partsOf(api: Api, message: Message): Promise<ContentSource> {
+  const raw = await api.raw(message.id);
+  const { default: PostalMime } = await import('postal-mime');
+  const parsed = await PostalMime.parse(raw);
+  return { headers: parsed.headers.map((x) => ({ key: x.key.toLowerCase(), value: x.value })), html: parsed.html ?? null, text: parsed.text ?? null };
+}
+
+function contentSection(findings: ContentFinding[]): Node {
+  if (findings.length === 0) return h('p', {}, `No findings: all ${Object.keys(CONTENT_RULES).length} content rules pass.`);
+  return grid(
+    'Content rules (message.contentChecks(), toPassContentChecks)',
+    ['Rule', 'Severity', 'Where', 'Finding and fix', 'Why'],
+    findings.map((f) => [h('code', {}, f.rule), f.severity, f.where, f.message, CONTENT_RULES[f.rule]?.why ?? '']),
+  );
+}
+
+function spamSection(result: SpamCheck): Node {
+  return h(
+    'div',
+    {},
+    h('p', {}, `${result.scanner}: score ${result.score} of ${result.threshold} — ${result.spam ? 'spam' : 'not spam'} (the scanner's own total ${result.scannerScore}; local-only rules are not counted).`),
+    grid(
+      'Spam rules (message.spamCheck(), toPassSpamCheck)',
+      ['Points', 'Rule', 'Counted', 'Description'],
+      result.rules.map((r) => [r.score.toFixed(1), h('code', {}, r.name), r.localOnly ? 'no (local-only)' : 'yes', r.description]),
+    ),
+  );
+}
+
+async function runChecks(api: Api, message: Message, out: HTMLElement): Promise<void> {
+  replace(out, h('p', { class: 'muted' }, 'Running…'));
+  const sections: Node[] = [];
+  sections.push(h('h3', {}, 'Content'));
+  try {
+    sections.push(contentSection(checkContent(await partsOf(api, message))));
+  } catch (error) {
+    sections.push(h('p', { class: 'error' }, `Content checks failed: ${(error as Error).message}`));
+  }
+  sections.push(h('h3', {}, 'Spam'));
+  try {
+    sections.push(spamSection(await api.spamCheck(message.id)));
+  } catch (error) {
+    sections.push(h('p', { class: 'muted' }, (error as Error).message));
+  }
+  sections.push(h('h3', {}, 'Links'));
+  const links = extractLinks({ html: message.html, text: message.text, subject: message.subject });
+  sections.push(
+    links.length === 0
+      ? h('p', { class: 'muted' }, 'No links.')
+      : grid('Links (toHaveWorkingLinks requests them from a test)', ['Text', 'Target', 'Note'], links.map((l) => [l.text || '(no text)', h('code', {}, l.href), /^http:/i.test(l.href) ? 'plain http' : ''])),
+  );
+  sections.push(h('h3', {}, 'Authentication and compatibility'));
+  const envelope = message.envelope;
+  sections.push(
+    h(
+      'p',
+      {},
+      envelope
+        ? `Envelope: MAIL FROM <${envelope.mailFrom}>, RCPT TO ${envelope.rcptTo.join(', ')}, from ${envelope.clientAddress ?? '?'}${envelope.helo ? ` (HELO ${envelope.helo})` : ''}. `
+        : 'No envelope recorded. ',
+      'DKIM, SPF and DMARC are checked against your test DNS in a test: expect(message).toBeAuthenticated(); client support: expect(message).toBeCompatibleWith([…]).',
+    ),
+  );
+  replace(out, ...sections);
+}
+
+/** The Checks tab: a button that runs the checks, and their results. */
+export function checksPanel(message: Message, api: Api): Node {
+  const out = h('div', { class: 'checks-results', 'aria-live': 'polite' });
+  const button = h('button', { type: 'button' }, 'Run checks');
+  button.addEventListener('click', () => {
+    button.disabled = true;
+    void runChecks(api, message, out).finally(() => (button.disabled = false));
+  });
+  return h('div', { class: 'checks' }, h('p', {}, button, ' Content rules, spam score, links — on demand.'), out);
+}
