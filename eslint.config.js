@@ -108,19 +108,21 @@ function serverLayersAndCli() {
   };
   /** Folders of src/server and the folders each must never import (it sits below them). */
   const layers = {
-    storage: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context'],
-    events: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context'],
-    mail: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'context'],
-    forward: ['routes', 'smtp', 'http', 'auth', 'events', 'mail', 'context', 'storage'],
-    http: ['routes', 'smtp', 'auth', 'events', 'forward', 'mail', 'context'],
-    auth: ['routes', 'smtp', 'events', 'forward', 'mail', 'context'],
-    context: ['routes', 'smtp', 'forward', 'mail', 'http'],
-    smtp: ['routes', 'http', 'auth'],
+    storage: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'streams'],
+    events: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'streams'],
+    mail: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'context', 'streams'],
+    forward: ['routes', 'smtp', 'http', 'auth', 'events', 'mail', 'context', 'storage', 'streams'],
+    http: ['routes', 'smtp', 'auth', 'events', 'forward', 'mail', 'context', 'streams'],
+    auth: ['routes', 'smtp', 'events', 'forward', 'mail', 'context', 'streams'],
+    context: ['routes', 'smtp', 'forward', 'mail', 'http', 'streams'],
+    smtp: ['routes', 'http', 'auth', 'streams'],
+    // One SSE connection type and the two streams' policies: below the routes, above what they read.
+    streams: ['routes', 'smtp', 'forward', 'mail', 'faults', 'static'],
     routes: ['smtp', 'forward'],
     // The per-inbox delivery faults: a table on the bus that the SMTP intake and the routes consult.
-    faults: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'storage', 'static'],
+    faults: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'storage', 'static', 'streams'],
     // The viewer's built files on disk: below everything that handles a request.
-    static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults'],
+    static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'streams'],
   };
   return [
     layerRule(['src/server/**'], [compositionRoot], ['src/server/index.ts', 'src/server/start.ts', 'src/server/app.ts']),
