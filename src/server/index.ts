@@ -18,6 +18,8 @@ import '../runtime/node-check.ts';
 export { startServer } from './start.ts';
 export type { StartServerOptions, RunningServer } from './start.ts';
 export { createApp } from './app.ts';
+export type { AppOptions } from './app.ts';
+export type { ConnectionTimers } from './streams/connection.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
 export { createPostgresStore } from './storage/postgres.ts';
