@@ -18,6 +18,7 @@ import type { AttachmentDownload, AttachmentStream, RawMessage } from './resourc
 import type { MessageMatch } from './criteria.ts';
 import type { ClearedDeliveryFault, DeliveryFault } from '../wire/faults.ts';
 import type { DeliveryFaultOptions } from './faults.ts';
+import { systemClock } from './internal/clock.ts';
 import { ReceivedMessage } from './received.ts';
 import type { InboxStream, StreamOptions } from './stream.ts';
 import type { ListParams, RequestOptions } from './types.ts';
@@ -64,6 +65,7 @@ export class InboxHandle {
       get address() {
         return address();
       },
+      clock: systemClock,
       stream: (options) => client.inboxes.stream(this.id, this.requestOptions(options)),
       messages: (options) => client.messages.list(this.id, this.requestOptions(options)),
       message: (id, options) => client.messages.get(id, this.requestOptions(options)),

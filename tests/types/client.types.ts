@@ -112,6 +112,7 @@ export async function typeTests(options: ClientOptions): Promise<void> {
     expectType<Equal<typeof event, InboxEvent>>();
     if (event.type === 'message') expectType<Equal<typeof event.message, MessageSummary>>();
     else if (event.type === 'ready') expectType<Equal<typeof event.lastSeq, number>>();
+    else if (event.type === 'access.revoked') expectType<Equal<typeof event.reason, string>>();
     else expectType<Equal<typeof event.type, 'inbox.deleted' | 'inbox.expired'>>();
   }
 

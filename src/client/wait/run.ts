@@ -11,6 +11,7 @@ import { AbortError, InboxkitError } from '../errors.ts';
 import { describeCriteria, toCriteria } from '../criteria.ts';
 import { formatAddress } from '../format.ts';
 import type { ReceivedMessage } from '../received.ts';
+import type { InboxAccessRevokedEvent, InboxGoneEvent } from '../stream.ts';
 import { UnexpectedMessageError, WaitTimeoutError } from './errors.ts';
 import type { WaitMismatch } from './errors.ts';
 import { explainTimeout, newestMismatches } from './explain.ts';
@@ -19,6 +20,14 @@ import { MessageMatcher } from './matcher.ts';
 import type { WaitSource } from './source.ts';
 import type { WaitSpec } from './spec.ts';
 import type { WaitState } from './state.ts';
+
+/** Why a wait ends when its stream ends for good: the inbox went, or access to it did. */
+function endedWhy(address: string, event: InboxGoneEvent | InboxAccessRevokedEvent): string {
+  if (event.type === 'access.revoked') {
+    return `access to inbox ${address} was revoked while waiting (${event.reason}): the credential no longer opens it; sign in again or use a credential that does.`;
+  }
+  return `inbox ${address} was ${event.type === 'inbox.expired' ? 'expired' : 'deleted'} while waiting.`;
+}
 
 /** How a wait's promise is settled. */
 interface Settle {
@@ -38,7 +47,7 @@ class WaitRun {
   readonly #stop = new AbortController();
   /** The feed alone (ended first by `absent` and `peek` at their deadline). */
   readonly #feedStop = new AbortController();
-  readonly #started = Date.now();
+  readonly #started: number;
   readonly #matched: ReceivedMessage[] = [];
   readonly #rejected: WaitMismatch[] = [];
   readonly #queue: MessageSummary[] = [];
@@ -47,21 +56,21 @@ class WaitRun {
   readonly #settle: Settle;
   #settled = false;
   #pumping: Promise<void> | null = null;
-  #deadline: ReturnType<typeof setTimeout> | undefined;
+  #deadline: unknown;
 
   constructor(source: WaitSource, state: WaitState, spec: WaitSpec, settle: Settle) {
     this.#source = source;
     this.#state = state;
     this.#spec = spec;
     this.#settle = settle;
+    this.#started = source.clock.now();
     this.#description = describeCriteria(spec.match);
     this.#matcher = new MessageMatcher(toCriteria(spec.match, spec.call), source, state, spec.mode !== 'peek', (id) => this.#takePushed(id));
-    const startAfter = spec.mode === 'peek' ? 0 : state.watermark;
-    this.#feed = new MessageFeed(source, { since: spec.since, startAfter, readyTimeoutMs: readyTimeoutFor(spec.timeout), pollIntervals: spec.pollIntervals }, {
+    const after = spec.mode === 'peek' ? 0 : state.after;
+    this.#feed = new MessageFeed(source, { since: spec.since, after, readyTimeoutMs: readyTimeoutFor(spec.timeout), pollIntervals: spec.pollIntervals }, {
       deliver: (summaries) => this.#deliver(summaries),
       pushedWhole: (message) => void this.#pushed.set(message.id, message),
-      gone: (kind) =>
-        this.#fail(new InboxkitError(`${spec.call}(${this.#description}): inbox ${source.address} was ${kind === 'inbox.expired' ? 'expired' : 'deleted'} while waiting.`)),
+      ended: (event) => this.#fail(new InboxkitError(`${spec.call}(${this.#description}): ${endedWhy(source.address, event)}`)),
       fatal: (error) => this.#fail(error),
     });
   }
@@ -70,7 +79,7 @@ class WaitRun {
     this.#spec.signal?.addEventListener('abort', this.#onAbort, { once: true });
     const { timeout, mode } = this.#spec;
     if ((timeout > 0 || mode === 'peek') && Number.isFinite(timeout)) {
-      this.#deadline = setTimeout(() => void this.#onDeadline().catch((error: unknown) => this.#fail(error)), timeout);
+      this.#deadline = this.#source.clock.setTimeout(() => void this.#onDeadline().catch((error: unknown) => this.#fail(error)), timeout);
     }
     // A peek without a window only looks at the list once (at its deadline, now): no stream.
     if (mode === 'peek' && timeout === 0) return;
@@ -84,7 +93,7 @@ class WaitRun {
   #finish(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    clearTimeout(this.#deadline);
+    this.#source.clock.clearTimeout(this.#deadline);
     this.#spec.signal?.removeEventListener('abort', this.#onAbort);
     this.#stop.abort();
     return true;
@@ -129,8 +138,8 @@ class WaitRun {
   }
 
   async #consider(summary: MessageSummary): Promise<void> {
-    const floor = this.#feed.floor;
-    if (floor !== null && summary.seq <= floor) {
+    const startedAfter = this.#feed.startedAfter;
+    if (startedAfter !== null && summary.seq <= startedAfter) {
       this.#pushed.delete(summary.id);
       return;
     }
@@ -183,12 +192,12 @@ class WaitRun {
       description: this.#description,
       address: this.#source.address,
       timeout,
-      elapsedMs: Date.now() - this.#started,
+      elapsedMs: this.#source.clock.now() - this.#started,
       count,
       since,
       matchedSubjects: this.#matched.map((m) => m.subject),
       rejected: this.#rejected,
-      floor: this.#feed.floor,
+      startedAfter: this.#feed.startedAfter,
       returnedCount: this.#state.returnedCount,
       ...feed,
     });
