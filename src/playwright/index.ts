@@ -44,7 +44,8 @@ export { DeliveryFaultsUnsupportedError } from '../client/index.ts';
 export type { DeliveryFault, DeliveryFaultOptions, CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from '../client/index.ts';
 export type { OpenableMessage } from './open.ts';
 export { defaultWaitTimeout, teardownReserve } from './budget.ts';
-export { WaitTimeoutError, UnexpectedMessageError, describeCriteria } from '../client/index.ts';
+export { WaitTimeoutError, UnexpectedMessageError } from '../client/index.ts';
+export { describeCriteria } from '../client/internals.ts';
 export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, ReceivedAttachment, WaitOptions, ExpectNoMessageOptions, ExtractedLink, LinkFilterArg, OtpCandidate } from '../client/index.ts';
 
 /**

@@ -9,8 +9,9 @@
 import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { Locator, Page, TestInfo } from '@playwright/test';
-import { atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/index.ts';
-import type { CallLocation, CallSite, DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
+import { atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/internals.ts';
+import type { DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
+import type { CallLocation, CallSite } from '../client/internals.ts';
 import type { LinkCheckContext } from './link-check.ts';
 import { TestMessage } from './test-message.ts';
 import { openEmail } from './open.ts';

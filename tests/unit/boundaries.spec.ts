@@ -23,6 +23,7 @@ const refused: Array<[string, string]> = [
   ['src/extract/example.ts', '../server/mail/sanitize.ts'],
   ['src/playwright/example.ts', '../server/index.ts'],
   ['src/playwright/example.ts', '../client/wait.ts'],
+  ['src/playwright/example.ts', '../client/call-site.ts'],
   ['src/wire/example.ts', '@hono/zod-openapi'],
   ['src/server/example.ts', '../viewer/main.ts'],
   ['src/viewer/example.ts', '../server/index.ts'],
@@ -40,6 +41,7 @@ const allowed: Array<[string, string]> = [
   ['src/server/example.ts', '../wire/schemas.ts'],
   ['src/client/example.ts', '../wire/schemas.ts'],
   ['src/playwright/example.ts', '../client/index.ts'],
+  ['src/playwright/example.ts', '../client/internals.ts'],
   ['src/viewer/example.ts', '../extract/index.ts'],
   ['src/viewer/example.ts', 'eventsource-parser'],
 ];

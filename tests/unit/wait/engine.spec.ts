@@ -324,5 +324,4 @@ test.describe('the wait engine, on fake time', () => {
       if (row.expect.within !== undefined) expect(clock.now()).toBeLessThanOrEqual(row.expect.within);
     });
   }
-
 });
