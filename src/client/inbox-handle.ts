@@ -14,7 +14,7 @@ import type { DeletedInbox, DeletedMessage, Inbox, Message, MessageSummary, Upda
 import { ApiPromise } from './api-promise.ts';
 import type { InboxkitClient } from './client.ts';
 import type { PagePromise } from './pagination.ts';
-import type { AttachmentDownload, AttachmentStream, RawMessage } from './resources.ts';
+import type { AttachmentDownload, AttachmentStream, RawMessage } from './types.ts';
 import type { MessageMatch } from './criteria.ts';
 import type { ClearedDeliveryFault, DeliveryFault } from '../wire/faults.ts';
 import type { DeliveryFaultOptions } from './faults.ts';
