@@ -100,7 +100,7 @@ test.describe('server layers and the CLI', () => {
     ['storage imports the SMTP intake', 'src/server/storage/sqlite/example.ts', '../../smtp/intake.ts'],
     ['storage imports the HTTP layer', 'src/server/storage/example.ts', '../http/errors.ts'],
     ['storage imports auth', 'src/server/storage/example.ts', '../auth/secrets.ts'],
-    ['forwarding imports the SMTP intake', 'src/server/forward/example.ts', '../smtp/intake-core.ts'],
+    ['forwarding imports the SMTP intake', 'src/server/forward/example.ts', '../smtp/listener.ts'],
     ['auth imports the server context', 'src/server/auth/example.ts', '../context/context.ts'],
     ['a route imports the composition root', 'src/server/routes/example.ts', '../app.ts'],
     ['the sweeper imports the composition root', 'src/server/example.ts', './start.ts'],

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { canSee, isActive } from '../auth/visibility.ts';
+import { canSee, isActive, listVisibleInboxes } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ServerContext } from '../context/context.ts';
 import { toMessageSummary, toWireInbox } from '../http/present.ts';
@@ -27,10 +27,7 @@ async function listVisible(ctx: ServerContext, principal: Exclude<Principal, { k
   }
   let cursor: string | null = null;
   do {
-    const page: StorePage<InboxRecord> =
-      principal.kind === 'operator'
-        ? await ctx.store.listActiveInboxes({ cursor, limit: 100, now })
-        : await ctx.store.listInboxesByOwner(principal.user.id, { cursor, limit: 100, now });
+    const page: StorePage<InboxRecord> = await listVisibleInboxes(ctx, principal, { cursor, limit: 100 });
     for (const inbox of page.items) found.set(inbox.id, inbox);
     cursor = page.nextCursor;
   } while (cursor !== null);
