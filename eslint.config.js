@@ -136,6 +136,15 @@ function serverLayersAndCli() {
         },
       ]),
     ),
+    // Storage inside: the dialects implement the contract and never import the factories
+    // (sqlite.ts, postgres.ts) above them or each other; the contract imports neither.
+    ...[
+      ['src/server/storage/sqlite/**', ['**/sqlite.ts', '**/postgres.ts', '**/postgres/**'], 'The SQLite dialect imports the storage contract (../contract/) and its own files only.'],
+      ['src/server/storage/postgres/**', ['**/sqlite.ts', '**/postgres.ts', '**/sqlite/**'], 'The PostgreSQL dialect imports the storage contract (../contract/) and its own files only.'],
+      ['src/server/storage/contract/**', ['**/sqlite.ts', '**/postgres.ts', '**/sqlite/**', '**/postgres/**'], 'The storage contract imports no dialect and no factory.'],
+    ].map(([files, group, message]) =>
+      layerRule([files], [compositionRoot, { group: layers.storage.map((f) => `**/${f}/**`), message: `src/server/storage sits below ${layers.storage.join(', ')}: it may not import them.` }, { group, message }]),
+    ),
     layerRule(['src/cli/**'], [
       {
         regex: '^(?!node:|\\.{1,2}/)',

@@ -33,8 +33,8 @@ import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
 import type { ConnectionTimers } from './streams/connection.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
-import { InvalidCursorError } from './storage/cursor.ts';
-import { StoreUnavailableError } from './storage/errors.ts';
+import { InvalidCursorError } from './storage/contract/cursor.ts';
+import { StoreUnavailableError } from './storage/contract/errors.ts';
 
 /** The OpenAPI document's `info`. */
 const INFO = {

@@ -25,7 +25,7 @@ export type { SqliteStoreOptions } from './storage/sqlite.ts';
 export { createPostgresStore } from './storage/postgres.ts';
 export { redactUrl } from './storage/postgres/database.ts';
 export type { PostgresStore, PostgresStoreOptions } from './storage/postgres.ts';
-export { StoreUnavailableError } from './storage/errors.ts';
+export { StoreUnavailableError } from './storage/contract/errors.ts';
 export { resolveConfig, ConfigError, DEFAULT_DOMAIN } from './context/config.ts';
 export type {
   ResolvedConfig,
@@ -43,4 +43,4 @@ export { createEventBus } from './events/bus.ts';
 export type { EventBus, BusEvent } from './events/types.ts';
 export { createPostgresEventBus } from './events/postgres-bus.ts';
 export type { PostgresEventBus, PostgresEventBusOptions, PostgresBusLogger } from './events/postgres-bus.ts';
-export type { Store } from './storage/types.ts';
+export type { Store } from './storage/contract/types.ts';

@@ -118,15 +118,29 @@ function fileGraph(): Map<string, Set<string>> {
   return graph;
 }
 
+/**
+ * The folders a file is in, from src/ down. Inside src/server a folder's own
+ * files count as one more folder, `(own)`, beside its subfolders: there a
+ * folder's files and its subfolders must not import each other in a circle
+ * either (storage's factories sit above its dialect folders, which import
+ * only its `contract/`). The client's root files and its `wait/` and
+ * `internal/` folders still do (they share `errors.ts`), so the rule stops at
+ * sibling folders outside the server.
+ */
+function partsOf(file: string): string[] {
+  const parts = path.relative(src, path.dirname(file)).split(path.sep).filter(Boolean);
+  return parts[0] === 'server' && parts.length > 1 ? [...parts, '(own)'] : parts;
+}
+
 /** Every folder of src/ at any depth → the folders it imports, each import counted at every depth where the two sides differ. */
 function nestedFolderGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
   for (const file of sourceFiles(src)) {
-    const fromParts = path.relative(src, path.dirname(file)).split(path.sep).filter(Boolean);
+    const fromParts = partsOf(file);
     for (const specifier of relativeImports(file)) {
       const target = path.resolve(path.dirname(file), specifier);
       if (!target.startsWith(src + path.sep)) continue;
-      const toParts = path.relative(src, path.dirname(target)).split(path.sep).filter(Boolean);
+      const toParts = partsOf(target);
       // The folders that contain neither side's file: compare siblings under their common parent.
       let common = 0;
       while (common < fromParts.length && common < toParts.length && fromParts[common] === toParts[common]) common++;

@@ -1,5 +1,5 @@
 import { HttpError } from '../http/errors.ts';
-import type { InboxRecord, Store, StorePage } from '../storage/types.ts';
+import type { InboxRecord, Store, StorePage } from '../storage/contract/types.ts';
 import type { Principal } from './principal.ts';
 
 /** What visibility checks read: a server context fits. */

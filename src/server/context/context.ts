@@ -13,7 +13,7 @@ import { createEventBus } from '../events/bus.ts';
 import type { EventBus } from '../events/types.ts';
 import { createDeliveryFaults } from '../faults/table.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
-import type { Store } from '../storage/types.ts';
+import type { Store } from '../storage/contract/types.ts';
 import type { ResolvedConfig } from './config.ts';
 
 /** Hono variables set by the app's middleware, readable in every route as `c.var.*`. */

@@ -13,8 +13,8 @@ import { planOf } from '../auth/plans.ts';
 import { HttpError } from '../http/errors.ts';
 import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
-import { INBOX_CURSOR, decodeCursor } from '../storage/cursor.ts';
-import type { DomainRecord } from '../storage/types.ts';
+import { INBOX_CURSOR, decodeCursor } from '../storage/contract/cursor.ts';
+import type { DomainRecord } from '../storage/contract/types.ts';
 import { createInboxRoute, deleteInboxRoute, getInboxRoute, listInboxesRoute, updateInboxRoute } from './inboxes.routes.ts';
 
 const LOCAL_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

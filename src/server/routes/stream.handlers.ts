@@ -9,7 +9,7 @@ import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
-import type { MessageRecord, MessageSummaryRecord } from '../storage/types.ts';
+import type { MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 import { createMessageFrames, MAX_WHOLE_MESSAGE_EVENT_BYTES } from '../streams/frames.ts';
 import { inboxStreamPolicy } from '../streams/inbox-stream.ts';
 import { openEventStream, streamAccess } from '../streams/open.ts';

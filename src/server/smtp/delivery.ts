@@ -11,7 +11,7 @@ import type { ForwardQueue } from '../forward/forwarder.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { prepareMessage } from '../mail/prepare.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
-import type { InboxRecord, Store } from '../storage/types.ts';
+import type { InboxRecord, Store } from '../storage/contract/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
 
 /** The logging the intake needs (a pino logger fits). */

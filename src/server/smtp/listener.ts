@@ -7,7 +7,7 @@
  */
 import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
 import { createIntakeFaultHook } from '../faults/intake-hook.ts';
-import type { InboxRecord } from '../storage/types.ts';
+import type { InboxRecord } from '../storage/contract/types.ts';
 import { createDelivery, smtpError } from './delivery.ts';
 import type { IntakeDeps, IntakeLogger } from './delivery.ts';
 import { PromptSmtpServer } from './server.ts';

@@ -15,7 +15,7 @@
  *
  * @packageDocumentation
  */
-import type { Store } from './types.ts';
+import type { Store } from './contract/types.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
 import { createSqliteDomains } from './sqlite/domains.ts';

@@ -9,7 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { ServerContext } from '../context/context.ts';
 import { toMessageSummary, toWireInbox } from '../http/present.ts';
 import { formatEvent } from '../http/sse.ts';
-import type { InboxRecord, MessageSummaryRecord, StorePage } from '../storage/types.ts';
+import type { InboxRecord, MessageSummaryRecord, StorePage } from '../storage/contract/types.ts';
 import type { StreamPolicy } from './connection.ts';
 import { SeqLedger } from './ledger.ts';
 

@@ -8,7 +8,7 @@
 import type { AccessEnd } from '../auth/access.ts';
 import type { BusEvent } from '../events/types.ts';
 import { formatEvent } from '../http/sse.ts';
-import type { MessageRecord, MessageSummaryRecord } from '../storage/types.ts';
+import type { MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 import type { SseConnection, StreamPolicy } from './connection.ts';
 import type { MessageFrames } from './frames.ts';
 import { SeqLedger } from './ledger.ts';

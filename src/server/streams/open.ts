@@ -12,7 +12,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import type { BusEvent } from '../events/types.ts';
 import { eventStreamResponse } from '../http/sse.ts';
-import type { InboxRecord } from '../storage/types.ts';
+import type { InboxRecord } from '../storage/contract/types.ts';
 import { SseConnection } from './connection.ts';
 import type { ConnectionAccess, ConnectionOptions, ConnectionTimers, StreamPolicy } from './connection.ts';
 
