@@ -9,6 +9,7 @@
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import { AbortError, InboxkitError } from '../errors.ts';
 import { describeCriteria, toCriteria } from '../criteria.ts';
+import type { MessageCriteria } from '../criteria.ts';
 import { formatAddress } from '../format.ts';
 import type { ReceivedMessage } from '../received.ts';
 import type { InboxAccessRevokedEvent, InboxGoneEvent } from '../stream.ts';
@@ -58,14 +59,14 @@ class WaitRun {
   #pumping: Promise<void> | null = null;
   #deadline: unknown;
 
-  constructor(source: WaitSource, state: WaitState, spec: WaitSpec, settle: Settle) {
+  constructor(source: WaitSource, state: WaitState, spec: WaitSpec, criteria: { normalized: MessageCriteria; description: string }, settle: Settle) {
     this.#source = source;
     this.#state = state;
     this.#spec = spec;
     this.#settle = settle;
     this.#started = source.clock.now();
-    this.#description = describeCriteria(spec.match);
-    this.#matcher = new MessageMatcher(toCriteria(spec.match, spec.call), source, state, spec.mode !== 'peek', (id) => this.#takePushed(id));
+    this.#description = criteria.description;
+    this.#matcher = new MessageMatcher(criteria.normalized, source, state, spec.mode !== 'peek', (id) => this.#takePushed(id));
     const after = spec.mode === 'peek' ? 0 : state.after;
     this.#feed = new MessageFeed(source, { since: spec.since, after, readyTimeoutMs: readyTimeoutFor(spec.timeout), pollIntervals: spec.pollIntervals }, {
       deliver: (summaries) => this.#deliver(summaries),
@@ -219,10 +220,11 @@ class WaitRun {
  * @internal
  */
 export function runWait(source: WaitSource, state: WaitState, spec: WaitSpec): Promise<ReceivedMessage[]> {
+  // Once per wait: a bad match throws here, before anything starts.
   const description = describeCriteria(spec.match);
-  toCriteria(spec.match, spec.call); // a bad match throws before anything starts
+  const normalized = toCriteria(spec.match, spec.call);
   if (spec.signal?.aborted) {
     return Promise.reject(new AbortError(`${spec.call}(${description}) at ${source.address} was aborted by the caller's AbortSignal before it started.`, { cause: spec.signal.reason }));
   }
-  return new Promise<ReceivedMessage[]>((resolve, reject) => new WaitRun(source, state, spec, { resolve, reject }).start());
+  return new Promise<ReceivedMessage[]>((resolve, reject) => new WaitRun(source, state, spec, { normalized, description }, { resolve, reject }).start());
 }
