@@ -41,7 +41,17 @@ import type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSource } fro
  * await inbox.delete();
  * ```
  */
+/**
+ * The key under which the fixtures give a handle the class of the messages
+ * its waits return (`src/client/internals.ts`), so each message is built
+ * once, as what the test receives. Not part of the public API.
+ * @internal
+ */
+export const MESSAGE_FACTORY: unique symbol = Symbol('inboxkit.messageFactory');
+
 export class InboxHandle {
+  /** Builds the messages this handle's waits return; `null`: a `ReceivedMessage`. @internal */
+  [MESSAGE_FACTORY]: ((data: Message) => ReceivedMessage) | null = null;
   readonly #client: InboxkitClient;
   readonly #waits = new WaitState();
   readonly #source: WaitSource;
@@ -69,7 +79,7 @@ export class InboxHandle {
       stream: (options) => client.inboxes.stream(this.id, this.requestOptions(options)),
       messages: (options) => client.messages.list(this.id, this.requestOptions(options)),
       message: (id, options) => client.messages.get(id, this.requestOptions(options)),
-      wrap: (message) => new ReceivedMessage(this, message),
+      wrap: (message) => this[MESSAGE_FACTORY]?.(message) ?? new ReceivedMessage(this, message),
     };
   }
 

@@ -12,4 +12,5 @@ export type { CallLocation, CallSite } from './call-site.ts';
 export { describeCriteria, matchesPattern } from './criteria.ts';
 export { formatAddress } from './format.ts';
 export { describeLinkFilter } from '../extract/index.ts';
+export { MESSAGE_FACTORY } from './inbox-handle.ts';
 export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.ts';

@@ -9,7 +9,7 @@
 import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { Locator, Page, TestInfo } from '@playwright/test';
-import { atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/internals.ts';
+import { MESSAGE_FACTORY, atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/internals.ts';
 import type { DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, WaitOptions } from '../client/index.ts';
 import type { CallLocation, CallSite } from '../client/internals.ts';
 import type { LinkCheckContext } from './link-check.ts';
@@ -97,6 +97,8 @@ export class TestInbox {
   constructor(handle: InboxHandle, context: TestInboxContext) {
     this.#handle = handle;
     this.#context = context;
+    // The waits build each message once, as the TestMessage the test receives.
+    handle[MESSAGE_FACTORY] = (data) => new TestMessage(handle, data, context.linkCheck ?? null);
   }
 
   /** The client's handle of this inbox, for everything the fixture does not wrap. */
@@ -200,7 +202,7 @@ export class TestInbox {
   }
 
   #forTest(message: ReceivedMessage): TestMessage {
-    return new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null);
+    return message instanceof TestMessage ? message : new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null);
   }
 
   /**
