@@ -64,6 +64,14 @@ export interface OpenStreamRequest {
   policy(): StreamPolicy;
   /** Room beyond the bound for one large event (a whole message). */
   extraBytes?: number;
+  /**
+   * Admission of the connection: called once the request is known to open
+   * one (never for a `HEAD`), before anything is subscribed. Throw an
+   * `HttpError` to refuse it (a cap on open streams per credential); the
+   * function it returns runs once when the connection ends, however it ends.
+   * @defaultValue every connection is admitted
+   */
+  admit?: () => () => void;
 }
 
 /** The Node response under @hono/node-server (destroyed directly to drop a slow client). */
@@ -78,12 +86,13 @@ function outgoingOf(c: Context<AppEnv>): { destroy?: () => void } | undefined {
  * by running the GET handler, so without this rule every HEAD would leave a
  * connection nobody reads.
  *
- * Admission: a connection is created below and released by its `onClose`
- * (which runs once, however it ends); a cap on open streams acquires there
- * and releases in `onClose`.
+ * Admission is one call: `request.admit` acquires (or throws to refuse)
+ * before the connection exists, and what it returns is the connection's
+ * `onClose`, which runs once, however the connection ends.
  */
 export function openEventStream(c: Context<AppEnv>, request: OpenStreamRequest): Response {
   if (c.req.method === 'HEAD') return eventStreamResponse(null);
+  const release = request.admit?.();
   const options: ConnectionOptions = {
     label: request.label,
     logFields: request.logFields,
@@ -93,6 +102,7 @@ export function openEventStream(c: Context<AppEnv>, request: OpenStreamRequest):
     timers: request.settings.timers,
     access: request.access,
     outgoing: outgoingOf(c),
+    onClose: release,
   };
   const connection = new SseConnection(options, request.extraBytes ?? 0);
   connection.open(request.subscribe, request.policy());
