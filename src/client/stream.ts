@@ -63,7 +63,8 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
   readonly #closer = new AbortController();
   #started = false;
   #lastEventId: string | undefined;
-  #highestSeq = 0;
+  /** The seq boundary: every message at or below it was delivered (or is before the stream); what a reconnection sends as `Last-Event-ID`. */
+  #after = 0;
   #connections = 0;
   #response: ResponseInfo | null = null;
 
@@ -76,7 +77,7 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
     if (options.lastEventId !== undefined) {
       this.#lastEventId = String(options.lastEventId);
       const seq = Number(this.#lastEventId);
-      if (Number.isSafeInteger(seq)) this.#highestSeq = seq;
+      if (Number.isSafeInteger(seq)) this.#after = seq;
     }
     void path`/inboxes/${inboxId}/stream`; // refuse an empty id now rather than on the first iteration
   }
@@ -310,8 +311,8 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
         const sentWhole = this.#options.includeMessage === true && typeof data === 'object' && data !== null && 'headers' in data;
         const whole = sentWhole ? this.#transport.validate(where, LooseMessage, data) : null;
         const message = whole ?? this.#transport.validate(where, LooseMessageSummary, data);
-        if (message.seq <= this.#highestSeq) return null; // already delivered before a reconnection
-        this.#highestSeq = message.seq;
+        if (message.seq <= this.#after) return null; // already delivered before a reconnection
+        this.#after = message.seq;
         const id = raw.id ?? String(message.seq);
         this.#lastEventId = id;
         return { type: 'message', id, message, whole };
@@ -320,8 +321,8 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
         const ready = this.#transport.validate(where, LooseStreamReady, this.#json(raw, answer));
         // Without a Last-Event-ID the server replays nothing: remember where "live" began,
         // so a reconnection replays what arrived while the connection was down.
-        if (this.#lastEventId === undefined && ready.lastSeq > this.#highestSeq) {
-          this.#highestSeq = ready.lastSeq;
+        if (this.#lastEventId === undefined && ready.lastSeq > this.#after) {
+          this.#after = ready.lastSeq;
           this.#lastEventId = String(ready.lastSeq);
         }
         return { type: 'ready', inboxId: ready.inboxId, lastSeq: ready.lastSeq };
