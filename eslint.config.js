@@ -48,7 +48,7 @@ export default tseslint.config(
     { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/mcp', '**/mcp/**', '@modelcontextprotocol/*', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'], message: 'The client never imports the server or the Playwright layer.' },
   ]),
   boundary(['src/playwright/**'], [
-    { group: ['**/server', '**/server/**', '**/wire/**', '**/extract/**', '**/mcp', '**/mcp/**', '**/client/*', '!**/client/index.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:sqlite'], message: 'The Playwright layer uses only the client\'s public API (src/client/index.ts).' },
+    { group: ['**/server', '**/server/**', '**/wire/**', '**/extract/**', '**/mcp', '**/mcp/**', '**/client/*', '!**/client/index.ts', '!**/client/internals.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:sqlite'], message: 'The Playwright layer uses the client\'s public API (src/client/index.ts) and its private door for the fixtures (src/client/internals.ts), nothing else of the client.' },
   ]),
   boundary(['src/wire/**'], [
     { group: ['**/server/**', '**/client/**', '**/playwright/**', '**/extract/**', 'hono', 'hono/*', '@hono/*'], message: 'The wire schemas depend on zod alone.' },
@@ -83,7 +83,7 @@ export default tseslint.config(
   // zod for its tool schemas, the MCP SDK (an optional peer dependency, loaded on first use)
   // and Node built-ins; never the server.
   boundary(['src/mcp/**'], [
-    { regex: '^(?!(?:node:[a-z_/]+|zod|@modelcontextprotocol/sdk/[a-zA-Z/]+\\.js|\\./[^/]+|\\.\\./client/index\\.ts)$)', message: 'src/mcp may import only the client\'s public API (src/client/index.ts), zod, @modelcontextprotocol/sdk, Node built-ins and its own files.' },
+    { regex: '^(?!(?:node:[a-z_/]+|zod|@modelcontextprotocol/sdk/[a-zA-Z/]+\\.js|\\./[^/]+|\\.\\./client/(?:index|internals)\\.ts)$)', message: 'src/mcp may import only the client\'s public API (src/client/index.ts) and its private door (src/client/internals.ts), zod, @modelcontextprotocol/sdk, Node built-ins and its own files.' },
   ]),
   boundary(['src/runtime/**'], [
     { regex: '^(?!(?:node:[a-z_/]+|\\./[^/]+)$)', message: 'src/runtime (the Node.js check every entry point runs first) imports nothing but Node built-ins and its own folder.' },
@@ -114,21 +114,23 @@ function serverLayersAndCli() {
   };
   /** Folders of src/server and the folders each must never import (it sits below them). */
   const layers = {
-    storage: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context'],
-    events: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context'],
-    mail: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'context'],
-    forward: ['routes', 'smtp', 'http', 'auth', 'events', 'mail', 'context', 'storage'],
-    http: ['routes', 'smtp', 'auth', 'events', 'forward', 'mail', 'context'],
-    auth: ['routes', 'smtp', 'events', 'forward', 'mail', 'context'],
-    context: ['routes', 'smtp', 'forward', 'mail', 'http'],
-    smtp: ['routes', 'http', 'auth'],
+    storage: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'streams'],
+    events: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'streams'],
+    mail: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'context', 'streams'],
+    forward: ['routes', 'smtp', 'http', 'auth', 'events', 'mail', 'context', 'storage', 'streams'],
+    http: ['routes', 'smtp', 'auth', 'events', 'forward', 'mail', 'context', 'streams'],
+    auth: ['routes', 'smtp', 'events', 'forward', 'mail', 'context', 'streams'],
+    context: ['routes', 'smtp', 'forward', 'mail', 'http', 'streams'],
+    smtp: ['routes', 'http', 'auth', 'streams'],
+    // One SSE connection type and the two streams' policies: below the routes, above what they read.
+    streams: ['routes', 'smtp', 'forward', 'mail', 'faults', 'static'],
     routes: ['smtp', 'forward'],
     // The per-inbox delivery faults: a table in the store that the SMTP intake and the routes consult.
-    faults: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'static'],
+    faults: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'static', 'streams'],
     // The spam scanners' clients (spamd, Rspamd): a leaf that the context builds and the routes call.
-    spam: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'static'],
+    spam: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'static', 'streams'],
     // The viewer's built files on disk: below everything that handles a request.
-    static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults'],
+    static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'streams'],
   };
   return [
     layerRule(['src/server/**'], [compositionRoot], ['src/server/index.ts', 'src/server/start.ts', 'src/server/app.ts']),
@@ -141,6 +143,15 @@ function serverLayersAndCli() {
           message: `src/server/${layer} sits below ${forbidden.join(', ')}: it may not import them.`,
         },
       ]),
+    ),
+    // Storage inside: the dialects implement the contract and never import the factories
+    // (sqlite.ts, postgres.ts) above them or each other; the contract imports neither.
+    ...[
+      ['src/server/storage/sqlite/**', ['**/sqlite.ts', '**/postgres.ts', '**/postgres/**'], 'The SQLite dialect imports the storage contract (../contract/) and its own files only.'],
+      ['src/server/storage/postgres/**', ['**/sqlite.ts', '**/postgres.ts', '**/sqlite/**'], 'The PostgreSQL dialect imports the storage contract (../contract/) and its own files only.'],
+      ['src/server/storage/contract/**', ['**/sqlite.ts', '**/postgres.ts', '**/sqlite/**', '**/postgres/**'], 'The storage contract imports no dialect and no factory.'],
+    ].map(([files, group, message]) =>
+      layerRule([files], [compositionRoot, { group: layers.storage.map((f) => `**/${f}/**`), message: `src/server/storage sits below ${layers.storage.join(', ')}: it may not import them.` }, { group, message }]),
     ),
     layerRule(['src/cli/**'], [
       {

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
  * storage contract and multi-node specs (they cover both backends on their own).
  */
 const ON_BOTH_BACKENDS = [
-  'server-core/{access-ends,authorization,errors,events-resync,expiry,extension,hardening,inboxes,ratelimit,viewer-api}.spec.ts',
+  'server-core/{access-ends,authorization,errors,events-resync,expiry,extension,hardening,inboxes,ratelimit,streams,viewer-api}.spec.ts',
   'server-mail/*.spec.ts',
   'adversarial/{authorization,co-recipients,exhaustion,fuzz,hostile-content,load,pkce,ratelimit,smtp-abuse}.spec.ts',
 ];

@@ -18,7 +18,7 @@
 import { pathToFileURL } from 'node:url';
 import type * as ServerModule from '../../src/server/index.ts';
 import type * as IntakeModule from '../../src/server/smtp/intake.ts';
-import type { NewMessage } from '../../src/server/storage/types.ts';
+import type { NewMessage } from '../../src/server/storage/contract/types.ts';
 
 /** What the host is asked to run. */
 export interface InboxkitHostConfig {

@@ -15,10 +15,11 @@ import type { DeletedInbox, DeletedMessage, Inbox, Message, MessageSummary, Upda
 import { ApiPromise } from './api-promise.ts';
 import type { InboxkitClient } from './client.ts';
 import type { PagePromise } from './pagination.ts';
-import type { AttachmentDownload, AttachmentStream, RawMessage } from './resources.ts';
+import type { AttachmentDownload, AttachmentStream, RawMessage } from './types.ts';
 import type { MessageMatch } from './criteria.ts';
 import type { ClearedDeliveryFault, DeliveryFault } from '../wire/faults.ts';
 import type { DeliveryFaultOptions } from './faults.ts';
+import { systemClock } from './internal/clock.ts';
 import { ReceivedMessage } from './received.ts';
 import type { InboxStream, StreamOptions } from './stream.ts';
 import type { ListParams, RequestOptions } from './types.ts';
@@ -41,7 +42,17 @@ import type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSource } fro
  * await inbox.delete();
  * ```
  */
+/**
+ * The key under which the fixtures give a handle the class of the messages
+ * its waits return (`src/client/internals.ts`), so each message is built
+ * once, as what the test receives. Not part of the public API.
+ * @internal
+ */
+export const MESSAGE_FACTORY: unique symbol = Symbol('inboxkit.messageFactory');
+
 export class InboxHandle {
+  /** Builds the messages this handle's waits return; `null`: a `ReceivedMessage`. @internal */
+  [MESSAGE_FACTORY]: ((data: Message) => ReceivedMessage) | null = null;
   readonly #client: InboxkitClient;
   readonly #waits = new WaitState();
   readonly #source: WaitSource;
@@ -65,10 +76,11 @@ export class InboxHandle {
       get address() {
         return address();
       },
+      clock: systemClock,
       stream: (options) => client.inboxes.stream(this.id, this.requestOptions(options)),
       messages: (options) => client.messages.list(this.id, this.requestOptions(options)),
       message: (id, options) => client.messages.get(id, this.requestOptions(options)),
-      wrap: (message) => new ReceivedMessage(this, message),
+      wrap: (message) => this[MESSAGE_FACTORY]?.(message) ?? new ReceivedMessage(this, message),
     };
   }
 

@@ -11,7 +11,7 @@ import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/inde
 import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../extract/index.ts';
 import { throwFromCall } from './call-site.ts';
 import { InboxkitError } from './errors.ts';
-import type { AttachmentDownload, RawMessage } from './resources.ts';
+import type { AttachmentDownload, RawMessage } from './types.ts';
 import { messageCompatibility } from './compatibility.ts';
 import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
 import { authenticateMessage } from './authentication.ts';

@@ -3,7 +3,6 @@
  *
  * @packageDocumentation
  */
-import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { ConnectCode, CreateInboxRequest, DeletedInbox, DeletedMessage, Domain, Inbox, Me, Message, MessageSummary, SignedOut, Token, UpdateInboxRequest } from '../wire/schemas.ts';
 import { ApiPromise } from './api-promise.ts';
@@ -31,40 +30,9 @@ import {
 import type { CallSpec, Transport } from './internal/transport.ts';
 import { requestSpamCheck } from './spam-check.ts';
 import type { SpamCheck } from '../wire/spam-check.ts';
+import type { AttachmentDownload, AttachmentStream, RawMessage } from './types.ts';
 
-/** An attachment's bytes with its name and type. */
-export interface AttachmentDownload {
-  /** The bytes, exactly as attached. */
-  bytes: Uint8Array;
-  /** File name from `Content-Disposition`, `null` when the server gave none. */
-  filename: string | null;
-  /** `Content-Type` of the answer. */
-  contentType: string;
-  /** Number of bytes. */
-  size: number;
-}
-
-/** An attachment as a stream of bytes, with its name and type. */
-export interface AttachmentStream {
-  /** The bytes as they arrive (a Node.js Readable; `Readable.toWeb()` gives a web stream). */
-  stream: Readable;
-  /** File name from `Content-Disposition`, `null` when the server gave none. */
-  filename: string | null;
-  /** `Content-Type` of the answer. */
-  contentType: string;
-  /** `Content-Length`, `null` when the server did not send it. */
-  size: number | null;
-}
-
-/** A message's raw source (`GET /messages/{id}/raw`). */
-export interface RawMessage {
-  /** The source's bytes, as received over SMTP. */
-  bytes: Uint8Array;
-  /** The source decoded as UTF-8 (lossless for 7-bit and UTF-8 mail). */
-  text: string;
-  /** `Content-Type` of the answer (`message/rfc822`). */
-  contentType: string;
-}
+export type { AttachmentDownload, AttachmentStream, RawMessage } from './types.ts';
 
 /** `GET /domains`. */
 export class DomainsResource {

@@ -4,10 +4,11 @@
  *
  * @packageDocumentation
  */
-import type { Message, MessageSummary } from '../wire/schemas.ts';
 import { ApiError, InboxkitError, RateLimitError, ResponseValidationError } from './errors.ts';
 import type { RateLimit, ResponseInfo } from './types.ts';
-import { LooseMessage, LooseMessageSummary, LooseStreamInboxGone, LooseStreamReady } from './internal/schemas.ts';
+import { systemClock } from './internal/clock.ts';
+import type { Clock } from './internal/clock.ts';
+import { LooseMessage, LooseMessageSummary, LooseStreamAccessRevoked, LooseStreamInboxGone, LooseStreamReady } from './internal/schemas.ts';
 import { createSseDecoder } from './internal/sse.ts';
 import type { SseEvent } from './internal/sse.ts';
 import { path } from './internal/path.ts';
@@ -15,97 +16,18 @@ import { abortErrorFor, sleep } from './internal/sleep.ts';
 import { excerpt } from './internal/transport.ts';
 import type { StreamingAnswer, Transport } from './internal/transport.ts';
 
-/** A message arrived in the inbox (or was replayed after `lastEventId`). */
-export interface InboxMessageEvent {
-  type: 'message';
-  /** The event id: the message's `seq` as sent by the server. */
-  id: string;
-  /** The message's summary; fetch the whole message with `messages.get(message.id)` unless `whole` has it. */
-  message: MessageSummary;
-  /**
-   * The whole message (the same object as `messages.get(message.id)` returns),
-   * when the stream was opened with `includeMessage` and the server sent it
-   * whole; `null` when it sent the summary (a server without the extension,
-   * or a message over 1 MiB of JSON).
-   */
-  whole: Message | null;
-}
+import type { InboxEvent, StreamOptions, StreamState } from './stream-events.ts';
 
-/** The replay is done and the stream is live. Sent after every (re)connection. */
-export interface InboxReadyEvent {
-  type: 'ready';
-  inboxId: string;
-  /** `seq` of the newest message of the inbox when the stream went live (0 when empty). */
-  lastSeq: number;
-}
-
-/** The inbox was deleted or expired; the stream ends after this event. */
-export interface InboxGoneEvent {
-  type: 'inbox.deleted' | 'inbox.expired';
-  inboxId: string;
-}
-
-/** An event of an inbox's stream. Comments and unknown event names are skipped. */
-export type InboxEvent = InboxMessageEvent | InboxReadyEvent | InboxGoneEvent;
-
-/**
- * A change in the health of a stream's connection, reported to
- * {@link StreamOptions.onLifecycle} as it happens:
- * - `connected`: a connection's headers are in (`connection` counts from 1);
- * - `ready`: that connection sent `ready` (the replay is done, the stream is live);
- * - `dropped`: the connection broke or ended; the stream reconnects after `reconnectInMs`;
- * - `unavailable`: the stream gives up; the loop throws `error` next.
- */
-export type StreamLifecycleEvent =
-  | { type: 'connected'; connection: number }
-  | { type: 'ready'; connection: number; lastSeq: number }
-  | { type: 'dropped'; connection: number; reconnectInMs: number }
-  | { type: 'unavailable'; error: unknown };
-
-/** Options of `inboxes.stream()`. */
-export interface StreamOptions {
-  /** Resume after this event id (a message `seq`): messages after it are replayed first. */
-  lastEventId?: string | number;
-  /** Aborting ends the stream: the loop throws an `AbortError`. */
-  signal?: AbortSignal;
-  /** Send this inbox token instead of the client's credential. */
-  inboxToken?: string;
-  /**
-   * Ask for whole messages (`?include=message`, an extension of the local
-   * service): each message event then has {@link InboxMessageEvent.whole}
-   * when the server sends it. Servers without the extension send summaries.
-   * @defaultValue false
-   */
-  includeMessage?: boolean;
-  /**
-   * Milliseconds to wait for each connection's headers.
-   * @defaultValue the client's `timeout`
-   */
-  timeout?: number;
-  /**
-   * Failed connection attempts in a row (connection errors, timeouts, 408, 429, 5xx) before
-   * the stream gives up and throws the last error. 401, 403 and 404 are thrown at once.
-   * @defaultValue 10
-   */
-  maxReconnectAttempts?: number;
-  /**
-   * Milliseconds between a drop and the reconnection, doubled for each failed attempt in a row.
-   * @defaultValue the server's `retry:` value, 2000 before one is seen
-   */
-  reconnectDelayMs?: number;
-  /**
-   * A connection that sends nothing (not even a `: ping`) for this long is dropped and
-   * reopened. 0 disables.
-   * @defaultValue 45000
-   */
-  idleTimeoutMs?: number;
-  /**
-   * Called on every {@link StreamLifecycleEvent} (connected, ready, dropped, unavailable), so a
-   * caller can tell a live stream from one that keeps reconnecting without polling its state.
-   * It runs inside the stream's loop: keep it short, and do not throw.
-   */
-  onLifecycle?: (event: StreamLifecycleEvent) => void;
-}
+export type {
+  InboxAccessRevokedEvent,
+  InboxEvent,
+  InboxGoneEvent,
+  InboxMessageEvent,
+  InboxReadyEvent,
+  StreamLifecycleEvent,
+  StreamOptions,
+  StreamState,
+} from './stream-events.ts';
 
 const DEFAULT_RECONNECT_MS = 2000;
 const MAX_RECONNECT_MS = 30_000;
@@ -134,24 +56,28 @@ function canReconnectAfter(err: unknown): boolean {
 export class InboxStream implements AsyncIterable<InboxEvent> {
   /** The inbox this stream follows. */
   readonly inboxId: string;
-  readonly #transport: Transport;
+  readonly #transport: Pick<Transport, 'streaming' | 'validate'>;
   readonly #options: StreamOptions;
+  readonly #clock: Clock;
+  #state: StreamState = 'idle';
   readonly #closer = new AbortController();
   #started = false;
   #lastEventId: string | undefined;
-  #highestSeq = 0;
+  /** The seq boundary: every message at or below it was delivered (or is before the stream); what a reconnection sends as `Last-Event-ID`. */
+  #after = 0;
   #connections = 0;
   #response: ResponseInfo | null = null;
 
   /** Used by `inboxes.stream()`. */
-  constructor(transport: Transport, inboxId: string, options: StreamOptions = {}) {
+  constructor(transport: Pick<Transport, 'streaming' | 'validate'>, inboxId: string, options: StreamOptions = {}, clock: Clock = systemClock) {
     this.inboxId = inboxId;
     this.#transport = transport;
     this.#options = options;
+    this.#clock = clock;
     if (options.lastEventId !== undefined) {
       this.#lastEventId = String(options.lastEventId);
       const seq = Number(this.#lastEventId);
-      if (Number.isSafeInteger(seq)) this.#highestSeq = seq;
+      if (Number.isSafeInteger(seq)) this.#after = seq;
     }
     void path`/inboxes/${inboxId}/stream`; // refuse an empty id now rather than on the first iteration
   }
@@ -159,6 +85,11 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
   /** The id of the last message event received (what a reconnection resumes after). */
   get lastEventId(): string | undefined {
     return this.#lastEventId;
+  }
+
+  /** The stream's health: see {@link StreamState}. */
+  get state(): StreamState {
+    return this.#state;
   }
 
   /** Connections opened so far (1 + reconnections). */
@@ -197,82 +128,133 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
     return this.#closer.signal.aborted;
   }
 
+  /**
+   * The stream's one loop, and the one judge of its health: connects,
+   * reads, reconnects after a drop (resending `Last-Event-ID`), and gives up
+   * (state `unavailable`, the loop throws) after too many failed attempts or
+   * drops in a row, or at once on an answer retrying cannot help. A final
+   * event (`inbox.deleted`, `inbox.expired`, `access.revoked`) ends it.
+   */
   async *#run(): AsyncGenerator<InboxEvent, void, undefined> {
     const user = this.#options.signal;
     const onUserAbort = () => this.#closer.abort(user?.reason);
     user?.addEventListener('abort', onUserAbort, { once: true });
     const maxAttempts = this.#options.maxReconnectAttempts ?? 10;
-    const idleMs = this.#options.idleTimeoutMs ?? 45_000;
+    const maxDrops = this.#options.maxDrops ?? Number.POSITIVE_INFINITY;
     let retryMs = this.#options.reconnectDelayMs ?? DEFAULT_RECONNECT_MS;
     let failures = 0;
+    let drops = 0;
+    this.#state = 'connecting';
     try {
       for (;;) {
         if (this.#stopped()) return;
         const connection = new AbortController();
-        const signal = AbortSignal.any([this.#closer.signal, connection.signal]);
-        let answer: StreamingAnswer;
+        let failure: unknown;
         try {
-          answer = await this.#connect(signal);
-        } catch (err) {
-          if (this.#stopped()) return;
-          failures++;
-          if (!canReconnectAfter(err) || failures > maxAttempts) {
-            this.#options.onLifecycle?.({ type: 'unavailable', error: err });
-            throw err;
+          const answer = await this.#connect(AbortSignal.any([this.#closer.signal, connection.signal]));
+          failures = 0;
+          this.#connections++;
+          this.#response = answer.info;
+          this.#options.onLifecycle?.({ type: 'connected', connection: this.#connections });
+          const outcome = yield* this.#read(answer, connection);
+          if (this.#options.reconnectDelayMs === undefined && outcome.retry !== null) retryMs = outcome.retry;
+          if (outcome.kind === 'final' || this.#stopped()) return;
+          if (outcome.kind === 'dropped') {
+            drops++;
+            if (drops > maxDrops) this.#giveUp(new InboxkitError(`The stream of inbox ${this.inboxId} dropped ${drops} times; giving up (maxDrops ${maxDrops}).`));
+            this.#state = 'reconnecting';
+            this.#options.onLifecycle?.({ type: 'dropped', connection: this.#connections, reconnectInMs: retryMs });
+            if (!(await this.#pause(retryMs))) return;
+            continue;
           }
-          const delay =
-            err instanceof RateLimitError && err.retryAfter !== null
-              ? err.retryAfter * 1000
-              : Math.min(Math.max(retryMs, MAX_RECONNECT_MS), retryMs * 2 ** (failures - 1));
-          if (!(await this.#pause(delay))) return;
-          continue;
-        }
-        failures = 0;
-        this.#connections++;
-        this.#response = answer.info;
-        this.#options.onLifecycle?.({ type: 'connected', connection: this.#connections });
-        const decoder = createSseDecoder();
-        let idle: ReturnType<typeof setTimeout> | undefined;
-        const armIdle = () => {
-          if (idleMs <= 0) return;
-          clearTimeout(idle);
-          idle = setTimeout(() => connection.abort(new Error(`no data for ${idleMs} ms`)), idleMs);
-        };
-        try {
-          armIdle();
-          for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-            armIdle();
-            for (const raw of decoder.push(chunk)) {
-              const event = this.#interpret(raw, answer);
-              if (event === null) continue;
-              if (event.type === 'ready') this.#options.onLifecycle?.({ type: 'ready', connection: this.#connections, lastSeq: event.lastSeq });
-              yield event;
-              if (event.type === 'inbox.deleted' || event.type === 'inbox.expired') return;
-            }
-          }
+          failure = new InboxkitError(
+            `The stream of inbox ${this.inboxId} sent no "ready" event within ${this.#options.readyTimeoutMs} ms of connecting (a proxy that buffers text/event-stream?).`,
+          );
         } catch (err) {
-          if (this.#stopped()) return;
-          if (err instanceof InboxkitError) throw err;
-          // Anything else is the connection breaking: reconnect below.
-        } finally {
-          clearTimeout(idle);
-          answer.body.destroy();
+          if (this.#stopped() || this.state === 'unavailable') throw err;
+          failure = err;
         }
-        if (this.#options.reconnectDelayMs === undefined && decoder.retry !== null) retryMs = decoder.retry;
-        if (this.#stopped()) return;
-        this.#options.onLifecycle?.({ type: 'dropped', connection: this.#connections, reconnectInMs: retryMs });
-        if (!(await this.#pause(retryMs))) return;
+        failures++;
+        if (!canReconnectAfter(failure) || failures > maxAttempts) this.#giveUp(failure);
+        const delay =
+          failure instanceof RateLimitError && failure.retryAfter !== null
+            ? failure.retryAfter * 1000
+            : Math.min(Math.max(retryMs, MAX_RECONNECT_MS), retryMs * 2 ** (failures - 1));
+        this.#state = 'reconnecting';
+        if (!(await this.#pause(delay))) return;
       }
     } finally {
+      if (this.state !== 'unavailable') this.#state = 'ended';
       user?.removeEventListener('abort', onUserAbort);
       this.#closer.abort();
     }
   }
 
+  /** Marks the stream unavailable, says so, and throws `error`. */
+  #giveUp(error: unknown): never {
+    this.#state = 'unavailable';
+    this.#options.onLifecycle?.({ type: 'unavailable', error });
+    throw error;
+  }
+
+  /**
+   * Reads one connection until it ends: `final` after a final event or a
+   * close, `dropped` when it broke or ended, `not-ready` when it sent no
+   * `ready` within `readyTimeoutMs`.
+   */
+  async *#read(answer: StreamingAnswer, connection: AbortController): AsyncGenerator<InboxEvent, { kind: 'final' | 'dropped' | 'not-ready'; retry: number | null }, undefined> {
+    const idleMs = this.#options.idleTimeoutMs ?? 45_000;
+    const readyMs = this.#options.readyTimeoutMs ?? 0;
+    const decoder = createSseDecoder();
+    let notReady = false;
+    let readyTimer: unknown =
+      readyMs > 0
+        ? this.#clock.setTimeout(() => {
+            notReady = true;
+            connection.abort(new Error(`no "ready" within ${readyMs} ms`));
+          }, readyMs)
+        : undefined;
+    let idle: unknown;
+    const armIdle = () => {
+      if (idleMs <= 0) return;
+      this.#clock.clearTimeout(idle);
+      idle = this.#clock.setTimeout(() => connection.abort(new Error(`no data for ${idleMs} ms`)), idleMs);
+    };
+    try {
+      armIdle();
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        armIdle();
+        for (const raw of decoder.push(chunk)) {
+          const event = this.#interpret(raw, answer);
+          if (event === null) continue;
+          if (event.type === 'ready') {
+            this.#clock.clearTimeout(readyTimer);
+            readyTimer = undefined;
+            this.#state = 'live';
+            this.#options.onLifecycle?.({ type: 'ready', connection: this.#connections, lastSeq: event.lastSeq });
+          }
+          const final = event.type === 'inbox.deleted' || event.type === 'inbox.expired' || event.type === 'access.revoked';
+          if (final) this.#state = 'ended';
+          yield event;
+          if (final) return { kind: 'final', retry: decoder.retry };
+        }
+      }
+    } catch (err) {
+      if (this.#stopped()) return { kind: 'final', retry: decoder.retry };
+      if (err instanceof InboxkitError) throw err;
+      // Anything else is the connection breaking: the caller reconnects.
+    } finally {
+      this.#clock.clearTimeout(idle);
+      this.#clock.clearTimeout(readyTimer);
+      answer.body.destroy();
+    }
+    return { kind: notReady ? 'not-ready' : 'dropped', retry: decoder.retry };
+  }
+
   /** Waits before a reconnection; false when the stream was closed meanwhile. */
   async #pause(ms: number): Promise<boolean> {
     try {
-      await sleep(ms, this.#closer.signal);
+      await sleep(ms, this.#closer.signal, 'The wait', this.#clock);
       return true;
     } catch {
       return !this.#stopped();
@@ -329,8 +311,8 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
         const sentWhole = this.#options.includeMessage === true && typeof data === 'object' && data !== null && 'headers' in data;
         const whole = sentWhole ? this.#transport.validate(where, LooseMessage, data) : null;
         const message = whole ?? this.#transport.validate(where, LooseMessageSummary, data);
-        if (message.seq <= this.#highestSeq) return null; // already delivered before a reconnection
-        this.#highestSeq = message.seq;
+        if (message.seq <= this.#after) return null; // already delivered before a reconnection
+        this.#after = message.seq;
         const id = raw.id ?? String(message.seq);
         this.#lastEventId = id;
         return { type: 'message', id, message, whole };
@@ -339,11 +321,15 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
         const ready = this.#transport.validate(where, LooseStreamReady, this.#json(raw, answer));
         // Without a Last-Event-ID the server replays nothing: remember where "live" began,
         // so a reconnection replays what arrived while the connection was down.
-        if (this.#lastEventId === undefined && ready.lastSeq > this.#highestSeq) {
-          this.#highestSeq = ready.lastSeq;
+        if (this.#lastEventId === undefined && ready.lastSeq > this.#after) {
+          this.#after = ready.lastSeq;
           this.#lastEventId = String(ready.lastSeq);
         }
         return { type: 'ready', inboxId: ready.inboxId, lastSeq: ready.lastSeq };
+      }
+      case 'access.revoked': {
+        const revoked = this.#transport.validate(where, LooseStreamAccessRevoked, this.#json(raw, answer));
+        return { type: 'access.revoked', inboxId: revoked.inboxId, reason: revoked.reason };
       }
       case 'inbox.deleted':
       case 'inbox.expired': {

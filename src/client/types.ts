@@ -3,6 +3,7 @@
  *
  * @packageDocumentation
  */
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 
 /**
@@ -134,4 +135,38 @@ export interface ListParams {
    * @defaultValue the server's default (20)
    */
   limit?: number;
+}
+
+/** An attachment's bytes with its name and type. */
+export interface AttachmentDownload {
+  /** The bytes, exactly as attached. */
+  bytes: Uint8Array;
+  /** File name from `Content-Disposition`, `null` when the server gave none. */
+  filename: string | null;
+  /** `Content-Type` of the answer. */
+  contentType: string;
+  /** Number of bytes. */
+  size: number;
+}
+
+/** An attachment as a stream of bytes, with its name and type. */
+export interface AttachmentStream {
+  /** The bytes as they arrive (a Node.js Readable; `Readable.toWeb()` gives a web stream). */
+  stream: Readable;
+  /** File name from `Content-Disposition`, `null` when the server gave none. */
+  filename: string | null;
+  /** `Content-Type` of the answer. */
+  contentType: string;
+  /** `Content-Length`, `null` when the server did not send it. */
+  size: number | null;
+}
+
+/** A message's raw source (`GET /messages/{id}/raw`). */
+export interface RawMessage {
+  /** The source's bytes, as received over SMTP. */
+  bytes: Uint8Array;
+  /** The source decoded as UTF-8 (lossless for 7-bit and UTF-8 mail). */
+  text: string;
+  /** `Content-Type` of the answer (`message/rfc822`). */
+  contentType: string;
 }

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { formatAddress } from '../client/index.ts';
+import { formatAddress } from '../client/internals.ts';
 import type { Address, ExtractedLink, InboxHandle, MessageSummary, OtpCandidate, ReceivedMessage } from '../client/index.ts';
 
 /** Links listed in a message summary; more are counted, and get_link finds any of them. */

@@ -61,7 +61,8 @@ export { AuthenticatorDevice } from './authenticator/device.ts';
 export type { AuthenticatorClock, CodeOptions } from './authenticator/device.ts';
 export { AuthenticatorError } from './authenticator/otp-params.ts';
 export type { OtpAlgorithm } from './authenticator/otp-params.ts';
-export { WaitTimeoutError, UnexpectedMessageError, describeCriteria } from '../client/index.ts';
+export { WaitTimeoutError, UnexpectedMessageError } from '../client/index.ts';
+export { describeCriteria } from '../client/internals.ts';
 export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, ReceivedAttachment, WaitOptions, ExpectNoMessageOptions, ExtractedLink, LinkFilterArg, OtpCandidate } from '../client/index.ts';
 
 /**

@@ -7,7 +7,8 @@
  * @packageDocumentation
  */
 import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
-import { InboxkitError, OtpNotFoundError, describeCriteria, describeLinkFilter } from '../client/index.ts';
+import { InboxkitError, OtpNotFoundError } from '../client/index.ts';
+import { describeCriteria, describeLinkFilter } from '../client/internals.ts';
 import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
 import { checkMatchers } from './check-matchers.ts';

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig } from '@playwright/test';
-import { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, InboxkitError, urlHost } from '../client/index.ts';
+import { InboxkitError } from '../client/index.ts';
+import { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../client/internals.ts';
 
 /** One `webServer` entry of a Playwright config. */
 export type WebServerEntry = Exclude<NonNullable<PlaywrightTestConfig['webServer']>, readonly unknown[]>;

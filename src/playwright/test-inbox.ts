@@ -9,8 +9,9 @@
 import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { Locator, Page, TestInfo } from '@playwright/test';
-import { atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/index.ts';
-import type { CallLocation, CallSite, DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, TestDns, WaitOptions } from '../client/index.ts';
+import { MESSAGE_FACTORY, atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/internals.ts';
+import type { DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, TestDns, WaitOptions } from '../client/index.ts';
+import type { CallLocation, CallSite } from '../client/internals.ts';
 import type { LinkCheckContext } from './link-check.ts';
 import { TestMessage } from './test-message.ts';
 import type { BrowserSource } from './render.ts';
@@ -101,6 +102,8 @@ export class TestInbox {
   constructor(handle: InboxHandle, context: TestInboxContext) {
     this.#handle = handle;
     this.#context = context;
+    // The waits build each message once, as the TestMessage the test receives.
+    handle[MESSAGE_FACTORY] = (data) => new TestMessage(handle, data, context.linkCheck ?? null, { dns: context.dns, browser: context.renderBrowser ?? null });
   }
 
   /** The client's handle of this inbox, for everything the fixture does not wrap. */
@@ -204,7 +207,7 @@ export class TestInbox {
   }
 
   #forTest(message: ReceivedMessage): TestMessage {
-    return new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null, { dns: this.#context.dns, browser: this.#context.renderBrowser ?? null });
+    return message instanceof TestMessage ? message : new TestMessage(this.#handle, message.data, this.#context.linkCheck ?? null, { dns: this.#context.dns, browser: this.#context.renderBrowser ?? null });
   }
 
   /**

@@ -35,9 +35,10 @@ import { createMeRoutes } from './routes/me.handlers.ts';
 import { createMetaRoutes } from './routes/meta.handlers.ts';
 import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
+import type { ConnectionTimers } from './streams/connection.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
-import { InvalidCursorError } from './storage/cursor.ts';
-import { StoreUnavailableError } from './storage/errors.ts';
+import { InvalidCursorError } from './storage/contract/cursor.ts';
+import { StoreUnavailableError } from './storage/contract/errors.ts';
 
 /** The OpenAPI document's `info`. */
 const INFO = {
@@ -123,6 +124,12 @@ export interface AppOptions {
    * @defaultValue `http://localhost` + the API prefix (in-process use)
    */
   selfApiUrl?: () => string;
+  /**
+   * The timers of the event streams' connections (ping, access deadline);
+   * tests inject counting ones.
+   * @defaultValue Node's, unref'd
+   */
+  streamTimers?: ConnectionTimers;
 }
 
 /**
@@ -200,9 +207,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   api.route('/', createMeRoutes(ctx));
   api.route('/', createExtensionRoutes(ctx));
   api.route('/', createMessageRoutes(ctx));
-  api.route('/', createStreamRoutes(ctx, ctx.config.stream));
+  api.route('/', createStreamRoutes(ctx, { ...ctx.config.stream, timers: options.streamTimers }));
   api.route('/', createFaultRoutes(ctx));
-  api.route('/', createEventsRoutes(ctx, ctx.config.stream));
+  api.route('/', createEventsRoutes(ctx, { ...ctx.config.stream, timers: options.streamTimers }));
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
   const openApiDocument = () =>

@@ -20,12 +20,13 @@ export type { StartServerOptions, RunningServer } from './start.ts';
 export { createApp } from './app.ts';
 export type { AppOptions } from './app.ts';
 export type { AppMount, MountInfo } from './http/mount.ts';
+export type { ConnectionTimers } from './streams/connection.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
 export { createPostgresStore } from './storage/postgres.ts';
 export { redactUrl } from './storage/postgres/database.ts';
 export type { PostgresStore, PostgresStoreOptions } from './storage/postgres.ts';
-export { StoreUnavailableError } from './storage/errors.ts';
+export { StoreUnavailableError } from './storage/contract/errors.ts';
 export { resolveConfig, ConfigError, DEFAULT_DOMAIN } from './context/config.ts';
 export type {
   ResolvedConfig,
@@ -45,4 +46,4 @@ export { createEventBus } from './events/bus.ts';
 export type { EventBus, BusEvent } from './events/types.ts';
 export { createPostgresEventBus } from './events/postgres-bus.ts';
 export type { PostgresEventBus, PostgresEventBusOptions, PostgresBusLogger } from './events/postgres-bus.ts';
-export type { Store } from './storage/types.ts';
+export type { Store } from './storage/contract/types.ts';

@@ -34,7 +34,7 @@ import { createPostgresStore } from './storage/postgres.ts';
 import type { PostgresStore } from './storage/postgres.ts';
 import { redactUrl } from './storage/postgres/database.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
-import type { Store } from './storage/types.ts';
+import type { Store } from './storage/contract/types.ts';
 
 /** Options of {@link startServer}: the configuration, plus what to inject. */
 export interface StartServerOptions extends ConfigOptions {

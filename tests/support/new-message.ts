@@ -2,7 +2,7 @@
  * A stored-message input (`NewMessage`) for tests that write to a `Store`
  * directly: a small text message named by its subject.
  */
-import type { NewMessage } from '../../src/server/storage/types.ts';
+import type { NewMessage } from '../../src/server/storage/contract/types.ts';
 
 /** A small text message with `subject`, no HTML unless `extra` gives some. */
 export function newMessage(subject: string, extra: Partial<NewMessage> = {}): NewMessage {

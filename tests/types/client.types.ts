@@ -22,6 +22,7 @@ import type {
   DeletedMessage,
   Domain,
   InboxEvent,
+  StreamState,
   InboxkitClient,
   Me,
   Message,
@@ -108,10 +109,13 @@ export async function typeTests(options: ClientOptions): Promise<void> {
   // The stream's events narrow by type.
   const stream = client.inboxes.stream('ibx_1', { lastEventId: 3 });
   expectType<Equal<typeof stream, InboxStream>>();
+  expectType<Equal<typeof stream.state, StreamState>>();
+  expectType<Equal<StreamState, 'idle' | 'connecting' | 'live' | 'reconnecting' | 'unavailable' | 'ended'>>();
   for await (const event of stream) {
     expectType<Equal<typeof event, InboxEvent>>();
     if (event.type === 'message') expectType<Equal<typeof event.message, MessageSummary>>();
     else if (event.type === 'ready') expectType<Equal<typeof event.lastSeq, number>>();
+    else if (event.type === 'access.revoked') expectType<Equal<typeof event.reason, string>>();
     else expectType<Equal<typeof event.type, 'inbox.deleted' | 'inbox.expired'>>();
   }
 

@@ -1,7 +1,8 @@
 /**
  * The architecture the README's "Architecture" section describes holds: the
- * folders of `src/` import each other without a cycle, and each folder imports
- * only the folders the README says it may.
+ * folders of `src/` import each other without a cycle (top-level folders and
+ * every subfolder, at any depth), no two files import each other in a circle,
+ * and each folder imports only the folders the README says it may.
  */
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -77,6 +78,102 @@ function cycles(graph: Map<string, Set<string>>): string[] {
 
 test('the folders of src/ import each other without a cycle', () => {
   expect(cycles(folderGraph())).toEqual([]);
+});
+
+/**
+ * Relative imports of a file that exist at run time: `import type` and
+ * `export type`, and lists whose every name is `type`, are left out. They are
+ * erased by the compiler, so they cannot make a module run before the one it
+ * needs is initialised, which is what makes a circle between files dangerous;
+ * types referring to each other across files are ordinary (a handle's type
+ * names its client's, the client's names the handle's).
+ */
+function runtimeImportsOf(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?([^'";]*?)\s*(?:from\s*)?['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+    if (match[1]) continue;
+    const names = /^\{([^}]*)\}$/.exec(match[2]!.trim())?.[1];
+    if (names !== undefined && names.split(',').map((n) => n.trim()).filter(Boolean).every((n) => n.startsWith('type '))) continue;
+    found.push(match[3]!);
+  }
+  for (const match of text.matchAll(/\bimport\s*\(\s*['"](\.{1,2}\/[^'"]+)['"]/g)) found.push(match[1]!);
+  return found;
+}
+
+function runtimeImports(file: string): string[] {
+  return runtimeImportsOf(readFileSync(file, 'utf8'));
+}
+
+/** File → the files of src/ it imports at run time. */
+function fileGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(src)) {
+    const edges = new Set<string>();
+    for (const specifier of runtimeImports(file)) {
+      const target = path.resolve(path.dirname(file), specifier);
+      if (target.startsWith(src + path.sep)) edges.add(path.relative(src, target));
+    }
+    graph.set(path.relative(src, file), edges);
+  }
+  return graph;
+}
+
+/**
+ * The folders a file is in, from src/ down. Inside src/server a folder's own
+ * files count as one more folder, `(own)`, beside its subfolders: there a
+ * folder's files and its subfolders must not import each other in a circle
+ * either (storage's factories sit above its dialect folders, which import
+ * only its `contract/`). The client's root files and its `wait/` and
+ * `internal/` folders still do (they share `errors.ts`), so the rule stops at
+ * sibling folders outside the server.
+ */
+function partsOf(file: string): string[] {
+  const parts = path.relative(src, path.dirname(file)).split(path.sep).filter(Boolean);
+  return parts[0] === 'server' && parts.length > 1 ? [...parts, '(own)'] : parts;
+}
+
+/** Every folder of src/ at any depth → the folders it imports, each import counted at every depth where the two sides differ. */
+function nestedFolderGraph(): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>();
+  for (const file of sourceFiles(src)) {
+    const fromParts = partsOf(file);
+    for (const specifier of relativeImports(file)) {
+      const target = path.resolve(path.dirname(file), specifier);
+      if (!target.startsWith(src + path.sep)) continue;
+      const toParts = partsOf(target);
+      // The folders that contain neither side's file: compare siblings under their common parent.
+      let common = 0;
+      while (common < fromParts.length && common < toParts.length && fromParts[common] === toParts[common]) common++;
+      if (common === fromParts.length || common === toParts.length) continue; // one folder contains the other
+      const from = fromParts.slice(0, common + 1).join('/');
+      const to = toParts.slice(0, common + 1).join('/');
+      const edges = graph.get(from) ?? new Set<string>();
+      edges.add(to);
+      graph.set(from, edges);
+    }
+  }
+  return graph;
+}
+
+test('no two files of src/ import each other in a circle (type-only imports aside)', () => {
+  expect(cycles(fileGraph())).toEqual([]);
+});
+
+test('no two sibling folders of src/ import each other in a circle, at any depth (storage and its dialects, the server\'s layers, the client\'s folders)', () => {
+  expect(cycles(nestedFolderGraph())).toEqual([]);
+});
+
+test('a type-only import is not a run-time edge, a value import is', () => {
+  const sample = [
+    "import type { A } from './a.ts';",
+    "import { type B, type C } from './b.ts';",
+    "export type { D } from './d.ts';",
+    "import { E } from './e.ts';",
+    "import { type F, G } from './f.ts';",
+    "export { H } from './h.ts';",
+    "import './side-effect.ts';",
+  ].join('\n');
+  expect(runtimeImportsOf(sample)).toEqual(['./e.ts', './f.ts', './h.ts', './side-effect.ts']);
 });
 
 test('the cycle finder names a cycle when there is one', () => {

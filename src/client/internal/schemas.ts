@@ -24,6 +24,7 @@ import {
   PlanSchema,
   SignedOutSchema,
   StreamInboxGoneSchema,
+  StreamAccessRevokedSchema,
   StreamReadySchema,
   TokenSchema,
 } from '../../wire/schemas.ts';
@@ -151,6 +152,9 @@ export const LooseToken = TokenSchema.extend({
 export const LooseStreamReady = StreamReadySchema.extend({ lastSeq: or(z.number().int().nonnegative(), 0) }).loose();
 /** Data of the stream's `inbox.deleted` / `inbox.expired` events. */
 export const LooseStreamInboxGone = StreamInboxGoneSchema.loose();
+
+/** `access.revoked`: the credential that opened the stream no longer grants the inbox. */
+export const LooseStreamAccessRevoked = StreamAccessRevokedSchema.extend({ reason: z.string() }).loose();
 
 // Compile-time proof that the lenient outputs can stand for the wire types.
 type Assignable<From, To> = From extends To ? true : never;

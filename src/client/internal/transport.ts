@@ -98,6 +98,16 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A call ready to send: what every attempt of it sends. */
+interface PreparedCall {
+  spec: CallSpec;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  timeoutMs: number;
+  userSignal: AbortSignal | undefined;
+}
+
 /** Sends requests for one client. */
 export class Transport {
   readonly config: TransportConfig;
@@ -142,66 +152,82 @@ export class Transport {
     return answer as StreamingAnswer;
   }
 
+  /**
+   * Sends a call: one {@link Transport.attempt} at a time, retried as the
+   * retry policy decides (`decideRetry`), with its delay between attempts.
+   */
   private async send(spec: CallSpec, options: RequestOptions): Promise<BufferedAnswer | StreamingAnswer> {
     const policy = resolveRetry(this.config.retry, options.retry);
-    const timeoutMs = options.timeout ?? this.config.timeoutMs;
-    const url = this.url(spec.path, spec.query);
-    const headers = this.headers(spec, options);
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const what = `${spec.method} ${url}`;
-    const userSignal = options.signal;
+    const request: PreparedCall = {
+      spec,
+      url: this.url(spec.path, spec.query),
+      headers: this.headers(spec, options),
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      timeoutMs: options.timeout ?? this.config.timeoutMs,
+      userSignal: options.signal,
+    };
+    const what = `${spec.method} ${request.url}`;
     if (this.closed) {
       throw new ConnectionError(`${what} was not sent: this client was closed with close(). Create a new client with createClient().`);
     }
-
     for (let retries = 0; ; retries++) {
-      if (userSignal?.aborted) throw abortErrorFor(userSignal, what);
-      const attempt = new AbortController();
-      let timedOut = false;
-      const timer =
-        timeoutMs > 0 && Number.isFinite(timeoutMs)
-          ? setTimeout(() => {
-              timedOut = true;
-              attempt.abort(new Error(`timeout of ${timeoutMs} ms`));
-            }, timeoutMs)
-          : undefined;
-      const signal = userSignal ? AbortSignal.any([userSignal, attempt.signal]) : attempt.signal;
+      if (request.userSignal?.aborted) throw abortErrorFor(request.userSignal, what);
+      const result = await this.attempt(request, retries);
+      if ('answer' in result) return result.answer;
+      const decision = decideRetry({ method: spec.method, outcome: result.outcome, retriesDone: retries, policy, random: Math.random(), now: Date.now() });
+      if (!decision.retry) throw result.error(retries);
+      await sleep(decision.delayMs, request.userSignal, what);
+    }
+  }
 
-      let outcome: AttemptOutcome;
-      let makeError: (retriesDone: number) => InboxkitError;
-      try {
-        const res = await request(url, {
-          method: spec.method,
-          headers,
-          body,
-          dispatcher: this.config.dispatcher,
-          signal,
-          headersTimeout: null,
-          bodyTimeout: spec.stream ? 0 : null,
-        });
-        const resHeaders = flattenHeaders(res.headers);
-        const info = (retriesDone: number): ResponseInfo => ({
-          status: res.statusCode,
-          headers: resHeaders,
-          rateLimit: readRateLimit(resHeaders),
-          requestId: resHeaders['x-request-id'] ?? null,
-          retries: retriesDone,
-        });
-        if (res.statusCode >= 200 && res.statusCode < 300) {
-          if (spec.stream) {
-            clearTimeout(timer);
-            return { status: res.statusCode, url, method: spec.method, body: res.body, info: info(retries) };
-          }
-          const bytes = Buffer.from(await res.body.arrayBuffer());
-          clearTimeout(timer);
-          return { status: res.statusCode, url, method: spec.method, body: bytes, info: info(retries) };
-        }
-        const text = await res.body.text();
+  /**
+   * One attempt of a call, within its timeout: the answer of a 2xx, or how
+   * the attempt failed (for the retry decision) and the error to throw if it
+   * is not retried. A caller's abort throws at once.
+   */
+  private async attempt(call: PreparedCall, retries: number): Promise<{ answer: BufferedAnswer | StreamingAnswer } | { outcome: AttemptOutcome; error: (retriesDone: number) => InboxkitError }> {
+    const { spec, url, headers, body, timeoutMs, userSignal } = call;
+    const what = `${spec.method} ${url}`;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer =
+      timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort(new Error(`timeout of ${timeoutMs} ms`));
+          }, timeoutMs)
+        : undefined;
+    const signal = userSignal ? AbortSignal.any([userSignal, controller.signal]) : controller.signal;
+    try {
+      const res = await request(url, {
+        method: spec.method,
+        headers,
+        body,
+        dispatcher: this.config.dispatcher,
+        signal,
+        headersTimeout: null,
+        bodyTimeout: spec.stream ? 0 : null,
+      });
+      const resHeaders = flattenHeaders(res.headers);
+      const info: ResponseInfo = {
+        status: res.statusCode,
+        headers: resHeaders,
+        rateLimit: readRateLimit(resHeaders),
+        requestId: resHeaders['x-request-id'] ?? null,
+        retries,
+      };
+      if (res.statusCode >= 200 && res.statusCode < 300) {
+        const answerBody = spec.stream ? res.body : Buffer.from(await res.body.arrayBuffer());
         clearTimeout(timer);
-        const parsed = parseErrorBody(text, res.statusCode);
-        const retryAfterMs = parseRetryAfter(resHeaders['retry-after'], Date.now());
-        outcome = { kind: 'status', status: res.statusCode, retryAfter: resHeaders['retry-after'] ?? null };
-        makeError = (retriesDone) =>
+        return { answer: { status: res.statusCode, url, method: spec.method, body: answerBody, info } as BufferedAnswer | StreamingAnswer };
+      }
+      const text = await res.body.text();
+      clearTimeout(timer);
+      const parsed = parseErrorBody(text, res.statusCode);
+      const retryAfterMs = parseRetryAfter(resHeaders['retry-after'], Date.now());
+      return {
+        outcome: { kind: 'status', status: res.statusCode, retryAfter: resHeaders['retry-after'] ?? null },
+        error: (retriesDone) =>
           createApiError(
             {
               status: res.statusCode,
@@ -215,33 +241,28 @@ export class Transport {
               retries: retriesDone,
             },
             retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000),
-          );
-      } catch (cause) {
-        clearTimeout(timer);
-        if (userSignal?.aborted) throw abortErrorFor(userSignal, what);
-        const tried = (n: number) => (n > 0 ? ` after ${n} ${n === 1 ? 'retry' : 'retries'}` : '');
-        if (timedOut) {
-          outcome = { kind: 'timeout' };
-          makeError = (n) =>
-            new TimeoutError(
-              `${what} took longer than ${timeoutMs} ms${tried(n)}. Raise the \`timeout\` option (client or call), or check that the server is up and not overloaded.`,
-              timeoutMs,
-              { cause },
-            );
-        } else {
-          outcome = { kind: 'connection' };
-          const reason = cause instanceof Error ? cause.message : String(cause);
-          makeError = (n) =>
-            new ConnectionError(
-              `${what} could not be completed${tried(n)}: ${reason}. Check that baseUrl (${this.config.apiRoot}) points at a running server and that the network allows the connection.`,
-              { cause },
-            );
-        }
+          ),
+      };
+    } catch (cause) {
+      clearTimeout(timer);
+      if (userSignal?.aborted) throw abortErrorFor(userSignal, what);
+      const tried = (n: number) => (n > 0 ? ` after ${n} ${n === 1 ? 'retry' : 'retries'}` : '');
+      if (timedOut) {
+        return {
+          outcome: { kind: 'timeout' },
+          error: (n) =>
+            new TimeoutError(`${what} took longer than ${timeoutMs} ms${tried(n)}. Raise the \`timeout\` option (client or call), or check that the server is up and not overloaded.`, timeoutMs, { cause }),
+        };
       }
-
-      const decision = decideRetry({ method: spec.method, outcome, retriesDone: retries, policy, random: Math.random(), now: Date.now() });
-      if (!decision.retry) throw makeError(retries);
-      await sleep(decision.delayMs, userSignal, what);
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return {
+        outcome: { kind: 'connection' },
+        error: (n) =>
+          new ConnectionError(
+            `${what} could not be completed${tried(n)}: ${reason}. Check that baseUrl (${this.config.apiRoot}) points at a running server and that the network allows the connection.`,
+            { cause },
+          ),
+      };
     }
   }
 

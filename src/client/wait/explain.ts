@@ -32,7 +32,7 @@ export interface TimeoutFacts {
   /** The messages looked at that did not match, oldest first. */
   rejected: WaitMismatch[];
   /** With `since: 'now'`: the newest `seq` that was in the inbox when the wait started. */
-  floor: number | null;
+  startedAfter: number | null;
   /** How many messages earlier waits of the handle had returned. */
   returnedCount: number;
   /** Why the event stream was unavailable, `null` when it was live. */
@@ -93,8 +93,8 @@ export function explainTimeout(facts: TimeoutFacts): string {
     lines.push(`Found ${facts.matchedSubjects.length} of ${facts.count}: ${facts.matchedSubjects.map((s) => JSON.stringify(s)).join(', ') || 'none'}.`);
   }
   lines.push(...arrivals(facts));
-  if (facts.since === 'now' && facts.floor !== null && facts.floor > 0) {
-    lines.push(`Messages already in the inbox when the wait started (seq ≤ ${facts.floor}) were ignored (since: 'now').`);
+  if (facts.since === 'now' && facts.startedAfter !== null && facts.startedAfter > 0) {
+    lines.push(`Messages already in the inbox when the wait started (seq ≤ ${facts.startedAfter}) were ignored (since: 'now').`);
   }
   if (facts.returnedCount > 0) {
     const verb = facts.returnedCount === 1 ? 'was' : 'were';

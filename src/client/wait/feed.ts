@@ -2,15 +2,15 @@
  * {@link MessageFeed}: the messages of an inbox, each once and oldest first,
  * as a wait needs them: pushed by the event stream, and read from the message
  * list with backoff while the stream is unavailable (no such endpoint, a
- * buffering proxy, repeated drops). The stream's lifecycle events say when it
- * is live, dropped or gone; the feed never inspects it on a timer.
+ * buffering proxy, repeated drops). The stream judges its own health
+ * (`InboxStream.state`); the feed only chooses between it and polling.
  *
  * @packageDocumentation
  */
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import { ApiError, AbortError, RateLimitError } from '../errors.ts';
 import { pause } from '../internal/sleep.ts';
-import type { InboxStream, StreamLifecycleEvent } from '../stream.ts';
+import type { InboxAccessRevokedEvent, InboxGoneEvent, InboxStream } from '../stream.ts';
 import type { RateLimit } from '../types.ts';
 import type { WaitSource } from './source.ts';
 
@@ -43,18 +43,18 @@ interface FeedSink {
   deliver(summaries: MessageSummary[]): void;
   /** A whole message the stream pushed, handed over just before its summary is delivered. */
   pushedWhole(message: Message): void;
-  /** The inbox was deleted or expired. */
-  gone(kind: 'inbox.deleted' | 'inbox.expired'): void;
+  /** The stream ended for good: the inbox was deleted or expired, or access to it was revoked. */
+  ended(event: InboxGoneEvent | InboxAccessRevokedEvent): void;
   /** A failure retrying cannot help (the inbox or the credential is wrong). */
   fatal(error: unknown): void;
 }
 
 /** How a feed starts. @internal */
 interface FeedOptions {
-  /** `backlog`: deliver what is newer than `startAfter`; `now`: only what arrives from now on. */
+  /** `backlog`: deliver what is newer than `after`; `now`: only what arrives from now on. */
   since: 'now' | 'backlog';
-  /** With `backlog`: the `seq` after which messages are delivered. */
-  startAfter: number;
+  /** With `backlog`: the seq boundary the wait starts after. */
+  after: number;
   /** How long a connection may take to send `ready` before the stream counts as unavailable. */
   readyTimeoutMs: number;
   /** The polling schedule; the last delay repeats. */
@@ -85,113 +85,31 @@ function isFatal(error: unknown): boolean {
   return error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 408 && error.status !== 429;
 }
 
-/** What a stream attempt hands on. */
-interface AttemptHandlers {
-  message(summary: MessageSummary, whole: Message | null): void;
-  ready(lastSeq: number): void;
-  gone(kind: 'inbox.deleted' | 'inbox.expired'): void;
-}
-
-/** One stream connection attempt (with its own reconnections), judged healthy by its lifecycle events. */
-class StreamAttempt {
-  /** Resolves with why the stream ended (unavailable, dropped too often, gone, or closed). */
-  readonly ended: Promise<string>;
-  readonly #wentLive = new AbortController();
-  readonly #readyTimeoutMs: number;
-  #stream: InboxStream | undefined;
-  #reason: string | null = null;
-  #live = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(source: WaitSource, lastEventId: number | undefined, signal: AbortSignal, readyTimeoutMs: number, handlers: AttemptHandlers) {
-    this.#readyTimeoutMs = readyTimeoutMs;
-    this.ended = this.#follow(source, lastEventId, signal, handlers);
-  }
-
-  /** True while the current connection has sent `ready`. */
-  get live(): boolean {
-    return this.#live;
-  }
-
+/** One stream opened by the feed: it ends with why it stopped (null: for good, or the wait ended). */
+interface StreamRun {
+  stream: InboxStream;
+  ended: Promise<string | null>;
   /** Aborts when the stream first goes live. */
-  get wentLive(): AbortSignal {
-    return this.#wentLive.signal;
-  }
-
-  close(): void {
-    clearTimeout(this.#timer);
-    this.#stream?.close();
-  }
-
-  #giveUp(reason: string): void {
-    this.#reason = reason;
-    this.close();
-  }
-
-  #armReadyTimer(): void {
-    clearTimeout(this.#timer);
-    const ms = this.#readyTimeoutMs;
-    this.#timer = setTimeout(() => this.#giveUp(`the stream sent no "ready" event within ${Math.round(ms)} ms (a proxy that buffers text/event-stream?)`), ms);
-  }
-
-  #onLifecycle = (event: StreamLifecycleEvent): void => {
-    if (event.type === 'connected') {
-      this.#live = false;
-      if (event.connection - 1 > MAX_STREAM_DROPS) this.#giveUp(`the stream dropped ${event.connection - 1} times`);
-      else this.#armReadyTimer();
-    } else if (event.type === 'ready') {
-      clearTimeout(this.#timer);
-      this.#live = true;
-      this.#wentLive.abort();
-    } else if (event.type === 'dropped') {
-      clearTimeout(this.#timer);
-      this.#live = false;
-    }
-  };
-
-  async #follow(source: WaitSource, lastEventId: number | undefined, signal: AbortSignal, handlers: AttemptHandlers): Promise<string> {
-    try {
-      this.#stream = source.stream({
-        ...(lastEventId !== undefined ? { lastEventId } : {}),
-        signal,
-        includeMessage: true,
-        maxReconnectAttempts: 0,
-        reconnectDelayMs: RECONNECT_DELAY_MS,
-        onLifecycle: this.#onLifecycle,
-      });
-      this.#armReadyTimer(); // the first connection may never come
-      for await (const event of this.#stream) {
-        if (event.type === 'message') handlers.message(event.message, event.whole);
-        else if (event.type === 'ready') handlers.ready(event.lastSeq);
-        else {
-          handlers.gone(event.type);
-          return 'the inbox is gone';
-        }
-      }
-      return this.#reason ?? 'the stream ended';
-    } catch (error) {
-      if (isStop(error, signal) || signal.aborted) return 'the wait ended';
-      if (this.#reason !== null) return this.#reason;
-      return `the stream failed: ${error instanceof Error ? error.message : String(error)}`;
-    } finally {
-      clearTimeout(this.#timer);
-    }
-  }
+  wentLive: AbortSignal;
 }
 
 /**
  * The messages of one inbox for one wait: the stream first, polling while it
  * is unavailable, and the stream again every few seconds.
+ *
+ * The seq boundary is called `after` everywhere: every message with a seq at
+ * or below it is behind the wait (there before it started, or delivered).
+ * It is what a reconnection sends as `Last-Event-ID` and what a poll reads
+ * above. `startedAfter` is where the wait itself began.
  * @internal
  */
 export class MessageFeed {
   readonly #source: WaitSource;
   readonly #options: FeedOptions;
   readonly #sink: FeedSink;
-  readonly #pushed = new Set<number>();
-  #maxPushed: number;
-  /** Messages with a seq up to this are not delivered; `null` until known for `since: 'now'`. */
-  #floor: number | null;
+  readonly #delivered = new Set<number>();
+  #after: number;
+  #startedAfter: number | null;
   #polls = 0;
   #fallbackReason: string | null = null;
   #lastPollError: unknown = null;
@@ -201,13 +119,13 @@ export class MessageFeed {
     this.#source = source;
     this.#options = options;
     this.#sink = sink;
-    this.#maxPushed = options.since === 'backlog' ? options.startAfter : 0;
-    this.#floor = options.since === 'backlog' ? options.startAfter : null;
+    this.#after = options.since === 'backlog' ? options.after : 0;
+    this.#startedAfter = options.since === 'backlog' ? options.after : null;
   }
 
-  /** Messages with a `seq` up to this are before the wait; `null` while unknown (`since: 'now'`). */
-  get floor(): number | null {
-    return this.#floor;
+  /** Messages with a `seq` up to this were there before the wait; `null` while unknown (`since: 'now'`). */
+  get startedAfter(): number | null {
+    return this.#startedAfter;
   }
 
   /** How the feed fared so far. */
@@ -222,43 +140,72 @@ export class MessageFeed {
     });
   }
 
-  /** One more look at the list (what the stream may not have pushed yet), once the floor is known. */
+  /** One more look at the list (what the stream may not have pushed yet), once the boundary is known. */
   async finalLook(signal: AbortSignal): Promise<void> {
-    if (this.#floor !== null) await this.#poll(signal);
+    if (this.#startedAfter !== null) await this.#poll(signal);
   }
 
   #push(summaries: MessageSummary[]): void {
     const fresh: MessageSummary[] = [];
     for (const summary of summaries) {
-      if (this.#pushed.has(summary.seq)) continue;
-      this.#pushed.add(summary.seq);
-      if (summary.seq > this.#maxPushed) this.#maxPushed = summary.seq;
+      if (this.#delivered.has(summary.seq)) continue;
+      this.#delivered.add(summary.seq);
+      this.#after = Math.max(this.#after, summary.seq);
       fresh.push(summary);
     }
     if (fresh.length > 0) this.#sink.deliver(fresh);
   }
 
-  #openStream(signal: AbortSignal): StreamAttempt {
-    const lastEventId = this.#options.since === 'now' && this.#floor === null ? undefined : Math.max(this.#maxPushed, this.#floor ?? 0);
-    return new StreamAttempt(this.#source, lastEventId, signal, this.#options.readyTimeoutMs, {
-      message: (summary, whole) => {
-        if (whole !== null && !this.#pushed.has(summary.seq)) this.#sink.pushedWhole(whole);
-        this.#push([summary]);
+  /** The boundary is known now (`ready`, or the first poll, of a wait `since: 'now'`). */
+  #learnStart(seq: number): void {
+    if (this.#startedAfter !== null) return;
+    this.#startedAfter = seq;
+    this.#after = Math.max(this.#after, seq);
+  }
+
+  #openStream(signal: AbortSignal): StreamRun {
+    const wentLive = new AbortController();
+    const stream = this.#source.stream({
+      ...(this.#startedAfter !== null ? { lastEventId: this.#after } : {}),
+      signal,
+      includeMessage: true,
+      // The stream judges its health by these; the feed polls once it gives up.
+      maxReconnectAttempts: 0,
+      maxDrops: MAX_STREAM_DROPS,
+      readyTimeoutMs: this.#options.readyTimeoutMs,
+      timeout: this.#options.readyTimeoutMs,
+      reconnectDelayMs: RECONNECT_DELAY_MS,
+      onLifecycle: (event) => {
+        if (event.type === 'ready') wentLive.abort();
       },
-      ready: (lastSeq) => {
-        if (this.#floor !== null) return;
-        this.#floor = lastSeq;
-        if (lastSeq > this.#maxPushed) this.#maxPushed = lastSeq;
-      },
-      gone: (kind) => this.#sink.gone(kind),
     });
+    const ended = (async (): Promise<string | null> => {
+      try {
+        for await (const event of stream) {
+          if (event.type === 'message') {
+            if (event.whole !== null && !this.#delivered.has(event.message.seq)) this.#sink.pushedWhole(event.whole);
+            this.#push([event.message]);
+          } else if (event.type === 'ready') {
+            this.#learnStart(event.lastSeq);
+          } else {
+            this.#sink.ended(event);
+            return null;
+          }
+        }
+        return signal.aborted ? null : 'the stream ended';
+      } catch (error) {
+        if (isStop(error, signal) || signal.aborted) return null;
+        return `the stream failed: ${error instanceof Error ? error.message : String(error)}`;
+      }
+    })();
+    return { stream, ended, wentLive: wentLive.signal };
   }
 
   async #run(signal: AbortSignal): Promise<void> {
     let live = this.#openStream(signal);
     for (;;) {
       const why = await live.ended;
-      if (signal.aborted) return;
+      if (signal.aborted || why === null) return;
       this.#fallbackReason = why;
       const next = await this.#pollUntilLive(signal);
       if (next === null) return;
@@ -267,49 +214,50 @@ export class MessageFeed {
     }
   }
 
-  /** Polls with backoff, trying the stream again every few seconds; returns the attempt that went live. */
-  async #pollUntilLive(signal: AbortSignal): Promise<StreamAttempt | null> {
-    let attempt: StreamAttempt | null = null;
+  /** Polls with backoff, trying the stream again every few seconds; returns the stream that went live. */
+  async #pollUntilLive(signal: AbortSignal): Promise<StreamRun | null> {
+    const clock = this.#source.clock;
+    let attempt: StreamRun | null = null;
     let attemptEnded = false;
-    let retryAt = Date.now() + STREAM_RETRY_MS;
+    let retryAt = clock.now() + STREAM_RETRY_MS;
     let index = 0;
     for (;;) {
       if (signal.aborted) {
-        attempt?.close();
+        attempt?.stream.close();
         return null;
       }
-      if (attempt?.live) return attempt;
+      if (attempt?.stream.state === 'live') return attempt;
       if (attempt !== null && attemptEnded) {
         attempt = null;
-        retryAt = Date.now() + STREAM_RETRY_MS;
+        retryAt = clock.now() + STREAM_RETRY_MS;
       }
-      if (attempt === null && Date.now() >= retryAt) {
+      if (attempt === null && clock.now() >= retryAt) {
         const next = (attempt = this.#openStream(signal));
         attemptEnded = false;
         void next.ended.then((why) => {
           if (attempt !== next) return;
           attemptEnded = true;
-          this.#fallbackReason = why;
+          if (why !== null) this.#fallbackReason = why;
         });
       }
       const { found, retryAfterMs } = await this.#poll(signal);
       if (found) index = 0; // mail is coming in: look again soon
       const delay = retryAfterMs ?? pollDelay(this.#options.pollIntervals, index++, this.#lastRateLimit);
       // A stream that goes live ends the pause: no need to poll once more.
-      await pause(delay, attempt === null ? signal : AbortSignal.any([signal, attempt.wentLive]));
+      await pause(delay, attempt === null ? signal : AbortSignal.any([signal, attempt.wentLive]), clock);
     }
   }
 
   /**
-   * Reads what is newer than what was delivered. Says whether it found something, and how long
+   * Reads what is above the boundary. Says whether it found something, and how long
    * the server asked to wait (`Retry-After`) when it refused.
    */
   async #poll(signal: AbortSignal): Promise<{ found: boolean; retryAfterMs: number | null }> {
     this.#polls++;
-    const threshold = this.#floor === null ? null : Math.max(this.#maxPushed, this.#floor);
+    const after = this.#startedAfter === null ? null : this.#after;
     let read: { found: MessageSummary[]; newest: number };
     try {
-      read = await this.#readNewerThan(threshold, signal);
+      read = await this.#readAbove(after, signal);
       this.#lastPollError = null;
     } catch (error) {
       if (!(isStop(error, signal) || signal.aborted)) {
@@ -319,17 +267,14 @@ export class MessageFeed {
       const retryAfterMs = error instanceof RateLimitError && error.retryAfter !== null ? error.retryAfter * 1000 : null;
       return { found: false, retryAfterMs };
     }
-    if (threshold === null) {
-      this.#floor = read.newest;
-      this.#maxPushed = Math.max(this.#maxPushed, read.newest);
-    }
+    if (after === null) this.#learnStart(read.newest);
     read.found.sort((a, b) => a.seq - b.seq);
     this.#push(read.found);
     return { found: read.found.length > 0, retryAfterMs: null };
   }
 
-  /** The list's messages with a `seq` above `threshold` (none when it is `null`: only the newest `seq` is wanted). */
-  async #readNewerThan(threshold: number | null, signal: AbortSignal): Promise<{ found: MessageSummary[]; newest: number }> {
+  /** The list's messages with a `seq` above `after` (none when it is `null`: only the newest `seq` is wanted). */
+  async #readAbove(after: number | null, signal: AbortSignal): Promise<{ found: MessageSummary[]; newest: number }> {
     const found: MessageSummary[] = [];
     let newest = 0;
     let page = await this.#source.messages({ limit: POLL_PAGE, signal, retry: false });
@@ -337,7 +282,7 @@ export class MessageFeed {
       this.#lastRateLimit = page.rateLimit;
       for (const item of page.items) {
         newest = Math.max(newest, item.seq);
-        if (threshold === null || item.seq <= threshold) return { found, newest };
+        if (after === null || item.seq <= after) return { found, newest };
         found.push(item);
       }
       const next = await page.nextPage();

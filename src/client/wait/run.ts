@@ -9,8 +9,10 @@
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import { AbortError, InboxkitError } from '../errors.ts';
 import { describeCriteria, toCriteria } from '../criteria.ts';
+import type { MessageCriteria } from '../criteria.ts';
 import { formatAddress } from '../format.ts';
 import type { ReceivedMessage } from '../received.ts';
+import type { InboxAccessRevokedEvent, InboxGoneEvent } from '../stream.ts';
 import { UnexpectedMessageError, WaitTimeoutError } from './errors.ts';
 import type { WaitMismatch } from './errors.ts';
 import { explainTimeout, newestMismatches } from './explain.ts';
@@ -19,6 +21,14 @@ import { MessageMatcher } from './matcher.ts';
 import type { WaitSource } from './source.ts';
 import type { WaitSpec } from './spec.ts';
 import type { WaitState } from './state.ts';
+
+/** Why a wait ends when its stream ends for good: the inbox went, or access to it did. */
+function endedWhy(address: string, event: InboxGoneEvent | InboxAccessRevokedEvent): string {
+  if (event.type === 'access.revoked') {
+    return `access to inbox ${address} was revoked while waiting (${event.reason}): the credential no longer opens it; sign in again or use a credential that does.`;
+  }
+  return `inbox ${address} was ${event.type === 'inbox.expired' ? 'expired' : 'deleted'} while waiting.`;
+}
 
 /** How a wait's promise is settled. */
 interface Settle {
@@ -38,7 +48,7 @@ class WaitRun {
   readonly #stop = new AbortController();
   /** The feed alone (ended first by `absent` and `peek` at their deadline). */
   readonly #feedStop = new AbortController();
-  readonly #started = Date.now();
+  readonly #started: number;
   readonly #matched: ReceivedMessage[] = [];
   readonly #rejected: WaitMismatch[] = [];
   readonly #queue: MessageSummary[] = [];
@@ -47,21 +57,21 @@ class WaitRun {
   readonly #settle: Settle;
   #settled = false;
   #pumping: Promise<void> | null = null;
-  #deadline: ReturnType<typeof setTimeout> | undefined;
+  #deadline: unknown;
 
-  constructor(source: WaitSource, state: WaitState, spec: WaitSpec, settle: Settle) {
+  constructor(source: WaitSource, state: WaitState, spec: WaitSpec, criteria: { normalized: MessageCriteria; description: string }, settle: Settle) {
     this.#source = source;
     this.#state = state;
     this.#spec = spec;
     this.#settle = settle;
-    this.#description = describeCriteria(spec.match);
-    this.#matcher = new MessageMatcher(toCriteria(spec.match, spec.call), source, state, spec.mode !== 'peek', (id) => this.#takePushed(id));
-    const startAfter = spec.mode === 'peek' ? 0 : state.watermark;
-    this.#feed = new MessageFeed(source, { since: spec.since, startAfter, readyTimeoutMs: readyTimeoutFor(spec.timeout), pollIntervals: spec.pollIntervals }, {
+    this.#started = source.clock.now();
+    this.#description = criteria.description;
+    this.#matcher = new MessageMatcher(criteria.normalized, source, state, spec.mode !== 'peek', (id) => this.#takePushed(id));
+    const after = spec.mode === 'peek' ? 0 : state.after;
+    this.#feed = new MessageFeed(source, { since: spec.since, after, readyTimeoutMs: readyTimeoutFor(spec.timeout), pollIntervals: spec.pollIntervals }, {
       deliver: (summaries) => this.#deliver(summaries),
       pushedWhole: (message) => void this.#pushed.set(message.id, message),
-      gone: (kind) =>
-        this.#fail(new InboxkitError(`${spec.call}(${this.#description}): inbox ${source.address} was ${kind === 'inbox.expired' ? 'expired' : 'deleted'} while waiting.`)),
+      ended: (event) => this.#fail(new InboxkitError(`${spec.call}(${this.#description}): ${endedWhy(source.address, event)}`)),
       fatal: (error) => this.#fail(error),
     });
   }
@@ -70,7 +80,7 @@ class WaitRun {
     this.#spec.signal?.addEventListener('abort', this.#onAbort, { once: true });
     const { timeout, mode } = this.#spec;
     if ((timeout > 0 || mode === 'peek') && Number.isFinite(timeout)) {
-      this.#deadline = setTimeout(() => void this.#onDeadline().catch((error: unknown) => this.#fail(error)), timeout);
+      this.#deadline = this.#source.clock.setTimeout(() => void this.#onDeadline().catch((error: unknown) => this.#fail(error)), timeout);
     }
     // A peek without a window only looks at the list once (at its deadline, now): no stream.
     if (mode === 'peek' && timeout === 0) return;
@@ -84,7 +94,7 @@ class WaitRun {
   #finish(): boolean {
     if (this.#settled) return false;
     this.#settled = true;
-    clearTimeout(this.#deadline);
+    this.#source.clock.clearTimeout(this.#deadline);
     this.#spec.signal?.removeEventListener('abort', this.#onAbort);
     this.#stop.abort();
     return true;
@@ -129,8 +139,8 @@ class WaitRun {
   }
 
   async #consider(summary: MessageSummary): Promise<void> {
-    const floor = this.#feed.floor;
-    if (floor !== null && summary.seq <= floor) {
+    const startedAfter = this.#feed.startedAfter;
+    if (startedAfter !== null && summary.seq <= startedAfter) {
       this.#pushed.delete(summary.id);
       return;
     }
@@ -183,12 +193,12 @@ class WaitRun {
       description: this.#description,
       address: this.#source.address,
       timeout,
-      elapsedMs: Date.now() - this.#started,
+      elapsedMs: this.#source.clock.now() - this.#started,
       count,
       since,
       matchedSubjects: this.#matched.map((m) => m.subject),
       rejected: this.#rejected,
-      floor: this.#feed.floor,
+      startedAfter: this.#feed.startedAfter,
       returnedCount: this.#state.returnedCount,
       ...feed,
     });
@@ -210,10 +220,11 @@ class WaitRun {
  * @internal
  */
 export function runWait(source: WaitSource, state: WaitState, spec: WaitSpec): Promise<ReceivedMessage[]> {
+  // Once per wait: a bad match throws here, before anything starts.
   const description = describeCriteria(spec.match);
-  toCriteria(spec.match, spec.call); // a bad match throws before anything starts
+  const normalized = toCriteria(spec.match, spec.call);
   if (spec.signal?.aborted) {
     return Promise.reject(new AbortError(`${spec.call}(${description}) at ${source.address} was aborted by the caller's AbortSignal before it started.`, { cause: spec.signal.reason }));
   }
-  return new Promise<ReceivedMessage[]>((resolve, reject) => new WaitRun(source, state, spec, { resolve, reject }).start());
+  return new Promise<ReceivedMessage[]>((resolve, reject) => new WaitRun(source, state, spec, { normalized, description }, { resolve, reject }).start());
 }

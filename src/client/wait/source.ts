@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
+import type { Clock } from '../internal/clock.ts';
 import type { PagePromise } from '../pagination.ts';
 import type { ReceivedMessage } from '../received.ts';
 import type { InboxStream, StreamOptions } from '../stream.ts';
@@ -21,6 +22,8 @@ export interface WaitSource {
   messages(options: ListParams & RequestOptions): PagePromise<MessageSummary>;
   /** Reads one whole message. */
   message(id: string, options: RequestOptions): PromiseLike<Message>;
+  /** The clock the waits time themselves by (injected in tests). */
+  readonly clock: Clock;
   /** Wraps a whole message for the caller (links, otp, raw …). */
   wrap(message: Message): ReceivedMessage;
 }

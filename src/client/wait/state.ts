@@ -14,11 +14,11 @@ export class WaitState {
   readonly #returned = new Set<string>();
   readonly #returnedSeqs = new Set<number>();
   readonly #fetched = new Map<string, ReceivedMessage>();
-  #watermark = 0;
+  #after = 0;
 
-  /** Every message with a `seq` up to this was returned by a wait. */
-  get watermark(): number {
-    return this.#watermark;
+  /** The seq boundary of this handle: every message with a `seq` up to it was returned by a wait (the next wait starts after it). */
+  get after(): number {
+    return this.#after;
   }
 
   /** How many messages the waits of this handle returned. */
@@ -36,7 +36,7 @@ export class WaitState {
     if (this.#returned.has(message.id)) return false;
     this.#returned.add(message.id);
     this.#returnedSeqs.add(message.seq);
-    while (this.#returnedSeqs.has(this.#watermark + 1)) this.#watermark++;
+    while (this.#returnedSeqs.has(this.#after + 1)) this.#after++;
     return true;
   }
 

@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Plan } from '../../wire/schemas.ts';
 import { HttpError } from '../http/errors.ts';
 import type { RateLimitDecision, RateLimiter } from '../http/ratelimit.ts';
-import type { Store } from '../storage/types.ts';
+import type { Store } from '../storage/contract/types.ts';
 import { planOf } from './plans.ts';
 import type { PlanId } from './plans.ts';
 import type { Principal } from './principal.ts';

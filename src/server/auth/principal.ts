@@ -1,4 +1,4 @@
-import type { UserRecord } from '../storage/types.ts';
+import type { UserRecord } from '../storage/contract/types.ts';
 
 /**
  * Who is calling, resolved from the request's credential.

@@ -1,5 +1,5 @@
 import { HttpError } from '../http/errors.ts';
-import type { InboxRecord, Store } from '../storage/types.ts';
+import type { InboxRecord, Store, StorePage } from '../storage/contract/types.ts';
 import type { Principal } from './principal.ts';
 
 /** What visibility checks read: a server context fits. */
@@ -46,6 +46,23 @@ export async function loadVisibleInbox(ctx: VisibilityDeps, principal: Principal
     throw new HttpError('inbox_not_found', `No inbox ${JSON.stringify(inboxId)} is visible to this credential (it may not exist, have expired, or belong to someone else).`);
   }
   return inbox;
+}
+
+/** A caller who sees a list of inboxes: a user (their own), or the operator (every inbox). */
+export type ListingPrincipal = Extract<Principal, { kind: 'apiKey' | 'session' | 'operator' }>;
+
+/**
+ * One page of the active inboxes a caller can see, by the one listing rule:
+ * the operator sees every inbox, a user (API key or session) their own. (An
+ * inbox token sees its inbox alone; the caller reads it with `findInboxById`.)
+ */
+export function listVisibleInboxes(
+  ctx: { store: Pick<Store, 'listActiveInboxes' | 'listInboxesByOwner'>; now(): number },
+  principal: ListingPrincipal,
+  page: { cursor: string | null; limit: number },
+): Promise<StorePage<InboxRecord>> {
+  const options = { cursor: page.cursor, limit: page.limit, now: ctx.now() };
+  return principal.kind === 'operator' ? ctx.store.listActiveInboxes(options) : ctx.store.listInboxesByOwner(principal.user.id, options);
 }
 
 /**

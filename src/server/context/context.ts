@@ -15,7 +15,7 @@ import { createDeliveryFaults } from '../faults/table.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { createStreamCaps } from '../auth/caps.ts';
 import type { StreamCaps } from '../auth/caps.ts';
-import type { Store } from '../storage/types.ts';
+import type { Store } from '../storage/contract/types.ts';
 import { createSpamScanner } from '../spam/scanner.ts';
 import type { SpamScanner } from '../spam/scanner.ts';
 import type { ResolvedConfig } from './config.ts';

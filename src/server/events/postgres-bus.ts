@@ -28,7 +28,7 @@ import pg from 'pg';
 import { clientConfig, redactUrl } from '../storage/postgres/database.ts';
 import { EVENTS_CHANNEL } from '../storage/postgres/notify.ts';
 import type { EventNotification } from '../storage/postgres/notify.ts';
-import type { MessageStore } from '../storage/types.ts';
+import type { MessageStore } from '../storage/contract/types.ts';
 import { createEventBus } from './bus.ts';
 import type { BusEvent, EventBus } from './types.ts';
 

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import type { AccessRevokedReason } from '../../wire/schemas.ts';
-import type { Store } from '../storage/types.ts';
+import type { Store } from '../storage/contract/types.ts';
 import type { EventBus } from './types.ts';
 
 /** What {@link publishAccessRevoked} reads: a server context fits. */

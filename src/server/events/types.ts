@@ -1,5 +1,5 @@
 import type { AccessRevokedReason } from '../../wire/schemas.ts';
-import type { MessageRecord } from '../storage/types.ts';
+import type { MessageRecord } from '../storage/contract/types.ts';
 
 /**
  * What the service tells an inbox's subscribers. Every event is plain data

@@ -10,7 +10,7 @@
  * @packageDocumentation
  */
 import type { DeliveryFaultRequest } from '../../wire/faults.ts';
-import type { DeliveryFaultRow, FaultStore } from '../storage/types.ts';
+import type { DeliveryFaultRow, FaultStore } from '../storage/contract/types.ts';
 import { defaultEnhancedStatus, defaultFaultMessage } from './replies.ts';
 
 /** A fault in force for one inbox. */

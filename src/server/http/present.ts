@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import type { Attachment, Domain, Inbox, Message, MessageSummary } from '../../wire/schemas.ts';
-import type { AddressRecord, AttachmentRecord, DomainRecord, InboxRecord, MessageRecord, MessageSummaryRecord } from '../storage/types.ts';
+import type { AddressRecord, AttachmentRecord, DomainRecord, InboxRecord, MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 
 /** Epoch milliseconds as an ISO 8601 UTC timestamp. */
 export function iso(ms: number): string {

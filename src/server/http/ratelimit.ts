@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { RateLimitStore } from '../storage/types.ts';
+import type { RateLimitStore } from '../storage/contract/types.ts';
 
 /** The outcome of one request against its allowance. */
 export interface RateLimitDecision {

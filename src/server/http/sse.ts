@@ -11,8 +11,11 @@ export function formatEvent(event: string, data: unknown, id?: number): string {
   return `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(data)}\n\n`;
 }
 
-/** The 200 answer of an event stream: `text/event-stream`, never cached or buffered by a proxy. */
-export function eventStreamResponse(body: ReadableStream<Uint8Array>): Response {
+/**
+ * The 200 answer of an event stream: `text/event-stream`, never cached or
+ * buffered by a proxy. With a null body, the answer to a `HEAD`.
+ */
+export function eventStreamResponse(body: ReadableStream<Uint8Array> | null): Response {
   return new Response(body, {
     status: 200,
     headers: {

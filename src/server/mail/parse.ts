@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import type { AddressObject, Attachment as ParsedAttachment, ParsedMail } from 'mailparser';
-import type { AddressRecord, ParsedMessage } from '../storage/types.ts';
+import type { AddressRecord, ParsedMessage } from '../storage/contract/types.ts';
 import { decodeHeaderWords } from './headers.ts';
 
 /** Options of {@link parseMessage}. */

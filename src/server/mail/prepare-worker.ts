@@ -3,7 +3,7 @@
  * copy of the raw message. The raw bytes stay with the caller, so they are not
  * sent back.
  */
-import type { NewMessage } from '../storage/types.ts';
+import type { NewMessage } from '../storage/contract/types.ts';
 import { prepareMessage, type PrepareOptions, type PreparedMessage } from './prepare.ts';
 
 /** What the pool sends a worker. */

@@ -1,4 +1,4 @@
-import type { NewMessage, ParsedMessage } from '../storage/types.ts';
+import type { NewMessage, ParsedMessage } from '../storage/contract/types.ts';
 import { parseMessage, type ParseOptions } from './parse.ts';
 import { sanitizeHtml } from './sanitize.ts';
 import { INLINE_IMAGE_TYPE } from './url-policy.ts';

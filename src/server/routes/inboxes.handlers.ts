@@ -7,15 +7,15 @@ import { randomBytes } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { userOf } from '../auth/principal.ts';
 import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
-import { isActive, loadVisibleInbox, requireCredential } from '../auth/visibility.ts';
+import { isActive, listVisibleInboxes, loadVisibleInbox, requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { planOf } from '../auth/plans.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
-import { INBOX_CURSOR, decodeCursor } from '../storage/cursor.ts';
-import type { DomainRecord } from '../storage/types.ts';
+import { INBOX_CURSOR, decodeCursor } from '../storage/contract/cursor.ts';
+import type { DomainRecord } from '../storage/contract/types.ts';
 import { createInboxRoute, deleteInboxRoute, getInboxRoute, listInboxesRoute, updateInboxRoute } from './inboxes.routes.ts';
 
 const LOCAL_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -122,10 +122,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       const items = inbox && isActive(inbox, ctx.now()) ? [toWireInbox(inbox)] : [];
       return c.json({ data: { items: cursor ? [] : items, nextCursor: null } }, 200);
     }
-    const page =
-      principal.kind === 'operator'
-        ? await ctx.store.listActiveInboxes({ cursor: cursor ?? null, limit, now: ctx.now() })
-        : await ctx.store.listInboxesByOwner(principal.user.id, { cursor: cursor ?? null, limit, now: ctx.now() });
+    const page = await listVisibleInboxes(ctx, principal, { cursor: cursor ?? null, limit });
     return c.json({ data: { items: page.items.map(toWireInbox), nextCursor: page.nextCursor } }, 200);
   });
 

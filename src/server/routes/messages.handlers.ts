@@ -10,8 +10,8 @@ import type { AppEnv, ServerContext } from '../context/context.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
 import { contentDisposition, toMessage, toMessageSummary } from '../http/present.ts';
-import { InvalidCursorError } from '../storage/cursor.ts';
-import type { MessageRecord } from '../storage/types.ts';
+import { InvalidCursorError } from '../storage/contract/cursor.ts';
+import type { MessageRecord } from '../storage/contract/types.ts';
 import { deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute } from './messages.routes.ts';
 import { SpamCheckError } from '../spam/scanner.ts';
 

@@ -1,36 +1,25 @@
 /**
- * The event stream's behaviour (definition in `stream.routes.ts`).
+ * The event stream's behaviour (definition in `stream.routes.ts`; the
+ * connection and its policy in `src/server/streams/`).
  *
  * @packageDocumentation
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { checkAccess } from '../auth/access.ts';
 import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { credentialKeyOf } from '../auth/caps.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
-import { eventStreamResponse } from '../http/sse.ts';
-import type { MessageRecord, MessageSummaryRecord } from '../storage/types.ts';
-import { StreamConnection } from './stream.connection.ts';
-import type { ConnectionSettings, StreamAccess, StreamSource } from './stream.connection.ts';
-import { createMessageFrames } from './stream.payload.ts';
+import type { MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
+import { createMessageFrames, MAX_WHOLE_MESSAGE_EVENT_BYTES } from '../streams/frames.ts';
+import { inboxStreamPolicy } from '../streams/inbox-stream.ts';
+import { openEventStream, streamAccess } from '../streams/open.ts';
+import type { StreamSettings } from '../streams/open.ts';
 import { streamRoute } from './stream.routes.ts';
 
 /** Options of {@link createStreamRoutes}. */
-export interface StreamRoutesOptions {
-  /**
-   * Interval of the `: ping` comment.
-   * @defaultValue 15_000
-   */
-  pingIntervalMs?: number;
-  /**
-   * Bytes a connection may have queued (not yet taken by the socket) before it
-   * is dropped as too slow; the client resumes with Last-Event-ID.
-   * @defaultValue 1 MiB
-   */
-  maxBufferedBytes?: number;
+export interface StreamRoutesOptions extends StreamSettings {
   /**
    * Messages read from the store per replay page.
    * @defaultValue 200
@@ -41,11 +30,10 @@ export interface StreamRoutesOptions {
 /** A Last-Event-ID value as a seq: a non-negative integer of at most 15 digits, or null when absent or empty. */
 export function parseLastEventId(value: string | undefined): number | null {
   if (value === undefined || value === '') return null;
-  const trimmed = value;
-  if (!/^[0-9]{1,15}$/.test(trimmed)) {
+  if (!/^[0-9]{1,15}$/.test(value)) {
     throw new HttpError('validation_error', `Last-Event-ID: must be the seq (a non-negative integer) of the last message event received, got ${JSON.stringify(value.slice(0, 40))}.`);
   }
-  return Number(trimmed);
+  return Number(value);
 }
 
 /** Whether `?include=` asks for whole messages (a comma-separated list; other values are ignored). */
@@ -71,19 +59,13 @@ async function readAfter(ctx: ServerContext, inboxId: string, afterSeq: number, 
  * contract describes it. The bus is subscribed before the replay is read, and
  * events are de-duplicated by seq, so no message falls between replay and
  * live; a skipped seq or a bus `resync` makes the connection read the store
- * after its last seq, so none is missed either. Each connection has a bounded queue: a client that does not keep up is
- * disconnected instead of slowing anyone else. A closed connection
- * unsubscribes and stops its timer.
+ * after its last seq, so none is missed either.
  */
 export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOptions = {}): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
-  const settings: ConnectionSettings = {
-    pingIntervalMs: options.pingIntervalMs ?? 15_000,
-    maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024,
-    replayPageSize: options.replayPageSize ?? 200,
-    logger: ctx.logger.child({ component: 'stream' }),
-    frames: createMessageFrames(),
-  };
+  const replayPageSize = options.replayPageSize ?? 200;
+  const frames = createMessageFrames();
+  const logger = ctx.logger.child({ component: 'stream' });
 
   app.openapi(streamRoute, async (c) => {
     const { id } = c.req.valid('param');
@@ -92,31 +74,26 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
     const whole = includesMessage(query.include);
     const principal = c.var.principal;
     const inbox = await loadVisibleInbox(ctx, principal, id);
-    const outgoing = (c.env as { outgoing?: { destroy?: () => void } } | undefined)?.outgoing;
-    const access: StreamAccess = {
-      principal,
-      inboxExpiresAt: inbox.expiresAt,
-      check: (hint) => checkAccess(ctx, principal, inbox.id, hint),
-      now: () => ctx.now(),
-    };
-    const source: StreamSource = {
-      lastSeq: async () => (await ctx.store.findInboxById(inbox.id))?.lastSeq ?? null,
-      after: (afterSeq, limit) => readAfter(ctx, inbox.id, afterSeq, limit, whole),
-    };
-    const release = ctx.streamCaps.acquire(credentialKeyOf(principal), clientAddressOf(c));
-    const connection = new StreamConnection(inbox.id, settings, access, source, outgoing, whole);
-    connection.onClose = release;
-    connection.write('retry: 2000\n\n');
-    connection.subscribe(ctx.bus);
-    // A revocation committed between the credential check above and the
-    // subscription published its event to no one: check once more now.
-    connection.verify();
-    connection.start(lastEventId).catch((error: unknown) => {
-      settings.logger.error({ err: error, inboxId: inbox.id }, 'stream: replay failed');
-      connection.drop(error instanceof Error ? error : new Error(String(error)));
+    return openEventStream(c, {
+      label: 'stream',
+      logger,
+      logFields: { inboxId: inbox.id },
+      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), clientAddressOf(c)),
+      settings: options,
+      access: streamAccess(ctx, principal, inbox),
+      subscribe: (listener) => ctx.bus.subscribe(inbox.id, listener),
+      // A whole message may take up to 1 MiB in one event: the bound leaves room for one beyond the usual queue.
+      extraBytes: whole ? MAX_WHOLE_MESSAGE_EVENT_BYTES : 0,
+      policy: () =>
+        inboxStreamPolicy(
+          inbox.id,
+          {
+            lastSeq: async () => (await ctx.store.findInboxById(inbox.id))?.lastSeq ?? null,
+            after: (afterSeq, limit) => readAfter(ctx, inbox.id, afterSeq, limit, whole),
+          },
+          { replayPageSize, frames, whole, lastEventId },
+        ),
     });
-
-    return eventStreamResponse(connection.body);
   });
 
   return app;

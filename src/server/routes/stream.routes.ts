@@ -24,7 +24,7 @@ export const streamRoute = createRoute({
     'When the credential that opened the stream stops granting the inbox, the stream ends the same way with `event: access.revoked`, data `{ inboxId, reason }` (see the StreamAccessRevoked schema):',
     '`session_signed_out` (`DELETE /me/session`), `session_revoked` (its connect code was replayed), `session_expired`, `api_key_revoked` (`DELETE /me/api-key`, or `inboxkit keys revoke` on the database, noticed by the next ping).',
     'No `message` event is sent after it; reconnecting with that credential is a 401. Unknown event names are to be ignored.',
-    'A client that reads too slowly is disconnected and resumes with Last-Event-ID.',
+    'A client that reads too slowly is disconnected and resumes with Last-Event-ID. `HEAD` answers the headers of the stream (200, `text/event-stream`) with no body and opens nothing.',
     'Extension: with `include=message` each message event carries the whole message, the same object as `GET /messages/{id}` (sanitized HTML, text, headers, attachment metadata),',
     'when its JSON is at most 1 MiB; a larger one is sent as its summary. Replay sends the same shape. Clients tell the two apart by the presence of `headers`.',
   ].join(' '),

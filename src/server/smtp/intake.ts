@@ -2,11 +2,11 @@ import type { ServerContext } from '../context/context.ts';
 import { createForwarder } from '../forward/forwarder.ts';
 import { createMailPool } from '../mail/pool.ts';
 import type { ForwarderOptions } from '../forward/forwarder.ts';
-import { createSmtpIntake } from './intake-core.ts';
-import type { IntakeOptions, SmtpIntake } from './intake-core.ts';
+import { createSmtpIntake } from './listener.ts';
+import type { IntakeOptions, SmtpIntake } from './listener.ts';
 
-export type { SmtpIntake, IntakeOptions, IntakeDeps, IntakeLimits } from './intake-core.ts';
-export { createSmtpIntake } from './intake-core.ts';
+export type { SmtpIntake, IntakeOptions, IntakeDeps, IntakeLimits } from './listener.ts';
+export { createSmtpIntake } from './listener.ts';
 
 /** Options of {@link startSmtpIntake}: where to listen, plus tuning with defaults. */
 export interface StartSmtpIntakeOptions extends IntakeOptions {

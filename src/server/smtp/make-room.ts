@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import type { CapacityStore } from '../storage/types.ts';
+import type { CapacityStore } from '../storage/contract/types.ts';
 
 /** The logging it needs (a pino logger fits). */
 interface RoomLogger {

@@ -11,7 +11,7 @@
  * @packageDocumentation
  */
 import { randomBytes } from 'node:crypto';
-import type { Store } from './types.ts';
+import type { Store } from './contract/types.ts';
 import { createPool, createSql, migrate, redactUrl } from './postgres/database.ts';
 import { createPostgresCredentials } from './postgres/credentials.ts';
 import { createPostgresDomains } from './postgres/domains.ts';

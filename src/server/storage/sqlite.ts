@@ -15,7 +15,7 @@
  *
  * @packageDocumentation
  */
-import type { Store } from './types.ts';
+import type { Store } from './contract/types.ts';
 import { createSqliteCapacity } from './sqlite/capacity.ts';
 import { createSqliteFaults } from './sqlite/faults.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';

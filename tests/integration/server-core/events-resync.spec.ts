@@ -8,7 +8,7 @@
  */
 import { startServer } from '../../../src/server/index.ts';
 import type { BusEvent, EventBus, RunningServer, Store } from '../../../src/server/index.ts';
-import type { NewMessage } from '../../../src/server/storage/types.ts';
+import type { NewMessage } from '../../../src/server/storage/contract/types.ts';
 import { openProjectStore } from '../../support/backends.ts';
 import { recordCallerEvents } from '../multi-node/cluster.ts';
 import type { CallerEventsRecorder } from '../multi-node/cluster.ts';

@@ -5,7 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
-import type { Store } from '../../../src/server/storage/types.ts';
+import type { Store } from '../../../src/server/storage/contract/types.ts';
 import type { CreatedInbox } from '../../../src/wire/schemas.ts';
 import { startMailServer } from './harness.ts';
 

@@ -18,7 +18,7 @@ import type { EventBus } from '../../../src/server/events/types.ts';
 import { createStreamRoutes } from '../../../src/server/routes/stream.handlers.ts';
 import type { StreamRoutesOptions } from '../../../src/server/routes/stream.handlers.ts';
 import { startSmtpIntake } from '../../../src/server/smtp/intake.ts';
-import type { Store } from '../../../src/server/storage/types.ts';
+import type { Store } from '../../../src/server/storage/contract/types.ts';
 import { API_PREFIX } from '../../../src/wire/schemas.ts';
 import { openProjectStore } from '../../support/backends.ts';
 import type { CreatedInbox } from '../../../src/wire/schemas.ts';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { MessageSummaryRecord, Store } from '../../../src/server/storage/types.ts';
+import type { MessageSummaryRecord, Store } from '../../../src/server/storage/contract/types.ts';
 import type { MessageSummary } from '../../../src/wire/schemas.ts';
 import { expect, startMailServer, test } from './harness.ts';
 import { startStreamServer } from './stream-harness.ts';

@@ -7,7 +7,7 @@
 import { test, expect } from '@playwright/test';
 import { newMessage } from '../../support/new-message.ts';
 import { BACKENDS } from '../../support/backends.ts';
-import type { Store } from '../../../src/server/storage/types.ts';
+import type { Store } from '../../../src/server/storage/contract/types.ts';
 
 const T0 = 1_800_000_000_000;
 

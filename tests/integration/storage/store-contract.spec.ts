@@ -2,8 +2,8 @@ import { test, expect } from '@playwright/test';
 import { newMessage } from '../../support/new-message.ts';
 import { BACKENDS } from '../../support/backends.ts';
 import type { Backend } from '../../support/backends.ts';
-import type { Store } from '../../../src/server/storage/types.ts';
-import { InvalidCursorError } from '../../../src/server/storage/cursor.ts';
+import type { Store } from '../../../src/server/storage/contract/types.ts';
+import { InvalidCursorError } from '../../../src/server/storage/contract/cursor.ts';
 
 const T0 = 1_800_000_000_000;
 

@@ -8,7 +8,7 @@ import { createDeliveryFaults } from '../../../src/server/faults/table.ts';
 import type { DeliveryFaults } from '../../../src/server/faults/table.ts';
 import { defaultEnhancedStatus } from '../../../src/server/faults/replies.ts';
 import { createSqliteStore } from '../../../src/server/storage/sqlite.ts';
-import type { Store } from '../../../src/server/storage/types.ts';
+import type { Store } from '../../../src/server/storage/contract/types.ts';
 
 /** A store with two inboxes, `a` and `b` (their ids), and the fault table over it. */
 const test = base.extend<{ store: Store; faults: DeliveryFaults; ids: { a: string; b: string } }>({

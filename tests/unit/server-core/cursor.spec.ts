@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
-import { InvalidCursorError, decodeCursor, encodeCursor } from '../../../src/server/storage/cursor.ts';
+import { InvalidCursorError, decodeCursor, encodeCursor } from '../../../src/server/storage/contract/cursor.ts';
 
 test('a cursor decodes to the position it was made from', () => {
   fc.assert(

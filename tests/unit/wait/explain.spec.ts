@@ -23,7 +23,7 @@ const base: TimeoutFacts = {
   since: 'backlog',
   matchedSubjects: [],
   rejected: [],
-  floor: 0,
+  startedAfter: 0,
   returnedCount: 0,
   fallbackReason: null,
   polls: 0,
@@ -40,7 +40,7 @@ const cases: Array<[string, Partial<TimeoutFacts>, string[]]> = [
   ],
   [
     "nothing arrived with since: 'now': it names the ignored backlog",
-    { since: 'now', floor: 4, elapsedMs: 2500 },
+    { since: 'now', startedAfter: 4, elapsedMs: 2500 },
     [
       `waitForMessage timed out after 1000 ms waiting for a message matching subject "Welcome" at ${ADDRESS}.`,
       'No message arrived since the wait started (2.5 s).',

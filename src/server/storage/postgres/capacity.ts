@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { CapacityStore } from '../types.ts';
+import type { CapacityStore } from '../contract/types.ts';
 import type { PgSql } from './database.ts';
 
 /** The capacity queries of a PostgreSQL store. */

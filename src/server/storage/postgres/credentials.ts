@@ -5,8 +5,8 @@
  *
  * @packageDocumentation
  */
-import { newId } from '../ids.ts';
-import type { CredentialStore, UserRecord } from '../types.ts';
+import { newId } from '../contract/ids.ts';
+import type { CredentialStore, UserRecord } from '../contract/types.ts';
 import { flag, mapRow, num, rowMapper, text } from './database.ts';
 import type { PgSql } from './database.ts';
 

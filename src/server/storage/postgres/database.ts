@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { PoolClient, QueryResultRow } from 'pg';
-import { StoreUnavailableError } from '../errors.ts';
+import { StoreUnavailableError } from '../contract/errors.ts';
 
 /** A result row, column name to value. */
 export type Row = QueryResultRow;
@@ -230,7 +230,7 @@ export async function migrate(pool: pg.Pool, dir: URL | string): Promise<void> {
   }
 }
 
-export { textOrNull, numberOrNull, json, mapRow, keysetPage, rowMapper, text, num } from '../rows.ts';
+export { textOrNull, numberOrNull, json, mapRow, keysetPage, rowMapper, text, num } from '../contract/rows.ts';
 
 /** A BOOLEAN column. */
 export function flag(value: unknown): boolean {

@@ -4,8 +4,8 @@
  *
  * @packageDocumentation
  */
-import { domainId } from '../ids.ts';
-import type { DomainRecord, DomainStore } from '../types.ts';
+import { domainId } from '../contract/ids.ts';
+import type { DomainRecord, DomainStore } from '../contract/types.ts';
 import { flag, mapRow, rowMapper, text } from './database.ts';
 import type { PgSql } from './database.ts';
 

@@ -5,8 +5,8 @@
  *
  * @packageDocumentation
  */
-import type { FaultStore } from '../types.ts';
-import { toFault } from '../fault-row.ts';
+import type { FaultStore } from '../contract/types.ts';
+import { toFault } from '../contract/fault-row.ts';
 import { mapRow } from './database.ts';
 import type { PgSql } from './database.ts';
 

@@ -7,9 +7,9 @@
  *
  * @packageDocumentation
  */
-import { decodeCursor, encodeCursor } from '../cursor.ts';
-import { newId } from '../ids.ts';
-import type { InboxRecord, InboxStore } from '../types.ts';
+import { decodeCursor, encodeCursor } from '../contract/cursor.ts';
+import { newId } from '../contract/ids.ts';
+import type { InboxRecord, InboxStore } from '../contract/types.ts';
 import { keysetPage, mapRow, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
 import type { PgSql, Sql } from './database.ts';
 import { pruneRateLimits } from './ratelimits.ts';

@@ -11,12 +11,12 @@
  *
  * @packageDocumentation
  */
-import { decodeCursor, encodeCursor } from '../cursor.ts';
-import { newId } from '../ids.ts';
-import type { AddressRecord, AttachmentRecord, MessageEnvelope, MessageRecord, MessageStore, NewMessage } from '../types.ts';
+import { decodeCursor, encodeCursor } from '../contract/cursor.ts';
+import { newId } from '../contract/ids.ts';
+import type { AddressRecord, AttachmentRecord, MessageEnvelope, MessageRecord, MessageStore, NewMessage } from '../contract/types.ts';
 import { bytes, flag, json, keysetPage, mapRow, text, textOrNull } from './database.ts';
 import type { PgSql, Row, Sql } from './database.ts';
-import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, envelopeJson, envelopeOf, messageRowMappers, previewOf } from '../message-rows.ts';
+import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, envelopeJson, envelopeOf, messageRowMappers, previewOf } from '../contract/message-rows.ts';
 import { EVENTS_CHANNEL, messageNotification } from './notify.ts';
 
 const { toSummary, toAttachment } = messageRowMappers(flag);

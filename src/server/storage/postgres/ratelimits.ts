@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { RateLimitStore } from '../types.ts';
+import type { RateLimitStore } from '../contract/types.ts';
 import type { Sql } from './database.ts';
 
 /** The rate-limit queries of a PostgreSQL store. */

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { CapacityStore } from '../types.ts';
+import type { CapacityStore } from '../contract/types.ts';
 import type { Sql } from './database.ts';
 
 /** The capacity queries of a SQLite store. */

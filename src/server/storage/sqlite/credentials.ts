@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { CredentialStore, UserRecord } from '../types.ts';
+import type { CredentialStore, UserRecord } from '../contract/types.ts';
 import { flag, mapRow, newId, num, rowMapper, text } from './database.ts';
 import type { Sql } from './database.ts';
 

@@ -78,9 +78,9 @@ export function migrate(db: DatabaseSync, dir: URL | string): void {
   }
 }
 
-export { newId, domainId } from '../ids.ts';
+export { newId, domainId } from '../contract/ids.ts';
 
-export { textOrNull, numberOrNull, json, mapRow, keysetPage, rowMapper, text, num } from '../rows.ts';
+export { textOrNull, numberOrNull, json, mapRow, keysetPage, rowMapper, text, num } from '../contract/rows.ts';
 
 /** A 0/1 INTEGER column as a boolean. */
 export function flag(value: unknown): boolean {

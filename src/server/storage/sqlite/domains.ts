@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { DomainRecord, DomainStore } from '../types.ts';
+import type { DomainRecord, DomainStore } from '../contract/types.ts';
 import { domainId, flag, mapRow, rowMapper, text } from './database.ts';
 import type { Sql } from './database.ts';
 

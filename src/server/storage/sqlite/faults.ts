@@ -4,8 +4,8 @@
  *
  * @packageDocumentation
  */
-import type { FaultStore } from '../types.ts';
-import { toFault } from '../fault-row.ts';
+import type { FaultStore } from '../contract/types.ts';
+import { toFault } from '../contract/fault-row.ts';
 import { mapRow } from './database.ts';
 import type { Sql } from './database.ts';
 

@@ -5,8 +5,8 @@
  *
  * @packageDocumentation
  */
-import { INBOX_CURSOR, decodeCursor, encodeCursor } from '../cursor.ts';
-import type { InboxRecord, InboxStore } from '../types.ts';
+import { INBOX_CURSOR, decodeCursor, encodeCursor } from '../contract/cursor.ts';
+import type { InboxRecord, InboxStore } from '../contract/types.ts';
 import { keysetPage, mapRow, newId, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
 

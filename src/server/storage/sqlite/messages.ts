@@ -5,11 +5,11 @@
  *
  * @packageDocumentation
  */
-import { MESSAGE_CURSOR, decodeCursor, encodeCursor } from '../cursor.ts';
-import type { AddressRecord, MessageEnvelope, MessageRecord, MessageStore, NewMessage } from '../types.ts';
+import { MESSAGE_CURSOR, decodeCursor, encodeCursor } from '../contract/cursor.ts';
+import type { AddressRecord, MessageEnvelope, MessageRecord, MessageStore, NewMessage } from '../contract/types.ts';
 import { bytes, flag, json, keysetPage, mapRow, newId, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
-import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, envelopeJson, envelopeOf, messageRowMappers, previewOf } from '../message-rows.ts';
+import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, envelopeJson, envelopeOf, messageRowMappers, previewOf } from '../contract/message-rows.ts';
 
 const { toSummary, toAttachment } = messageRowMappers(flag);
 

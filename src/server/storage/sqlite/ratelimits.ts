@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { RateLimitStore } from '../types.ts';
+import type { RateLimitStore } from '../contract/types.ts';
 
 /**
  * Fixed-window counters in memory, per store. Once `maxKeys` keys are tracked,

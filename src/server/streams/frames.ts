@@ -8,7 +8,7 @@
  * @packageDocumentation
  */
 import { toMessage, toMessageSummary } from '../http/present.ts';
-import type { MessageRecord, MessageSummaryRecord } from '../storage/types.ts';
+import type { MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 
 /** The largest whole message a stream event carries (its JSON, in bytes); a larger one is sent as its summary. */
 export const MAX_WHOLE_MESSAGE_EVENT_BYTES = 1024 * 1024;

@@ -1,0 +1,225 @@
+/**
+ * The SMTP listener of the intake: smtp-server's options and its named
+ * callbacks (recipient check, data collection); what happens to a message
+ * once collected is `delivery.ts`.
+ *
+ * @packageDocumentation
+ */
+import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
+import { createIntakeFaultHook } from '../faults/intake-hook.ts';
+import type { InboxRecord } from '../storage/contract/types.ts';
+import { createDelivery, smtpError } from './delivery.ts';
+import type { IntakeDeps, IntakeLogger } from './delivery.ts';
+import { PromptSmtpServer } from './server.ts';
+
+export type { IntakeDeps, IntakeLimits, IntakeLogger } from './delivery.ts';
+
+/** Options of the SMTP listener. */
+export interface IntakeOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /**
+   * Wait before the 220 greeting (smtp-server's early-talker check waits 100 ms).
+   * @defaultValue 0
+   */
+  greetingDelayMs?: number;
+  /**
+   * The name in the greeting and EHLO reply.
+   * @defaultValue 'inboxkit'
+   */
+  name?: string;
+  /**
+   * Offer STARTTLS with this key and certificate (PEM). Without it STARTTLS is
+   * not offered.
+   * @defaultValue null
+   */
+  tls?: { key: string | Buffer; cert: string | Buffer } | null;
+  /**
+   * Idle time after which a connection that owes the server input (a silent or
+   * stalled client) is answered 421 and closed, in milliseconds. Time spent
+   * waiting for the server's own reply does not count. It is also the deadline
+   * of one line (a command, or a line of message content) from its first byte
+   * to its end, so a client that trickles bytes (slowloris) is closed too.
+   * @defaultValue 60_000
+   */
+  socketTimeoutMs?: number;
+  /**
+   * Most simultaneous connections; the next one is answered 421 and closed.
+   * `null`: no cap.
+   * @defaultValue null
+   */
+  maxConnections?: number | null;
+  /**
+   * How long `close()` lets open sessions finish before it cuts them.
+   * @defaultValue 1000
+   */
+  closeTimeoutMs?: number;
+  /**
+   * How long parsing one message may take before the fallback reading is stored.
+   * @defaultValue 10_000
+   */
+  parseTimeoutMs?: number;
+}
+
+/** A running SMTP intake. */
+export interface SmtpIntake {
+  /** The port it listens on (the real one when 0 was asked). */
+  port: number;
+  /** Stops accepting, lets sessions and in-flight deliveries finish, then resolves. */
+  close(): Promise<void>;
+}
+
+type FaultHook = ReturnType<typeof createIntakeFaultHook>;
+
+/**
+ * `RCPT TO`: accepted for an active inbox (unless its delivery fault says
+ * otherwise), 550 for an unknown address, 451 when the lookup failed.
+ */
+function checkRecipient(findInbox: (address: string) => Promise<InboxRecord | null>, faultHook: FaultHook, logger: IntakeLogger): NonNullable<SMTPServerOptions['onRcptTo']> {
+  return function onRcptTo(address: SMTPServerAddress, session, callback) {
+    findInbox(address.address).then(
+      async (inbox) =>
+        callback(
+          inbox
+            ? await faultHook.atRecipient(inbox.id, session.envelope)
+            : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`),
+        ),
+      (error: unknown) => {
+        logger.error({ err: error }, 'smtp: recipient lookup failed');
+        callback(smtpError(451, '4.3.0 Temporary failure looking up the recipient, try again'));
+      },
+    );
+  };
+}
+
+/**
+ * `DATA`: collects the message up to `maxMessageBytes` (past it nothing more
+ * is kept and the answer is 552), then hands it to `deliver`, whose reply
+ * (or SMTP error) is the answer; any other failure is a 451. Each delivery
+ * in progress is in `inFlight` until it settles.
+ */
+function collectData(
+  maxMessageBytes: number,
+  logger: IntakeLogger,
+  deliver: (raw: Buffer, session: SMTPServerSession) => Promise<string>,
+  inFlight: Set<Promise<unknown>>,
+): NonNullable<SMTPServerOptions['onData']> {
+  return function onData(stream: SMTPServerDataStream, session, callback) {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    stream.on('data', (chunk: Buffer) => {
+      if (stream.sizeExceeded || length + chunk.length > maxMessageBytes) return;
+      chunks.push(chunk);
+      length += chunk.length;
+    });
+    stream.on('error', (error) => {
+      logger.warn({ err: error, sessionId: session.id }, 'smtp: data stream failed');
+    });
+    stream.on('end', () => {
+      if (stream.sizeExceeded) {
+        callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${maxMessageBytes} bytes`));
+        return;
+      }
+      const job = deliver(Buffer.concat(chunks, length), session).then(
+        (reply) => callback(null, reply),
+        (error: unknown) => {
+          if (error instanceof Error && 'responseCode' in error) {
+            callback(error);
+            return;
+          }
+          logger.error({ err: error, sessionId: session.id }, 'smtp: storing the message failed');
+          callback(smtpError(451, '4.3.0 The message could not be stored, try again later'));
+        },
+      );
+      inFlight.add(job);
+      void job.finally(() => inFlight.delete(job));
+    });
+  };
+}
+
+/**
+ * Starts the SMTP intake: accepts mail for active inboxes, parses it and
+ * sanitizes its HTML, stores a copy per recipient inbox, answers 250 once the
+ * copies are committed, then publishes a `message` event per copy (the whole
+ * stored message) and queues forwarding.
+ *
+ * @example
+ * ```ts
+ * const intake = await createSmtpIntake(deps, { host: '127.0.0.1', port: 0 });
+ * // … nodemailer.createTransport({ host: '127.0.0.1', port: intake.port }) …
+ * await intake.close();
+ * ```
+ */
+export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions): Promise<SmtpIntake> {
+  const { logger, limits } = deps;
+  const inFlight = new Set<Promise<unknown>>();
+
+  const { findInbox, deliver } = createDelivery(deps, options.parseTimeoutMs ?? 10_000);
+  const faultHook = createIntakeFaultHook(deps.faults);
+
+  const serverOptions: SMTPServerOptions = {
+    name: options.name ?? 'inboxkit',
+    banner: 'inboxkit local SMTP intake',
+    size: limits.maxMessageBytes,
+    rejectOversized: true,
+    maxRecipients: limits.maxRecipients,
+    authOptional: true,
+    disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    hideSTARTTLS: !options.tls,
+    hidePIPELINING: false,
+    hide8BITMIME: false,
+    hideSMTPUTF8: false,
+    disableReverseLookup: true,
+    logger: false,
+    closeTimeout: options.closeTimeoutMs ?? 1000,
+    socketTimeout: options.socketTimeoutMs ?? 60_000,
+    ...(options.maxConnections ? { maxClients: options.maxConnections } : {}),
+    ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
+    onConnect(_session, callback) {
+      // Synchronous on purpose: with no greeting delay the session is ready in
+      // the same turn the socket is accepted.
+      callback();
+    },
+    onMailFrom(_address, _session, callback) {
+      callback();
+    },
+    onRcptTo: checkRecipient(findInbox, faultHook, logger),
+    onData: collectData(limits.maxMessageBytes, logger, (raw, session) => deliver(raw, session, faultHook.delaysOf(session.envelope)), inFlight),
+  };
+
+  const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000);
+  // smtp-server re-emits its listener's errors, a failed listen included; that one
+  // is the rejection below, reported once by the caller, not also logged here.
+  let listening = false;
+  server.on('error', (error: Error) => {
+    if (listening) logger.warn({ err: error }, 'smtp: connection error');
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      const why = error.code === 'EADDRINUSE' ? `port ${options.port} is already in use` : error.message;
+      reject(new Error(`inboxkit: cannot listen for SMTP on ${options.host}:${options.port}: ${why}. Pick another SMTP port (0 chooses a free one).`, { cause: error }));
+    };
+    server.server.once('error', onError);
+    server.listen(options.port, options.host, () => {
+      server.server.off('error', onError);
+      listening = true;
+      resolve();
+    });
+  });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+
+  let closing: Promise<void> | null = null;
+  return {
+    port,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await Promise.allSettled([...inFlight]);
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,323 @@
+/**
+ * One Server-Sent Events connection, the one both streams use
+ * (`GET /inboxes/{id}/stream` and `GET /me/events`): the bounded queue, the
+ * writes, the final event, the slow-client drop, the ping with its credential
+ * re-check, the access deadline and the cleanup. What differs between the two
+ * streams is a {@link StreamPolicy}: what to send first, and what to send of
+ * each bus event.
+ *
+ * @packageDocumentation
+ */
+import type { AccessEnd } from '../auth/access.ts';
+import type { ServerContext } from '../context/context.ts';
+import type { BusEvent } from '../events/types.ts';
+import { formatEvent } from '../http/sse.ts';
+import type { AccessRevokedReason } from '../../wire/schemas.ts';
+
+const encoder = new TextEncoder();
+
+/** Longest delay a Node timer takes (about 24.8 days); a later deadline re-arms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Bus events and checks one connection may hold back while it reads the store or checks access. */
+export const MAX_HELD_TASKS = 10_000;
+
+/** The timers a connection uses; injected in tests that count them. */
+export interface ConnectionTimers {
+  setInterval(callback: () => void, ms: number): unknown;
+  clearInterval(handle: unknown): void;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The process's own timers, unref'd so that an open stream never keeps Node alive. */
+export const nodeTimers: ConnectionTimers = {
+  setInterval: (callback, ms) => setInterval(callback, ms).unref(),
+  clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+  setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * Whether the credential that opened a connection still grants what it
+ * streams, and when that ends by itself. Injected: the route builds it.
+ */
+export interface ConnectionAccess {
+  /** The instant (epoch ms) access ends by itself (the inbox's or the session's expiry), or null. */
+  deadline: number | null;
+  /**
+   * The inbox whose going ends the connection at once (`inbox.deleted` or
+   * `inbox.expired`): the inbox stream's inbox, or the inbox of an inbox
+   * token on `GET /me/events`; null when no one inbox does.
+   */
+  inboxId: string | null;
+  /** Checks again, now; null while access holds, otherwise how it ended. */
+  check(hint?: AccessRevokedReason): Promise<AccessEnd | null>;
+  /** Whether an `access.revoked` bus event may concern this credential (then it is checked again). */
+  concerns(event: Extract<BusEvent, { type: 'access.revoked' }>): boolean;
+  /** The clock, in epoch milliseconds. */
+  now(): number;
+}
+
+/** What one stream sends: the one part that differs between the two streams. */
+export interface StreamPolicy {
+  /** Sends what comes before live events (a replay, `ready`); bus events wait until it is done. */
+  start(connection: SseConnection): Promise<void>;
+  /** Sends what the client should get of one bus event (called in order, one at a time). */
+  handle(event: BusEvent, connection: SseConnection): void | Promise<void>;
+  /** Sees each bus event as it arrives, before it waits its turn (to merge several `resync`s into one catch-up). */
+  noticed?(event: BusEvent): void;
+  /** The data of the closing event. */
+  endData(end: AccessEnd): unknown;
+}
+
+/** What a connection needs besides its policy. */
+export interface ConnectionOptions {
+  /** Names the stream in logs (`stream`, `events`). */
+  label: string;
+  /** Fields every log line of this connection carries (the inbox id). */
+  logFields?: Record<string, unknown>;
+  logger: ServerContext['logger'];
+  pingIntervalMs: number;
+  /** Bytes queued (not yet taken by the socket) past which the client is dropped as too slow. */
+  maxBufferedBytes: number;
+  access: ConnectionAccess;
+  /** The Node response under @hono/node-server, destroyed directly to drop a slow client. */
+  outgoing?: { destroy?: () => void };
+  /** @defaultValue {@link nodeTimers} */
+  timers?: ConnectionTimers;
+  /**
+   * Runs once when the connection ends, whichever way: the place to release
+   * what was acquired when it was admitted (see `openEventStream`).
+   */
+  onClose?: () => void;
+}
+
+type Task = () => void | Promise<void>;
+
+/**
+ * One client's event stream: a byte queue bounded at `maxBufferedBytes`; a
+ * queue of tasks (bus events, access checks, the policy's start) run in
+ * order, one at a time, so that nothing is sent while the store is read or
+ * access is being checked; a ping timer that also checks the credential
+ * again; a timer at the moment access ends by itself. `end` sends a final
+ * event, `drop` cuts the connection; either way the cleanup runs once.
+ */
+export class SseConnection {
+  readonly body: ReadableStream<Uint8Array>;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #closed = false;
+  #busy = false;
+  readonly #held: Task[] = [];
+  #unsubscribe: () => void = () => {};
+  #roomWaiter: (() => void) | null = null;
+  readonly #ping: unknown;
+  #deadline: unknown = null;
+  #deadlineArmed = false;
+  readonly #options: ConnectionOptions;
+  readonly #timers: ConnectionTimers;
+
+  /**
+   * @param extraBytes - Room beyond `maxBufferedBytes` for one large event (a whole message).
+   */
+  constructor(options: ConnectionOptions, extraBytes = 0) {
+    this.#options = options;
+    this.#timers = options.timers ?? nodeTimers;
+    this.body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        pull: () => this.#wakeRoom(),
+        cancel: () => this.#cleanup(),
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: options.maxBufferedBytes + extraBytes }),
+    );
+    // Each ping also checks the credential again: a revocation made where this
+    // process's bus cannot hear it (another process on the same database) ends
+    // the stream within one interval.
+    this.#ping = this.#timers.setInterval(() => {
+      this.write(': ping\n\n');
+      this.#checkOverflow();
+      this.enqueue(() => this.#verify());
+    }, options.pingIntervalMs);
+    this.#armDeadline();
+  }
+
+  /** Whether the connection has ended (nothing more is written). */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Starts the stream: `retry: 2000`, the bus subscription (events wait
+   * until `policy.start` is done), one access check (a revocation committed
+   * between the request's check and the subscription published its event to
+   * no one), then `policy.start`.
+   */
+  open(subscribe: (listener: (event: BusEvent) => void) => () => void, policy: StreamPolicy): void {
+    this.#policy = policy;
+    this.write('retry: 2000\n\n');
+    this.#unsubscribe = subscribe((event) => this.#receive(event));
+    if (this.#closed) this.#unsubscribe();
+    this.enqueue(() => this.#verify());
+    this.enqueue(() => policy.start(this));
+  }
+
+  #policy: StreamPolicy | null = null;
+
+  /** Queues bytes for the client (nothing once closed). */
+  write(text: string | Uint8Array): void {
+    if (this.#closed) return;
+    this.#controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text);
+  }
+
+  /** Resolves once the client has taken enough that the queue is below its bound (for a replay, page by page). */
+  room(): Promise<void> {
+    if (this.#closed || (this.#controller.desiredSize ?? 1) > 0) return Promise.resolve();
+    return new Promise((resolve) => (this.#roomWaiter = resolve));
+  }
+
+  /**
+   * Runs a task after the ones before it; while one that returned a promise
+   * is pending, later ones wait (bounded by {@link MAX_HELD_TASKS}). A task
+   * that fails drops the connection: the client reconnects and catches up.
+   */
+  enqueue(task: Task): void {
+    if (this.#closed) return;
+    if (this.#busy || this.#held.length > 0) {
+      if (this.#held.length >= MAX_HELD_TASKS) return this.drop('too many events held back while reading the store or checking access');
+      this.#held.push(task);
+      return;
+    }
+    this.#run(task);
+  }
+
+  /**
+   * Sends the closing event (`inbox.deleted`, `inbox.expired` or
+   * `access.revoked`, its data from the policy) and ends the stream.
+   */
+  end(end: AccessEnd): void {
+    if (this.#closed) return;
+    this.write(formatEvent(end.event, this.#policy?.endData(end) ?? {}));
+    this.#cleanup();
+    this.#controller.close();
+  }
+
+  /**
+   * Cuts the connection and discards what is queued, saying why in the log.
+   * Under @hono/node-server the socket is destroyed directly (the server then
+   * cancels the body); elsewhere the body stream is errored.
+   */
+  drop(reason: string, error?: unknown): void {
+    if (this.#closed) return;
+    const { logger, label, logFields, maxBufferedBytes } = this.#options;
+    logger.info({ ...logFields, err: error, maxBufferedBytes }, `${label}: ${reason}, disconnecting (the client reconnects)`);
+    this.#cleanup();
+    if (typeof this.#options.outgoing?.destroy === 'function') this.#options.outgoing.destroy();
+    else this.#controller.error(new Error(`inboxkit ${label}: ${reason}`));
+  }
+
+  #receive(event: BusEvent): void {
+    if (this.#closed) return;
+    const { access } = this.#options;
+    if (event.type === 'access.revoked') {
+      if (access.concerns(event)) this.enqueue(() => this.#verify(event.reason));
+      return;
+    }
+    if ((event.type === 'inbox.deleted' || event.type === 'inbox.expired') && event.inboxId === access.inboxId) {
+      this.enqueue(() => this.end({ event: event.type }));
+      return;
+    }
+    this.#policy?.noticed?.(event);
+    this.enqueue(() => this.#policy?.handle(event, this));
+  }
+
+  #run(task: Task): void {
+    let result: void | Promise<void>;
+    try {
+      result = task();
+    } catch (error) {
+      return this.#failed(error);
+    }
+    if (result instanceof Promise) {
+      this.#busy = true;
+      result.then(
+        () => {
+          this.#busy = false;
+          this.#afterTask();
+          this.#drain();
+        },
+        (error: unknown) => {
+          this.#busy = false;
+          this.#failed(error);
+        },
+      );
+      return;
+    }
+    this.#afterTask();
+  }
+
+  #drain(): void {
+    while (!this.#busy && !this.#closed && this.#held.length > 0) this.#run(this.#held.shift()!);
+  }
+
+  #failed(error: unknown): void {
+    this.#options.logger.error({ ...this.#options.logFields, err: error }, `${this.#options.label}: delivery failed`);
+    this.drop('delivery failed', error);
+  }
+
+  async #verify(hint?: AccessRevokedReason): Promise<void> {
+    const ended = await this.#options.access.check(hint);
+    if (ended) this.end(ended);
+  }
+
+  /**
+   * A timer at the moment access ends by itself, so the stream ends when HTTP
+   * starts refusing, not at the next sweep. The clock may be injected: the
+   * timer checks it and re-arms while access holds.
+   */
+  #armDeadline(): void {
+    const { access } = this.#options;
+    if (access.deadline === null || this.#closed) return;
+    const rest = access.deadline - access.now();
+    // Already due but still granted (a clock that moved back): look again in a second, never in a hot loop.
+    const delay = rest > 0 ? Math.min(MAX_TIMER_MS, rest) : this.#deadlineArmed ? 1000 : 0;
+    this.#deadlineArmed = true;
+    this.#deadline = this.#timers.setTimeout(() => {
+      this.#deadline = null;
+      this.enqueue(async () => {
+        const ended = await access.check();
+        if (ended) this.end(ended);
+        else this.#armDeadline();
+      });
+    }, delay);
+  }
+
+  /** After a task: a queue past the bound means the client is too slow. */
+  #afterTask(): void {
+    this.#checkOverflow();
+  }
+
+  #checkOverflow(): void {
+    if (this.#closed || (this.#controller.desiredSize ?? 0) >= 0) return;
+    this.drop('client too slow');
+  }
+
+  #wakeRoom(): void {
+    this.#roomWaiter?.();
+    this.#roomWaiter = null;
+  }
+
+  #cleanup(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#held.length = 0;
+    this.#unsubscribe();
+    this.#timers.clearInterval(this.#ping);
+    if (this.#deadline !== null) this.#timers.clearTimeout(this.#deadline);
+    this.#deadline = null;
+    this.#wakeRoom();
+    this.#options.onClose?.();
+  }
+}
