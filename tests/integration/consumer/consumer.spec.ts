@@ -82,7 +82,9 @@ test.afterAll(async () => {
 // About two minutes (a build, two offline installs, two runs with a browser): left out of `npm run test:quick`.
 test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () => {
   test('the package ships the build, its sources for the source maps and a licence, and no install script', async () => {
-    expect(packed.files).toEqual(expect.arrayContaining(['bin/inboxkit.js', 'dist/playwright/index.js', 'dist/playwright/index.d.ts', 'dist/runtime/node-check.js', 'src/playwright/index.ts', 'LICENSE', 'README.md']));
+    expect(packed.files).toEqual(expect.arrayContaining(['bin/inboxkit.js', 'dist/playwright/index.js', 'dist/playwright/index.d.ts', 'dist/runtime/node-check.js', 'src/playwright/index.ts', 'LICENSE', 'README.md', 'vendor/caniemail.js', 'vendor/caniemail.LICENSES.txt']));
+    // No dev tooling in a user's install: the compatibility data is bundled (scripts/build-vendor.ts), not a dependency.
+    expect(Object.keys(packed.manifest.dependencies ?? {})).not.toContain('caniemail');
     expect(packed.files.filter((file) => /^(tests|examples|bench)\//.test(file))).toEqual([]);
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(packed.manifest.scripts ?? {}, script).not.toHaveProperty(script);
     // Every source map names sources that are in the package, so stack frames and "go to definition" land on real files.
