@@ -98,9 +98,10 @@ test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () =
   });
 
   for (const type of ['module', 'commonjs'] as const) {
-    test(`a fresh ${type === 'module' ? 'ESM' : 'CommonJS'} project installs the tarball offline and runs the README's config and spec against the service the package starts`, async () => {
+    // The ESM project installs the tarball with `npm ci --offline`; the CommonJS one gets a copy of that install (the install does not depend on `type`).
+    test(`a fresh ${type === 'module' ? 'ESM project installs the tarball offline' : 'CommonJS project, with the same install,'} and runs the README's config and spec against the service the package starts`, async () => {
       const dir = path.join(root, type);
-      await createProject(packed, dir, { type, files: await projectFiles(), scripts: { start: 'node app.mjs' } });
+      await createProject(packed, dir, { type, files: await projectFiles(), scripts: { start: 'node app.mjs' }, ...(type === 'commonjs' ? { sameInstallAs: path.join(root, 'module') } : {}) });
       const installed = JSON.parse(await readFile(path.join(dir, 'node_modules/inboxkit/package.json'), 'utf8')) as { scripts?: Record<string, string> };
       expect(installed.scripts ?? {}).not.toHaveProperty('prepare');
       // The service the config starts is the installed package's own command.

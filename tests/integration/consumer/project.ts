@@ -14,7 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -149,6 +149,12 @@ export interface ProjectOptions {
   extra?: string[];
   /** Leave inboxkit out (a project to measure against). */
   withoutInboxkit?: boolean;
+  /**
+   * A project already installed from the same packages: its node_modules is
+   * copied instead of running `npm ci` again (the install does not depend on
+   * the project's own `type`).
+   */
+  sameInstallAs?: string;
 }
 
 /**
@@ -165,6 +171,10 @@ export async function createProject(packed: Packed, dir: string, options: Projec
   for (const [file, content] of Object.entries(options.files)) {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), content);
+  }
+  if (options.sameInstallAs) {
+    await cp(path.join(options.sameInstallAs, 'node_modules'), path.join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    return;
   }
   await sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir });
 }
