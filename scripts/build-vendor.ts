@@ -61,7 +61,14 @@ export async function buildVendor(): Promise<void> {
     metafile: true,
     logLevel: 'warning',
     plugins: [jsonData],
-    banner: { js: '// caniemail (MIT, https://github.com/shellscape/caniemail) and its dependencies, bundled by scripts/build-vendor.ts; licences in caniemail.LICENSES.txt' },
+    banner: {
+      // The CommonJS parts (micromatch) require Node's built-ins: an ES module has no `require` of its own.
+      js: [
+        '// caniemail (MIT, https://github.com/shellscape/caniemail) and its dependencies, bundled by scripts/build-vendor.ts; licences in caniemail.LICENSES.txt',
+        "import { createRequire as __inboxkitCreateRequire } from 'node:module';",
+        'const require = __inboxkitCreateRequire(import.meta.url);',
+      ].join('\n'),
+    },
   });
   const packages = new Map<string, string>();
   for (const input of Object.keys(result.metafile.inputs)) {

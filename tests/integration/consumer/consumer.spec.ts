@@ -99,7 +99,7 @@ test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () =
 
   for (const type of ['module', 'commonjs'] as const) {
     // The ESM project installs the tarball with `npm ci --offline`; the CommonJS one gets a copy of that install (the install does not depend on `type`).
-    test(`a fresh ${type === 'module' ? 'ESM project installs the tarball offline' : 'CommonJS project, with the same install,'} and runs the README's config and spec against the service the package starts`, async () => {
+    test(`${type === 'module' ? 'a fresh ESM project installs the tarball offline and runs' : 'a CommonJS project with that install runs'} the README's config and spec against the service the package starts`, async () => {
       const dir = path.join(root, type);
       await createProject(packed, dir, { type, files: await projectFiles(), scripts: { start: 'node app.mjs' }, ...(type === 'commonjs' ? { sameInstallAs: path.join(root, 'module') } : {}) });
       const installed = JSON.parse(await readFile(path.join(dir, 'node_modules/inboxkit/package.json'), 'utf8')) as { scripts?: Record<string, string> };
@@ -111,6 +111,12 @@ test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () =
           : `console.log(require('inboxkit/playwright').inboxkitServer({ port: 0, smtpPort: 0 }).webServer.command)`;
       const { stdout } = await sh(process.execPath, ['-e', load], { cwd: dir });
       expect(stdout).toContain(path.join(dir, 'node_modules/inboxkit/bin/inboxkit.js'));
+      // The bundled compatibility data loads from the installed package (it is no dependency of its own).
+      const compat =
+        type === 'module'
+          ? `import('inboxkit').then(async (m) => console.log(JSON.stringify((await m.checkCompatibility('<div style="display:flex">x</div>', ['outlook.windows'])).clients[0].unsupported.map((f) => f.slug))))`
+          : `require('inboxkit').checkCompatibility('<div style="display:flex">x</div>', ['outlook.windows']).then((r) => console.log(JSON.stringify(r.clients[0].unsupported.map((f) => f.slug))))`;
+      expect(JSON.parse((await sh(process.execPath, ['-e', compat], { cwd: dir })).stdout)).toContain('css-display-flex');
 
       const result = await runSpec(dir);
       expect(result, result.errors).toMatchObject({ expected: 1, unexpected: 0 });
