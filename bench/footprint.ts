@@ -8,10 +8,10 @@
  *
  *   npm run build && node bench/footprint.ts
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { closure, ownSize } from '../tests/integration/consumer/footprint.ts';
 import { createProject, pack } from '../tests/integration/consumer/project.ts';
 
 /** Bytes on disk under `dir` (files' sizes), and how many package.json with a name and version it holds under node_modules. */
@@ -36,46 +36,6 @@ async function measure(dir: string): Promise<{ bytes: number; packages: Set<stri
 }
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-
-/** Bytes of a package's own files (its nested node_modules left out). */
-async function ownSize(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules') continue;
-    const full = path.join(dir, entry.name);
-    total += entry.isDirectory() ? await ownSize(full) : entry.isFile() ? (await stat(full)).size : 0;
-  }
-  return total;
-}
-
-/** Where Node finds `name` from the package at `from` (relative to the project). */
-function resolve(project: string, from: string, name: string): string | null {
-  let dir = from;
-  for (;;) {
-    const candidate = path.posix.join(dir, 'node_modules', name);
-    if (existsSync(path.join(project, candidate, 'package.json'))) return candidate;
-    if (dir === '' || dir === '.') return null;
-    const at = dir.lastIndexOf('/node_modules/');
-    dir = at < 0 ? '' : dir.slice(0, at);
-  }
-}
-
-/** A package and every package it needs at run time (dependencies and installed optional ones), by folder. */
-async function closure(project: string, start: string): Promise<Set<string>> {
-  const seen = new Set<string>();
-  const queue = [start];
-  while (queue.length > 0) {
-    const rel = queue.pop()!;
-    if (seen.has(rel)) continue;
-    seen.add(rel);
-    const manifest = JSON.parse(await readFile(path.join(project, rel, 'package.json'), 'utf8')) as { dependencies?: object; optionalDependencies?: object };
-    for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
-      const found = resolve(project, rel, dep);
-      if (found) queue.push(found);
-    }
-  }
-  return seen;
-}
 
 const root = await mkdtemp(path.join(tmpdir(), 'inboxkit-footprint-'));
 try {
