@@ -81,7 +81,7 @@ test.afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-// About two minutes (a build, two offline installs, two runs with a browser): left out of `npm run test:quick`.
+// About half a minute on a quiet machine (a pack, one offline install, two runs with a browser): left out of `npm run test:quick`.
 test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () => {
   test('the package ships the build, its sources for the source maps and a licence, and no install script', async () => {
     expect(packed.files).toEqual(expect.arrayContaining(['bin/inboxkit.js', 'dist/playwright/index.js', 'dist/playwright/index.d.ts', 'dist/runtime/node-check.js', 'src/playwright/index.ts', 'LICENSE', 'README.md', 'vendor/caniemail.js', 'vendor/caniemail.LICENSES.txt']));
