@@ -5,6 +5,7 @@
  */
 import type { FullResult, Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
+/** Counts skipped tests by reason and prints one line per reason when the run ends. */
 export default class SkipReasons implements Reporter {
   private readonly reasons = new Map<string, number>();
 
