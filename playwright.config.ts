@@ -25,7 +25,10 @@ export default defineConfig({
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   // A dot per test, the failures in full and a summary; `--reporter=list` names every test.
-  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : [['dot']],
+  // The last lines say why tests were skipped (tests/support/skip-reasons.ts).
+  reporter: process.env.CI
+    ? [['list'], ['html', { open: 'never' }], ['./tests/support/skip-reasons.ts']]
+    : [['dot'], ['./tests/support/skip-reasons.ts']],
   projects: [
     { name: 'unit', testDir: './tests/unit' },
     { name: 'integration', testDir: './tests/integration' },

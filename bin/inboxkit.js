@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The inboxkit command. The CLI is compiled to dist/ by `npm run build` (run by
-// `npm pack` / `npm publish` through the prepack script; in a checkout, run it yourself).
+// `npm publish` through prepublishOnly; in a checkout, run it yourself).
 // Plain JavaScript that any Node.js with ES modules parses: the version check
 // below must be able to speak before anything newer loads.
 import { existsSync } from 'node:fs';

@@ -40,11 +40,10 @@ test('the sign-in code email uses only features Gmail and Apple Mail support', a
   // #region compatibility
   await expect(message).toBeCompatibleWith(['gmail.desktop-webmail', 'gmail.android', 'apple-mail']);
 
-  // The same data as a report: features per client, and Mailpit's score.
+  // The same data as a report (features per client, and Mailpit's score), attached to the test.
   const report = await message.compatibility(['gmail.desktop-webmail', 'outlook.windows']);
-  for (const client of report.clients) {
-    console.log(`${client.name}: ${client.score.supported}% supported; lacks ${client.unsupported.map((f) => f.feature).join(', ') || 'nothing'}`);
-  }
+  const lines = report.clients.map((client) => `${client.name}: ${client.score.supported}% supported; lacks ${client.unsupported.map((f) => f.feature).join(', ') || 'nothing'}`);
+  await test.info().attach('compatibility', { body: lines.join('\n'), contentType: 'text/plain' });
   // #endregion
 });
 

@@ -58,7 +58,7 @@ export function table(header: readonly string[], rows: ReadonlyArray<readonly st
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** A markdown table (for the README's Performance section). */
+/** A markdown table (for docs/performance.md). */
 export function markdownTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
   return [line(header), line(header.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');

@@ -3,8 +3,10 @@
  * named clients do not support, from the caniemail.com data set, with a score
  * per client computed the way Mailpit's HTML check computes its total.
  *
- * Detection and the data come from the `caniemail` package (its data set is
- * bundled, so nothing is fetched). The HTML checked is the email's original
+ * Detection and the data come from the `caniemail` package, bundled at build
+ * time with its data set into `vendor/caniemail.js` (scripts/build-vendor.ts;
+ * licences in `vendor/caniemail.LICENSES.txt`), so nothing is fetched and
+ * none of the package's declared dev tooling is installed. The HTML checked is the email's original
  * HTML part, read from the raw source with `postal-mime`: the sanitized `html`
  * of the API has lost exactly the features (forms, scripts, `<link>`, many
  * attributes) that clients refuse.
@@ -107,9 +109,18 @@ interface Caniemail {
 
 const MAX_LINES = 5;
 
+/** The bundle, two folders up from both src/client and dist/client. */
+const VENDOR_BUNDLE = '../../vendor/caniemail.js';
+
 async function loadCaniemail(): Promise<Caniemail> {
   // Loaded on first use: the data set is large, and most runs never check compatibility.
-  return (await import('caniemail')) as unknown as Caniemail;
+  const url = new URL(VENDOR_BUNDLE, import.meta.url);
+  try {
+    return (await import(url.href)) as Caniemail;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
+    throw new InboxkitError(`The bundled caniemail data is missing (${url.pathname}). In a checkout of inboxkit, run \`npm run build\` (it writes vendor/); in an installed package, reinstall inboxkit.`, { cause: error });
+  }
 }
 
 /** Every family and its platforms, as the data set knows them. */

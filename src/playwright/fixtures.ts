@@ -11,7 +11,7 @@ import type { InboxHandle, InboxkitClient } from '../client/index.ts';
 import { defaultWaitTimeout } from './budget.ts';
 import { localPartFor } from './local-part.ts';
 import { attachMessage, messageTitle } from './report.ts';
-import { viewerLink } from './viewer-link.ts';
+import { viewerLink, whereToLook } from './viewer-link.ts';
 import { TestInbox } from './test-inbox.ts';
 import type { InboxkitOptions, CreateTestInboxOptions, InboxkitTestFixtures, InboxkitAccount, InboxkitWorkerFixtures, InboxkitInternalTestFixtures } from './fixture-types.ts';
 export type { InboxkitOptions, CreateTestInboxOptions, CreateInbox, InboxkitTestFixtures, InboxkitAccount, InboxkitWorkerFixtures, InboxkitInternalTestFixtures } from './fixture-types.ts';
@@ -128,7 +128,7 @@ async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boo
       (source) => source.bytes,
       () => null,
     );
-    const where = several ? ` ${inbox.address}` : '';
+    const where = several ? ` to ${inbox.address}` : '';
     await attachMessage(testInfo, `received${where} #${summary.seq} — ${messageTitle(message)}`, message, raw);
   }
 }
@@ -186,7 +186,8 @@ async function tearDownInboxes(inboxes: TestInbox[], context: TeardownContext): 
   const failed = testInfo.status !== testInfo.expectedStatus;
   const problems: string[] = [];
   if (failed) {
-    for (const inbox of inboxes) testInfo.annotations.push({ type: 'inboxkit viewer', description: `${inbox.address}: ${viewerLink(context.client.apiUrl, inbox.id)}` });
+    // A viewer link only leads somewhere for an inbox that is kept: the others are deleted below.
+    if (options.keepOnFailure) for (const inbox of inboxes) testInfo.annotations.push({ type: 'inboxkit viewer', description: `${inbox.address}: ${viewerLink(context.client.apiUrl, inbox.id)}` });
   }
   if (failed && context.attachToReport) {
     for (const inbox of inboxes) {
@@ -267,7 +268,8 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         dns: inboxkit.dns,
         attachToReport: inboxkit.attachToReport ?? true,
         nextAttachmentNumber: () => ++attached,
-        viewerLink: (handle: InboxHandle) => viewerLink(client.apiUrl, handle.id),
+        whereToLook: (handle: InboxHandle) => whereToLook(handle, client.apiUrl, { keepOnFailure: inboxkit.keepOnFailure, attachToReport: inboxkit.attachToReport }),
+        inboxCount: () => inboxes.length,
         attachedIds: new Set<string>(),
         atTeardown: (task: () => Promise<void>) => void teardownTasks.push(task),
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),

@@ -49,8 +49,13 @@ interface TestInboxContext {
   renderBrowser?: BrowserSource;
   /** The test DNS of the config (`use: { inboxkit: { dns } }`), for `message.authentication()`. */
   dns?: TestDns;
-  /** The inbox's link in the local service's web viewer, named by a failed wait's error. */
-  viewerLink?(handle: InboxHandle): string;
+  /**
+   * Where to look at the inbox after a failed wait, as a sentence the wait's
+   * error ends with: the report's attachments, or the viewer when the inbox is kept.
+   */
+  whereToLook?(handle: InboxHandle): string;
+  /** How many inboxes the test has so far; with several, steps and attachments name theirs. */
+  inboxCount(): number;
   /** Ids of the messages already attached to this test's report: each is attached once. */
   attachedIds: Set<string>;
 }
@@ -149,12 +154,12 @@ export class TestInbox {
     return this.#context.defaultTimeout();
   }
 
-  /** Rethrows a failed wait's error with the inbox's viewer link added to its message. */
+  /** Rethrows a failed wait's error with where to look at the inbox added to its message. */
   #withViewerLink(error: unknown): never {
-    const link = this.#context.viewerLink?.(this.#handle);
+    const link = this.#context.whereToLook?.(this.#handle);
     if (link && error instanceof Error && !error.message.includes(link)) {
       const before = error.message;
-      error.message = `${before}\n  Look at the inbox in the viewer: ${link}`;
+      error.message = `${before}\n  ${link}`;
       if (error.stack?.includes(before)) error.stack = error.stack.replace(before, error.message);
     }
     throw error;
@@ -188,7 +193,7 @@ export class TestInbox {
       this.#attachAtTeardown(message);
       return message;
     };
-    return base.step(`wait for email: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`wait for email${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   /**
@@ -203,7 +208,7 @@ export class TestInbox {
       for (const message of messages) this.#attachAtTeardown(message);
       return messages;
     };
-    return base.step(`wait for ${count} emails: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`wait for ${count} emails${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   #forTest(message: ReceivedMessage): TestMessage {
@@ -241,7 +246,7 @@ export class TestInbox {
   async expectNoMessage(match: MessageMatch | undefined, options: ExpectNoMessageOptions): Promise<void> {
     const site = captureCallSite(TestInbox.prototype.expectNoMessage);
     const body = () => this.#handle.expectNoMessage(match, options).catch((error: unknown) => this.#withViewerLink(error));
-    return base.step(`expect no email: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`expect no email${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   /** The inbox's message summaries, newest first (at most `limit`, default 100). */
@@ -291,7 +296,7 @@ export class TestInbox {
   async attach(message: ReceivedMessage | Message): Promise<void> {
     if (!this.#claimAttachment(message)) return;
     const { testInfo } = this.#context;
-    const label = this.#nextLabel(message);
+    const label = this.#nextLabel(message)();
     this.#context.atTeardown(() => this.#attachRaw(label, message.id));
     await attachMessage(testInfo, label, message, null);
   }
@@ -299,8 +304,10 @@ export class TestInbox {
   /** Queues a message's attachments (rendered page, text, headers, raw `.eml`) for teardown, numbered now. */
   #attachAtTeardown(message: ReceivedMessage | Message): void {
     if (!this.#claimAttachment(message)) return;
-    const label = this.#nextLabel(message);
+    // Numbered now, named at teardown: by then the test has made all its inboxes.
+    const labelled = this.#nextLabel(message);
     this.#context.atTeardown(async () => {
+      const label = labelled();
       await attachMessage(this.#context.testInfo, label, message, null);
       await this.#attachRaw(label, message.id);
     });
@@ -313,8 +320,15 @@ export class TestInbox {
     return true;
   }
 
-  #nextLabel(message: Pick<Message, 'subject'>): string {
-    return `email ${this.#context.nextAttachmentNumber()} — ${messageTitle(message)}`;
+  /** The next attachment's number, taken now; the label, made when called (naming the inbox when the test has several). */
+  #nextLabel(message: Pick<Message, 'subject'>): () => string {
+    const number = this.#context.nextAttachmentNumber();
+    return () => `email ${number}${this.#where()} — ${messageTitle(message)}`;
+  }
+
+  /** ` to <address>` when the test has several inboxes (for step titles and attachments), else nothing. */
+  #where(): string {
+    return this.#context.inboxCount() > 1 ? ` to ${this.address}` : '';
   }
 
   /** Reads a message's raw source and attaches it; nothing when it cannot be read (the report says what was attached). */

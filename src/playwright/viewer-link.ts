@@ -18,3 +18,21 @@
 export function viewerLink(apiUrl: string, inboxId: string): string {
   return `${new URL(apiUrl).origin}/#${new URLSearchParams({ inbox: inboxId })}`;
 }
+
+/**
+ * Where to look at an inbox after its wait failed, as the sentence the wait's
+ * error ends with; never with a secret. A kept inbox (`keepOnFailure`) is in the
+ * viewer while its service runs; any other is deleted when the test ends, so
+ * the useful place is the report, where the failed test's emails are attached.
+ *
+ * @param handle - The inbox (its id and address).
+ * @param apiUrl - The client's API root.
+ * @param options - The fixture options that decide what is kept and attached.
+ */
+export function whereToLook(handle: { id: string; address: string }, apiUrl: string, options: { keepOnFailure?: boolean; attachToReport?: boolean }): string {
+  if (options.keepOnFailure) return `Look at the inbox in the viewer (kept by keepOnFailure; while its service runs): ${viewerLink(apiUrl, handle.id)}`;
+  if (options.attachToReport ?? true) {
+    return `Every email ${handle.address} received is attached to this test in the report ("email N" and "received #seq"); the inbox is deleted when the test ends (keepOnFailure keeps it to look at in the viewer).`;
+  }
+  return `${handle.address} is deleted when the test ends: set keepOnFailure to look at it in the viewer, or attachToReport to get its emails in the report.`;
+}

@@ -84,3 +84,20 @@ export function fromNow(iso: string): string {
   if (hours < 48) return `in ${hours} h`;
   return `in ${Math.round(hours / 24)} days`;
 }
+
+/**
+ * An email address that wraps between its parts, never inside a word: a line
+ * break may come after `@`, `-`, `+` and `_` and before `.` (a `<wbr>` each),
+ * so `signs-up-w1-k3j9x@inboxkit.test` wraps as `signs-up-w1-` / `k3j9x@` /
+ * `inboxkit.test` rather than being cut or ellipsized mid-word.
+ *
+ * @param address - The address, shown as text.
+ */
+export function addressText(address: string): DocumentFragment {
+  const fragment = document.createDocumentFragment();
+  for (const [index, part] of address.split(/(?<=[@+_-])|(?=\.)/).entries()) {
+    if (index > 0) fragment.appendChild(document.createElement('wbr'));
+    fragment.appendChild(document.createTextNode(part));
+  }
+  return fragment;
+}

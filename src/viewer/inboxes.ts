@@ -6,7 +6,7 @@
  */
 import type { Inbox } from '../wire/schemas.ts';
 import type { Api } from './api.ts';
-import { fromNow, h, replace, time } from './dom.ts';
+import { addressText, fromNow, h, replace, time } from './dom.ts';
 import { backLink, errorPage } from './pages.ts';
 import { hashOf } from './route.ts';
 import { layout, plural } from './shell.ts';
@@ -52,7 +52,7 @@ export function renderInboxes(): void {
             'aria-current': s.route.inbox === inbox.id ? 'page' : null,
             class: 'item',
           },
-          h('span', { class: 'line' }, h('strong', { class: 'address' }, inbox.address), h('span', { class: 'count' }, plural(inbox.messageCount, 'message'))),
+          h('span', { class: 'line' }, h('strong', { class: 'address' }, addressText(inbox.address)), h('span', { class: 'count' }, plural(inbox.messageCount, 'message'))),
           inbox.label ? h('span', { class: 'line label' }, inbox.label) : null,
           h('span', { class: 'line muted small' }, 'created ', time(inbox.createdAt, { short: true }), inbox.expiresAt ? ` · expires ${fromNow(inbox.expiresAt)}` : ' · never expires'),
         ),

@@ -6,7 +6,7 @@
  */
 import type { Inbox, MessageSummary } from '../wire/schemas.ts';
 import { ApiFailure } from './api.ts';
-import { formatAddress, h, replace, time } from './dom.ts';
+import { addressText, formatAddress, h, replace, time } from './dom.ts';
 import { renderInboxes } from './inboxes.ts';
 import { backLink, badCredentialPage, errorPage, unreachablePage } from './pages.ts';
 import { hashOf } from './route.ts';
@@ -118,7 +118,7 @@ export async function openInbox(s: State, inboxId: string): Promise<boolean> {
   list.addEventListener('keydown', (event) => onListKey(event));
   replace(
     listPane,
-    h('div', { class: 'pane-head' }, h('h2', { id: 'messages-heading' }, inbox.address), h('div', { class: 'toolbar' }, deleteInbox)),
+    h('div', { class: 'pane-head' }, h('h2', { id: 'messages-heading', class: 'address' }, addressText(inbox.address)), h('div', { class: 'toolbar' }, deleteInbox)),
     inbox.label ? h('p', { class: 'label' }, inbox.label) : null,
     form,
     h('p', { id: 'message-count', class: 'muted small', role: 'status' }),

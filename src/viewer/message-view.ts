@@ -6,7 +6,6 @@
  * @packageDocumentation
  */
 import { extractLinks, extractOtp, extractOtps } from '../extract/index.ts';
-import { OtpNotFoundError } from '../extract/errors.ts';
 import type { Message } from '../wire/schemas.ts';
 import type { Api } from './api.ts';
 import { formatAddress, formatAddresses, formatBytes, h, replace, time } from './dom.ts';
@@ -230,13 +229,13 @@ function attachmentsPanel(message: Message, ctx: MessageViewContext): Node {
 function extractionPanel(message: Message): Node {
   const input = { html: message.html, text: message.text, subject: message.subject };
   const candidates = extractOtps(input);
+  // What was ruled out is listed whether or not a code was found (message.otps().rejected).
+  const rejected = candidates.rejected;
   let verdict: Node;
-  let rejected: Array<{ raw: string; reason: string; source: string }> = [];
   try {
     const code = extractOtp(input);
     verdict = h('p', {}, 'message.otp() returns ', h('code', { class: 'otp' }, code), '.');
   } catch (error) {
-    if (error instanceof OtpNotFoundError) rejected = error.rejected;
     verdict = h('p', {}, 'message.otp() finds no code: ', (error as Error).message.split('\n')[0] ?? '');
   }
   const candidateRows = candidates.map((c, i) =>
@@ -268,7 +267,7 @@ function extractionPanel(message: Message): Node {
         )
       : h('p', { class: 'muted' }, 'No candidate codes.'),
     rejected.length > 0
-      ? h('details', {}, h('summary', {}, `${rejected.length} numbers ruled out`), h('ul', {}, ...rejected.map((r) => h('li', {}, `${r.raw}: ${r.reason} (${r.source})`))))
+      ? h('details', {}, h('summary', {}, `${rejected.length} ruled out (message.otps().rejected)`), h('ul', {}, ...rejected.map((r) => h('li', {}, `${r.raw}: ${r.reason} (${r.source})`))))
       : null,
     h('h3', {}, 'Links'),
     links.length > 0

@@ -1,8 +1,8 @@
 /**
- * The architecture the README's "Architecture" section describes holds: the
- * folders of `src/` import each other without a cycle (top-level folders and
- * every subfolder, at any depth), no two files import each other in a circle,
- * and each folder imports only the folders the README says it may.
+ * The architecture docs/architecture.md describes holds: the folders of
+ * `src/` import each other without a cycle (top-level folders and every
+ * subfolder, at any depth), no two files import each other in a circle, and
+ * each folder imports only the folders that page says it may.
  */
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -185,14 +185,10 @@ test('the cycle finder names a cycle when there is one', () => {
   expect(cycles(graph)).toEqual(['a → b → c → a']);
 });
 
-/** The README's "Architecture" section: its table (folder → what it may import) and its text. */
+/** The architecture page (docs/architecture.md): its table (folder → what it may import) and its text. */
 function readmeArchitecture(): { text: string; rows: Map<string, Set<string>> } {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('### Architecture');
-  expect(start, 'README.md has an "### Architecture" section').toBeGreaterThan(-1);
-  const rest = readme.slice(start + '### Architecture'.length);
-  const end = rest.search(/^#{1,3} /m);
-  const text = end === -1 ? rest : rest.slice(0, end);
+  const text = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8');
+  expect(text.startsWith('# Architecture\n'), 'docs/architecture.md starts with its "# Architecture" heading').toBe(true);
   const rows = new Map<string, Set<string>>();
   for (const line of text.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
@@ -208,7 +204,7 @@ function readmeArchitecture(): { text: string; rows: Map<string, Set<string>> } 
   return { text, rows };
 }
 
-test('the README\'s architecture table names every folder of src/ and every import between them', () => {
+test('the architecture table of docs/architecture.md names every folder of src/ and every import between them', () => {
   const { rows } = readmeArchitecture();
   const graph = folderGraph();
   expect([...rows.keys()].sort()).toEqual([...graph.keys()].filter((f) => f !== '(root)').sort());
@@ -220,10 +216,10 @@ test('the README\'s architecture table names every folder of src/ and every impo
       if (!rows.get(from)?.has(to)) undeclared.push(`src/${from} imports src/${to}`);
     }
   }
-  expect(undeclared, 'imports the README\'s architecture table does not allow').toEqual([]);
+  expect(undeclared, 'imports the architecture table of docs/architecture.md does not allow').toEqual([]);
 });
 
-test('every file the README\'s architecture section names exists', () => {
+test('every file docs/architecture.md names exists', () => {
   const { text } = readmeArchitecture();
   const missing = [...text.matchAll(/`(src\/[^`\s]+\.(?:ts|sql|css|html))`/g)].map((m) => m[1]!).filter((file) => {
     try {

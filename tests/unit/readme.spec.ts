@@ -1,10 +1,12 @@
 /**
- * The README stays true: every TypeScript example in it is quoted from a file
- * that a test or an example spec runs, every npm script it names exists, and
- * every `inboxkit` flag it mentions is one the command accepts.
+ * The README and the guides in docs/ stay true: every TypeScript example in
+ * them is quoted from a file that a test or an example spec runs, every npm
+ * script they name exists, and every `inboxkit` flag they mention is one the
+ * command accepts. (Links between the pages: tests/unit/docs-links.spec.ts;
+ * the API reference: tests/unit/api-reference.spec.ts.)
  */
 import { test, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -12,6 +14,15 @@ import { asPublished } from '../support/published.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+/** The README and every guide of docs/ (the generated API reference in docs/api aside), by path. */
+const pages = new Map<string, string>([
+  ['README.md', readme],
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name): [string, string] => [`docs/${name}`, readFileSync(path.join(root, 'docs', name), 'utf8')]),
+]);
+const localService = pages.get('docs/local-service.md') ?? '';
 
 interface Fence { lang: string; body: string; source: string | null; line: number }
 
@@ -46,21 +57,24 @@ function quoted(source: string): string {
   return (name ? region(text, name) : text).trimEnd();
 }
 
-const all = fences(readme);
+/** Every fenced block of every page, with the page it is on. */
+const all = [...pages].flatMap(([page, text]) => fences(text).map((fence) => ({ ...fence, page })));
 
-test('the README has TypeScript examples, each quoted from a file that runs', () => {
+test('the README and the guides have TypeScript examples, each quoted from a file that runs', () => {
   const typescript = all.filter((fence) => fence.lang === 'ts');
-  expect(typescript.length).toBeGreaterThan(2);
+  expect(typescript.filter((fence) => fence.page === 'README.md').length).toBeGreaterThanOrEqual(2);
+  expect(typescript.length).toBeGreaterThan(5);
   for (const fence of typescript) {
-    expect(fence.source, `README line ${fence.line}: precede the example with <!-- snippet: path[#region] --> naming the tested file it comes from`).not.toBeNull();
+    const where = `${fence.page} line ${fence.line}`;
+    expect(fence.source, `${where}: precede the example with <!-- snippet: path[#region] --> naming the tested file it comes from`).not.toBeNull();
     const source = quoted(fence.source!);
     // A region is quoted whole; a file may be quoted in part (its first test, say).
-    if (fence.source!.includes('#')) expect(fence.body.trimEnd(), `README line ${fence.line} differs from ${fence.source}`).toBe(source);
-    else expect(source, `README line ${fence.line} is not a part of ${fence.source}`).toContain(fence.body.trimEnd());
+    if (fence.source!.includes('#')) expect(fence.body.trimEnd(), `${where} differs from ${fence.source}`).toBe(source);
+    else expect(source, `${where} is not a part of ${fence.source}`).toContain(fence.body.trimEnd());
   }
 });
 
-test('every npm command in the README names a script that exists', () => {
+test('every npm command in the README and the guides names a script that exists', () => {
   const scripts = Object.keys(JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts as Record<string, string>);
   const commands = all.filter((fence) => fence.lang === 'bash').flatMap((fence) => fence.body.split('\n'));
   const named = commands.flatMap((line) => [...line.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]!));
@@ -69,7 +83,7 @@ test('every npm command in the README names a script that exists', () => {
   expect(commands.some((line) => /^npm test\b/.test(line))).toBe(true);
 });
 
-test('every inboxkit command and flag the README mentions is accepted by the CLI', () => {
+test('every inboxkit command and flag the README and the guides mention is accepted by the CLI', () => {
   const help = (sub: string) =>
     execFileSync(process.execPath, [path.join(root, 'src/cli/main.ts'), ...sub.split(' '), '--help'], { encoding: 'utf8' });
   const serveHelp = help('serve');
@@ -84,16 +98,17 @@ test('every inboxkit command and flag the README mentions is accepted by the CLI
     const text = help(sub);
     for (const flag of words.filter((word) => word.startsWith('--'))) expect(text, `${line}: ${flag}`).toContain(flag);
   }
-  const start = readme.indexOf('## The local service');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  // Prose flags belong to serve, or to the keys commands the section also shows.
+  // Prose flags of the local service's guide belong to serve, or to the keys commands it also shows.
   const known = `${serveHelp}\n${help('keys')}`;
-  for (const flag of new Set(section.match(/--[a-z][a-z-]+/g) ?? [])) expect(known, `README mentions ${flag}`).toContain(flag);
+  const section = localService;
+  expect(section.length).toBeGreaterThan(0);
+  for (const flag of new Set(section.match(/--[a-z][a-z-]+/g) ?? [])) expect(known, `docs/local-service.md mentions ${flag}`).toContain(flag);
 });
 
 test('the README starts with the path into your own project: the Node.js range of engines, the install command, then the config and spec the consumer test runs', () => {
   const headings = [...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1]);
-  expect(headings.slice(0, 2)).toEqual(['In your project', 'Working on inboxkit']);
+  expect(headings[0]).toBe('In your project');
+  expect(headings).toContain('Working on inboxkit');
   const start = readme.indexOf('## In your project');
   const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
   const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { engines: { node: string }; license: string };

@@ -95,7 +95,8 @@ export function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
   const findInbox = async (address: string): Promise<InboxRecord | null> => {
     const parts = splitAddress(address);
     if (!parts) return null;
-    // The store matches the local part exactly (RFC 5321 section 2.4) and the domain in any case.
+    // The store matches the local part and the domain in any case: addresses are unique regardless of case,
+    // and many applications lower-case the addresses users type.
     return store.findActiveInboxByAddress(parts.localPart, parts.domain, deps.now());
   };
 

@@ -1,5 +1,5 @@
 /**
- * The README's screenshot of the viewer, made from a real service with real
+ * The screenshot of the viewer in docs/local-service.md, made from a real service with real
  * mail. It is attached to the report on every run; with
  * INBOXKIT_UPDATE_SCREENSHOT=1 it also replaces docs/viewer.png.
  */
@@ -19,7 +19,7 @@ const EMAIL = `<div style="background:#f3f4f6;padding:24px;font-family:Helvetica
 <tr><td style="padding:16px 32px 28px;font-size:12px;color:#9ca3af">You get this email because someone signed up with this address. <a href="https://acme.example/unsubscribe" style="color:#9ca3af">Unsubscribe</a></td></tr>
 </table></div>`;
 
-test('the viewer, as the README shows it: inboxes of a test run, a message list and a rendered email', async ({ page, viewer }, testInfo) => {
+test('the viewer, as its guide shows it: inboxes of a test run, a message list and a rendered email', async ({ page, viewer }, testInfo) => {
   await page.setViewportSize({ width: 1440, height: 860 });
   const login = await viewer.createInbox('login › sends a one-time code', 'login-sends-code-w0');
   const reset = await viewer.createInbox('password reset › link expires after an hour', 'reset-link-expires-w0');

@@ -229,6 +229,52 @@ test('the extraction view shows the code message.otp() picks, its candidates wit
   await expect(links.getByRole('row', { name: /Verify email/ })).toContainText('unwrapped google');
 });
 
+test('the extraction view lists the numbers it ruled out also when it found a code', async ({ page, viewer }) => {
+  const inbox = await viewer.createInbox();
+  await viewer.send({
+    to: inbox.address,
+    subject: 'Your sign-in code',
+    html: '<p>Your sign-in code is <b>482913</b>.</p><p>Questions? Call +1 415 555 0134. Order #889900 ships on 2026-11-25.</p>',
+  });
+  await page.goto(viewer.link({ token: inbox.token, inbox: inbox.id }));
+  await page.getByRole('link', { name: /Your sign-in code/ }).click();
+  await page.getByRole('tab', { name: 'Extraction' }).click();
+  await expect(page.getByText('message.otp() returns')).toContainText('482913');
+  const ruledOut = page.locator('details', { hasText: 'ruled out' });
+  await expect(ruledOut).toBeVisible();
+  await ruledOut.locator('summary').click();
+  await expect(ruledOut.getByRole('listitem').filter({ hasText: '889900' })).toBeVisible();
+});
+
+test('a long address wraps between its parts in a narrow inbox column, never cut or ellipsized mid-word', async ({ page, viewer }) => {
+  const inbox = await viewer.createInbox('narrow', 'signs-up-with-a-magic-link-and-a-code-w1-k3j9x');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(viewer.link({ token: inbox.token, inbox: inbox.id }));
+  const item = page.locator('.items .address', { hasText: inbox.address });
+  await expect(item).toHaveText(inbox.address);
+  const heading = page.getByRole('heading', { name: inbox.address, level: 2 });
+  await expect(heading).toBeVisible();
+  for (const element of [item, heading]) {
+    const layout = await element.evaluate((el) => {
+      // Every run of text between two break opportunities (<wbr>) sits on one line, and all of it inside the box (not clipped or ellipsized).
+      const box = el.getBoundingClientRect();
+      const runs = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((node) => {
+        const range = document.createRange();
+        range.selectNodeContents(node);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        return { text: node.textContent, lines: new Set(rects.map((r) => Math.round(r.top))).size, outside: rects.some((r) => r.right > box.right + 1) };
+      });
+      return { runs, clipped: runs.some((r) => r.outside) };
+    });
+    expect(layout.clipped).toBe(false);
+    expect(layout.runs.map((r) => r.text).join('')).toBe(inbox.address);
+    expect(layout.runs.filter((r) => r.lines !== 1)).toEqual([]);
+  }
+  // The column is narrower than the address: it did wrap (over several lines), at the break opportunities.
+  const wrapped = await item.evaluate((el) => el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight || '16'));
+  expect(wrapped).toBeGreaterThan(1.5);
+});
+
 test('the message pane shows text, headers and raw source, and the width toggle narrows the rendering', async ({ page, viewer }) => {
   const inbox = await viewer.createInbox();
   await viewer.send({ to: inbox.address, subject: 'Views', text: 'plain words here', html: '<p>rich words here</p>', headers: { 'X-Campaign': 'spring' } });

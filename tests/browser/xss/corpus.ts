@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { corpusDir, corpusSkip } from '../../support/corpora.ts';
 
 /** One hostile email body from a corpus. */
 export interface Vector {
@@ -9,12 +10,20 @@ export interface Vector {
   html: string;
 }
 
-/** ../shared/corpora/xss beside the repository (tests/browser/xss -> repo -> ..). */
-const corpusDir = join(import.meta.dirname, '../../../../shared/corpora/xss');
+/** The XSS corpus folder (tests/support/corpora.ts), or null when it has not been fetched. */
+export const XSS_DIR = corpusDir('xss');
+
+/** Why a test that needs the XSS corpus is skipped. */
+export const XSS_SKIP = corpusSkip('xss');
+
+function xssDir(): string {
+  if (XSS_DIR === null) throw new Error(XSS_SKIP);
+  return XSS_DIR;
+}
 
 /** DOMPurify's own fixtures (test/fixtures/expect.mjs): every payload. */
 export async function dompurifyVectors(): Promise<Vector[]> {
-  const module = (await import(pathToFileURL(join(corpusDir, 'dompurify-expect.mjs')).href)) as { default: { title: string; payload: string }[] };
+  const module = (await import(pathToFileURL(join(xssDir(), 'dompurify-expect.mjs')).href)) as { default: { title: string; payload: string }[] };
   return module.default.map((fixture, index) => ({ key: `dompurify#${index} ${fixture.title}`, html: fixture.payload }));
 }
 
@@ -27,7 +36,7 @@ export async function dompurifyVectors(): Promise<Vector[]> {
  * meant go through the sanitizer and the control run.
  */
 export async function owaspVectors(): Promise<Vector[]> {
-  const markdown = await readFile(join(corpusDir, 'owasp-xss-filter-evasion.md'), 'utf8');
+  const markdown = await readFile(join(xssDir(), 'owasp-xss-filter-evasion.md'), 'utf8');
   const vectors: Vector[] = [];
   let heading = '';
   let block: string[] | null = null;

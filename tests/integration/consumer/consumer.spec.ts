@@ -12,6 +12,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { asPublished } from '../../support/published.ts';
+import { printFigure } from '../../support/figures.ts';
+import { installedSize } from './footprint.ts';
 import { REPO, createProject, nodeEnv, pack, sh } from './project.ts';
 import type { Packed } from './project.ts';
 
@@ -79,10 +81,12 @@ test.afterAll(async () => {
   if (root) await rm(root, { recursive: true, force: true });
 });
 
-// About two minutes (a build, two offline installs, two runs with a browser): left out of `npm run test:quick`.
+// About half a minute on a quiet machine (a pack, one offline install, two runs with a browser): left out of `npm run test:quick`.
 test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () => {
   test('the package ships the build, its sources for the source maps and a licence, and no install script', async () => {
-    expect(packed.files).toEqual(expect.arrayContaining(['bin/inboxkit.js', 'dist/playwright/index.js', 'dist/playwright/index.d.ts', 'dist/runtime/node-check.js', 'src/playwright/index.ts', 'LICENSE', 'README.md']));
+    expect(packed.files).toEqual(expect.arrayContaining(['bin/inboxkit.js', 'dist/playwright/index.js', 'dist/playwright/index.d.ts', 'dist/runtime/node-check.js', 'src/playwright/index.ts', 'LICENSE', 'README.md', 'vendor/caniemail.js', 'vendor/caniemail.LICENSES.txt']));
+    // No dev tooling in a user's install: the compatibility data is bundled (scripts/build-vendor.ts), not a dependency.
+    expect(Object.keys(packed.manifest.dependencies ?? {})).not.toContain('caniemail');
     expect(packed.files.filter((file) => /^(tests|examples|bench)\//.test(file))).toEqual([]);
     for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(packed.manifest.scripts ?? {}, script).not.toHaveProperty(script);
     // Every source map names sources that are in the package, so stack frames and "go to definition" land on real files.
@@ -96,9 +100,10 @@ test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () =
   });
 
   for (const type of ['module', 'commonjs'] as const) {
-    test(`a fresh ${type === 'module' ? 'ESM' : 'CommonJS'} project installs the tarball offline and runs the README's config and spec against the service the package starts`, async () => {
+    // The ESM project installs the tarball with `npm ci --offline`; the CommonJS one gets a copy of that install (the install does not depend on `type`).
+    test(`${type === 'module' ? 'a fresh ESM project installs the tarball offline and runs' : 'a CommonJS project with that install runs'} the README's config and spec against the service the package starts`, async () => {
       const dir = path.join(root, type);
-      await createProject(packed, dir, { type, files: await projectFiles(), scripts: { start: 'node app.mjs' } });
+      await createProject(packed, dir, { type, files: await projectFiles(), scripts: { start: 'node app.mjs' }, ...(type === 'commonjs' ? { sameInstallAs: path.join(root, 'module') } : {}) });
       const installed = JSON.parse(await readFile(path.join(dir, 'node_modules/inboxkit/package.json'), 'utf8')) as { scripts?: Record<string, string> };
       expect(installed.scripts ?? {}).not.toHaveProperty('prepare');
       // The service the config starts is the installed package's own command.
@@ -108,6 +113,12 @@ test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () =
           : `console.log(require('inboxkit/playwright').inboxkitServer({ port: 0, smtpPort: 0 }).webServer.command)`;
       const { stdout } = await sh(process.execPath, ['-e', load], { cwd: dir });
       expect(stdout).toContain(path.join(dir, 'node_modules/inboxkit/bin/inboxkit.js'));
+      // The bundled compatibility data loads from the installed package (it is no dependency of its own).
+      const compat =
+        type === 'module'
+          ? `import('inboxkit').then(async (m) => console.log(JSON.stringify((await m.checkCompatibility('<div style="display:flex">x</div>', ['outlook.windows'])).clients[0].unsupported.map((f) => f.slug))))`
+          : `require('inboxkit').checkCompatibility('<div style="display:flex">x</div>', ['outlook.windows']).then((r) => console.log(JSON.stringify(r.clients[0].unsupported.map((f) => f.slug))))`;
+      expect(JSON.parse((await sh(process.execPath, ['-e', compat], { cwd: dir })).stdout)).toContain('css-display-flex');
 
       const result = await runSpec(dir);
       expect(result, result.errors).toMatchObject({ expected: 1, unexpected: 0 });
@@ -119,4 +130,11 @@ test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () =
       expect(stdout + stderr).toBe('');
     });
   }
+
+  test('installed, inboxkit with everything it needs at run time takes at most 40 MB of a project (no dev tooling)', async () => {
+    const { bytes, packages } = await installedSize(path.join(root, 'module'), 'inboxkit');
+    const mb = (bytes / 1e6).toFixed(1);
+    printFigure(`footprint: inboxkit and its dependencies take ${mb} MB in ${packages} packages`);
+    expect(bytes, `inboxkit and its dependencies take ${mb} MB (${packages} packages); the bound is 40 MB. A part few users need can be an optional peer dependency loaded on first use (npm run footprint shows what each dependency brings).`).toBeLessThanOrEqual(40e6);
+  });
 });

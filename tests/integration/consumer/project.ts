@@ -14,7 +14,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -54,7 +54,7 @@ export interface Packed {
   manifest: { name: string; version: string; dependencies?: Record<string, string>; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }>; scripts?: Record<string, string> };
 }
 
-/** Packs the repository into `destination` (its prepack script builds dist/ first). */
+/** Packs the repository into `destination` (its prepack script checks that dist/ is up to date; `npm run build` first). */
 export async function pack(destination: string): Promise<Packed> {
   await mkdir(destination, { recursive: true });
   const { stdout } = await sh('npm', ['pack', '--json', '--pack-destination', destination], { cwd: REPO });
@@ -90,7 +90,7 @@ function resolveIn(packages: Record<string, LockEntry>, from: string, name: stri
  * A lockfile for a project whose devDependencies are the tarball and `extra`
  * (names the repository's lockfile pins), with every package they need.
  */
-async function lockfileFor(packed: Packed, tarballSpec: string, projectName: string, extra: string[]): Promise<{ devDependencies: Record<string, string>; lock: object }> {
+async function lockfileFor(packed: Packed, tarballSpec: string, projectName: string, extra: string[], withInboxkit = true): Promise<{ devDependencies: Record<string, string>; lock: object }> {
   const repoLock = JSON.parse(await readFile(path.join(REPO, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
   const repo = repoLock.packages;
   const packages: Record<string, LockEntry> = {};
@@ -102,7 +102,7 @@ async function lockfileFor(packed: Packed, tarballSpec: string, projectName: str
     devDependencies[name] = version;
     queue.push(['', name, false]);
   }
-  for (const name of Object.keys({ ...packed.manifest.dependencies })) queue.push(['', name, false]);
+  if (withInboxkit) for (const name of Object.keys({ ...packed.manifest.dependencies })) queue.push(['', name, false]);
   while (queue.length > 0) {
     const [from, name, optional] = queue.shift()!;
     const at = resolveIn(repo, from, name);
@@ -116,6 +116,9 @@ async function lockfileFor(packed: Packed, tarballSpec: string, projectName: str
     for (const dep of Object.keys(entry.dependencies ?? {})) queue.push([at, dep, false]);
     for (const dep of Object.keys(entry.optionalDependencies ?? {})) queue.push([at, dep, true]);
     for (const dep of Object.keys(entry.peerDependencies ?? {})) queue.push([at, dep, true]);
+  }
+  if (!withInboxkit) {
+    return { devDependencies, lock: { name: projectName, lockfileVersion: 3, requires: true, packages: { '': { name: projectName, devDependencies }, ...packages } } };
   }
   const integrity = `sha512-${createHash('sha512').update(await readFile(packed.tarball)).digest('base64')}`;
   devDependencies[packed.manifest.name] = tarballSpec;
@@ -144,6 +147,16 @@ export interface ProjectOptions {
   files: Record<string, string>;
   /** Scripts of its package.json. */
   scripts?: Record<string, string>;
+  /** Packages besides inboxkit, at the versions the repository's lockfile pins (default: @playwright/test, typescript, @types/node). */
+  extra?: string[];
+  /** Leave inboxkit out (a project to measure against). */
+  withoutInboxkit?: boolean;
+  /**
+   * A project already installed from the same packages: its node_modules is
+   * copied instead of running `npm ci` again (the install does not depend on
+   * the project's own `type`).
+   */
+  sameInstallAs?: string;
 }
 
 /**
@@ -154,12 +167,16 @@ export async function createProject(packed: Packed, dir: string, options: Projec
   await mkdir(dir, { recursive: true });
   const name = `consumer-${options.type}`;
   const spec = `file:${path.relative(dir, packed.tarball).split(path.sep).join('/')}`;
-  const { devDependencies, lock } = await lockfileFor(packed, spec, name, ['@playwright/test', 'typescript', '@types/node']);
+  const { devDependencies, lock } = await lockfileFor(packed, spec, name, options.extra ?? ['@playwright/test', 'typescript', '@types/node'], !options.withoutInboxkit);
   await writeFile(path.join(dir, 'package.json'), `${JSON.stringify({ name, private: true, type: options.type, scripts: options.scripts ?? {}, devDependencies }, null, 2)}\n`);
   await writeFile(path.join(dir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
   for (const [file, content] of Object.entries(options.files)) {
     await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
     await writeFile(path.join(dir, file), content);
+  }
+  if (options.sameInstallAs) {
+    await cp(path.join(options.sameInstallAs, 'node_modules'), path.join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+    return;
   }
   await sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir });
 }

@@ -1,13 +1,13 @@
 /**
- * The README's client and server examples, run as they are printed there
- * (tests/unit/readme.spec.ts checks that the README quotes these regions).
+ * The client and server examples of the guides (docs/client.md, docs/local-service.md),
+ * run as they are printed there (tests/unit/readme.spec.ts checks that the pages quote these regions).
  */
 import { test, expect } from '@playwright/test';
 import nodemailer from 'nodemailer';
 import { createClient } from '../../../src/client/index.ts';
 import { startServer } from '../../../src/server/index.ts';
 
-test('the README client example receives a mail, follows its link and lists the inbox', async () => {
+test('the client guide\'s example receives a mail, follows its link and lists the inbox', async () => {
   const server = await startServer();
   const transport = nodemailer.createTransport({ host: server.smtpHost, port: server.smtpPort, secure: false, ignoreTLS: true });
   const sendMail = (to: string, subject: string, html: string) => transport.sendMail({ from: 'app@example.com', to, subject, html });
@@ -40,7 +40,7 @@ test('the README client example receives a mail, follows its link and lists the 
   }
 });
 
-test('the README server example starts and stops the service on free ports', async () => {
+test('the local service guide\'s example starts and stops the service on free ports', async () => {
   const logged: unknown[][] = [];
   const console = { log: (...args: unknown[]) => void logged.push(args) };
   // #region server

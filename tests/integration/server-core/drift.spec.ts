@@ -9,6 +9,7 @@ import { startServer } from '../../../src/server/index.ts';
 import { OpenApiChecker, exchange } from '../../support/openapi-check.ts';
 import type { Exchange, OpenApiDoc } from '../../support/openapi-check.ts';
 import { test, expect, KEY_A, KEY_B } from './fixtures.ts';
+import { printFigure } from '../../support/figures.ts';
 
 const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
@@ -151,5 +152,5 @@ test('every status, media type and header the server sends for each operation is
   }
   const pairs = [...seen.values()].reduce((n, s) => n + s.size, 0);
   const statuses = [...new Set(log.map((e) => e.status))].sort();
-  console.log(`[figure] drift: ${log.length} recorded exchanges over ${checker.operations.length} operations, ${pairs} (operation, status) pairs, statuses ${statuses.join(', ')}: 0 differences from the document`);
+  printFigure(`drift: ${log.length} recorded exchanges over ${checker.operations.length} operations, ${pairs} (operation, status) pairs, statuses ${statuses.join(', ')}: 0 differences from the document`);
 });

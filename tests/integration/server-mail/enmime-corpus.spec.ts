@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Message } from '../../../src/wire/schemas.ts';
 import { expect, startMailServer, test } from './harness.ts';
 import { printFigure } from '../../support/figures.ts';
+import { corpusDir, corpusSkip } from '../../support/corpora.ts';
 
-const corpus = fileURLToPath(new URL('../../../../shared/corpora/mime-enmime/', import.meta.url));
+const enmime = corpusDir('mime-enmime');
 
 function rawFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -17,6 +17,8 @@ function rawFiles(dir: string): string[] {
 
 test('every message of the enmime corpus goes through SMTP intake and the API without crashing the server', async () => {
   test.setTimeout(120_000);
+  test.skip(enmime === null, corpusSkip('mime-enmime'));
+  const corpus = enmime!;
   const files = rawFiles(corpus).sort();
   expect(files.length).toBeGreaterThan(50);
   const server = await startMailServer();

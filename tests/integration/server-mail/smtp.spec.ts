@@ -1,4 +1,5 @@
 import pino from 'pino';
+import validator from 'validator';
 import { createSmtpIntake } from '../../../src/server/smtp/intake.ts';
 import { openProjectStore } from '../../support/backends.ts';
 import { expect, rawSmtp, startMailServer, test } from './harness.ts';
@@ -63,7 +64,7 @@ test('with the library\'s 100 ms greeting delay switched back on, the same early
   }
 });
 
-test('an address without an active inbox is refused at RCPT with 550 5.1.1; the domain matches in any case, the local part exactly', async () => {
+test('an address without an active inbox is refused at RCPT with 550 5.1.1; the domain and the local part match in any case', async () => {
   const inbox = await server.createInbox({ localPart: `Route${Date.now()}` });
   const [local, domain] = inbox.address.split('@') as [string, string];
   const smtp = await rawSmtp(server.smtpPort);
@@ -73,11 +74,22 @@ test('an address without an active inbox is refused at RCPT with 550 5.1.1; the 
   const unknown = await smtp.command(`RCPT TO:<nobody-${Date.now()}@${domain}>`);
   expect(unknown.code).toBe(550);
   expect(unknown.text).toContain('5.1.1');
-  const otherCase = await smtp.command(`RCPT TO:<${local.toLowerCase()}@${domain}>`);
-  expect(otherCase.code).toBe(550);
-  expect((await smtp.command(`RCPT TO:<${local}@${domain.toUpperCase()}>`)).code).toBe(250);
+  expect((await smtp.command(`RCPT TO:<${local.toLowerCase()}@${domain}>`)).code).toBe(250);
+  expect((await smtp.command(`RCPT TO:<${local.toUpperCase()}@${domain.toUpperCase()}>`)).code).toBe(250);
   await smtp.command('QUIT');
   smtp.close();
+});
+
+test('an application that lower-cases addresses (validator\'s normalizeEmail, as Auth.js and express-validator do) reaches an inbox created with capitals', async () => {
+  const inbox = await server.createInbox({ localPart: `Alice.Smith${Date.now()}` });
+  // What the application does with the address the user typed before it sends mail to it.
+  const normalized = validator.normalizeEmail(inbox.address, { all_lowercase: true, gmail_remove_dots: false });
+  expect(normalized).toBe(inbox.address.toLowerCase());
+  expect(normalized).not.toBe(inbox.address);
+  const info = await server.send({ from: 'app@example.com', to: normalized as string, subject: 'Sign in', text: 'your link' });
+  expect(info.accepted).toEqual([normalized]);
+  const [message] = await server.waitForMessages(inbox, 1);
+  expect(message?.subject).toBe('Sign in');
 });
 
 test('the 250 after DATA comes only once the message is stored: the API lists it right after, without waiting', async () => {

@@ -202,8 +202,10 @@ export interface InboxStore {
   /** The inbox whose token has this hash (expired or not), or null. */
   findInboxByTokenHash(tokenHash: string): Promise<InboxRecord | null>;
   /**
-   * The active inbox for an address: the domain compared case-insensitively, the
-   * local part exactly (RFC 5321), so mail to `Alice@` never lands in `alice@`.
+   * The active inbox for an address, the domain and the local part both compared
+   * case-insensitively, as addresses are unique (so mail to `alice.smith@` reaches
+   * the inbox created as `Alice.Smith@`: applications and libraries that
+   * lower-case addresses, such as Auth.js, still reach it).
    */
   findActiveInboxByAddress(localPart: string, domain: string, now: number): Promise<InboxRecord | null>;
   /** A user's active inboxes, newest first. */

@@ -59,7 +59,7 @@ export function createPostgresInboxes(sql: PgSql): InboxStore {
       const row = await sql.get(
         `${SELECT_INBOX}
          WHERE d.domain = lower($1) AND d.active
-           AND lower(i.local_part) = lower($2) AND i.local_part = $2
+           AND lower(i.local_part) = lower($2)
            AND (i.expires_at IS NULL OR i.expires_at > $3)`,
         domain, localPart, now,
       );

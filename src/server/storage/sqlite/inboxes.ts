@@ -57,9 +57,9 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
       const row = sql.get(
         `${SELECT_INBOX}
          WHERE d.domain = ? COLLATE NOCASE AND d.active = 1
-           AND i.local_part = ? COLLATE NOCASE AND i.local_part = ? COLLATE BINARY
+           AND i.local_part = ? COLLATE NOCASE
            AND (i.expires_at IS NULL OR i.expires_at > ?)`,
-        domain, localPart, localPart, now,
+        domain, localPart, now,
       );
       return mapRow(row, toInbox);
     },
