@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import { z } from 'zod';
-import { checkMessageLinks, describeCheckedLink } from '../client/index.ts';
+import { checkMessageLinks, describeCheckedLink } from '../client/internals.ts';
 import type { LinkRequester, LinkResponse } from '../client/index.ts';
 import { McpToolError } from './errors.ts';
 import { bounded } from './format.ts';

@@ -7,8 +7,10 @@
  * @packageDocumentation
  */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { CLIENT_PROFILE_NOTE, InboxkitError, applyClientProfile, prepareRenderHtml, renderSource } from '../client/index.ts';
-import type { DynamicPart, ImageMode, ProfileRemoval, RenderSource } from '../client/index.ts';
+import { CLIENT_PROFILE_NOTE, InboxkitError, applyClientProfile } from '../client/index.ts';
+import { prepareRenderHtml, renderSource } from '../client/internals.ts';
+import type { DynamicPart, ImageMode, ProfileRemoval } from '../client/index.ts';
+import type { RenderSource } from '../client/internals.ts';
 
 /** A width: pixels (200–2000), `'mobile'` (375) or `'desktop'` (the email's natural width, at most 800). */
 export type RenderWidth = number | 'mobile' | 'desktop';

@@ -7,7 +7,8 @@
  * @packageDocumentation
  */
 import { test as base } from '@playwright/test';
-import { InboxkitError, ReceivedMessage, listUnsubscribeUris } from '../client/index.ts';
+import { InboxkitError, ReceivedMessage } from '../client/index.ts';
+import { listUnsubscribeUris } from '../client/internals.ts';
 import type { AuthenticationOptions, AuthenticationReport, InboxHandle, Message, TestDns } from '../client/index.ts';
 import { checkMessageLinks } from './link-check.ts';
 import type { LinkCheckContext, LinkCheckOptions, LinkCheckReport } from './link-check.ts';

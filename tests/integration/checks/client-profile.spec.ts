@@ -5,7 +5,8 @@
  */
 import * as cheerio from 'cheerio';
 import { test, expect } from '@playwright/test';
-import { applyClientProfile, clientFeatureSupport } from '../../../src/client/index.ts';
+import { applyClientProfile } from '../../../src/client/index.ts';
+import { clientFeatureSupport } from '../../../src/client/internals.ts';
 
 /** Every `family.platform` the data knows. */
 const CLIENTS = [

@@ -3,7 +3,8 @@
  * postal-mime reads them from a raw source.
  */
 import { test, expect } from '@playwright/test';
-import { CONTENT_RULES, GMAIL_CLIP_BYTES, checkContent, contentSourceOf } from '../../../src/client/index.ts';
+import { CONTENT_RULES, GMAIL_CLIP_BYTES, checkContent } from '../../../src/client/index.ts';
+import { contentSourceOf } from '../../../src/client/internals.ts';
 import type { ContentSource } from '../../../src/client/index.ts';
 
 const GOOD_HEADERS = [
