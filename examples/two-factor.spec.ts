@@ -18,6 +18,7 @@ test('a user turns on two-factor sign-in, then signs in with the emailed code an
   await page.goto(confirmation.link('Confirm email').href);
   await expect(page.getByRole('status')).toHaveText('Email confirmed');
 
+  // #region two-factor
   // Enrol: the QR code is read off the page, as a phone would.
   await page.goto('/account/two-factor');
   const device = await authenticator.enroll(page.getByRole('img', { name: 'QR code for your authenticator app' }));
@@ -40,6 +41,7 @@ test('a user turns on two-factor sign-in, then signs in with the emailed code an
   await expect(page.getByRole('heading', { name: 'Two-factor sign-in' })).toBeVisible();
   await page.getByLabel('Authenticator code').fill(await device.code());
   await page.getByRole('button', { name: 'Verify' }).click();
+  // #endregion
 
   await expect(page.getByRole('status')).toHaveText('You are signed in');
   await expect(page.locator('#account')).toHaveText(`Signed in as ${inbox.address}`);

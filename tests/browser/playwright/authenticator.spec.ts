@@ -103,9 +103,11 @@ test.describe('what is not an enrolment', () => {
 test('codes can follow the browser\'s clock under page.clock', async ({ page, authenticator }) => {
   await page.clock.install({ time: new Date('2030-01-01T00:00:58Z') });
   await show(page, '<p>ok</p>');
+  // #region browser-clock
   const device = await authenticator.enroll(URI.replace('period=60', 'period=30'), {
     clock: { now: () => page.evaluate(() => Date.now()), sleep: (ms) => page.clock.runFor(ms) },
   });
+  // #endregion
   const first = await device.code();
   const firstAt = await page.evaluate(() => Date.now());
   expect(first).toBe(device.codeAt(firstAt));

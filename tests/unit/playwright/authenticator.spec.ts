@@ -204,8 +204,10 @@ test.describe('code() and time', () => {
   });
 
   test('an async clock (such as the browser\'s under page.clock) is followed', async ({ authenticator }) => {
+    // #region hand-clock
     let nowMs = 90_000 + 28_000;
     const device = await authenticator.enroll(SECRET, { clock: { now: async () => nowMs, sleep: async (ms) => void (nowMs += ms) } });
+    // #endregion
     expect(await device.code()).toBe(referenceCode(Buffer.from(SEEDS.SHA1), 'sha1', 6, 4));
   });
 });
