@@ -14,12 +14,14 @@ const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 20
 const PRIVATE_KEY = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const PUBLIC_KEY = publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
 
+// #region dns
 /** The DNS of a sender that does everything right. */
 const GOOD_DNS: TestDns = {
   'mail._domainkey.acme.example': `v=DKIM1; k=rsa; p=${PUBLIC_KEY}`,
   'acme.example': ['v=spf1 ip4:127.0.0.1 -all'],
   '_dmarc.acme.example': 'v=DMARC1; p=reject',
 };
+// #endregion
 
 /** A message signed by nodemailer's dkim option, as bytes. */
 async function signed(options: { domain?: string; from?: string; text?: string } = {}): Promise<Buffer> {
@@ -37,12 +39,14 @@ async function deliver(guest: InboxkitClient, send: (mail: SendMailOptions) => P
 test.describe('sender authentication', () => {
   test('a message signed with the key in the test DNS passes DKIM, SPF and DMARC', async ({ guest, send }) => {
     const message = await deliver(guest, send, await signed());
+    // #region report
     const report = await message.authentication({ dns: GOOD_DNS });
     expect(report.dkim).toEqual([{ domain: 'acme.example', selector: 'mail', result: 'pass', reason: null, aligned: true }]);
     expect(report.spf).toEqual({ result: 'pass', domain: 'acme.example', reason: null });
     expect(report.dmarc).toMatchObject({ result: 'pass', domain: 'acme.example', policy: 'reject', reason: null });
     expect(report.arc.result).toBe('none');
     expect(report.session).toEqual({ mailFrom: 'bounce@acme.example', clientAddress: '127.0.0.1', helo: expect.any(String) });
+    // #endregion
   });
 
   test('a body changed after signing fails DKIM, and the reason says so', async ({ guest, send }) => {

@@ -124,7 +124,9 @@ test.describe('email-check matchers', () => {
     expect(failure?.message).toContain('img-alt (warning) at html line 1: <img src="https://acme.example/logo.png">');
     const names = test.info().attachments.map((a) => a.name);
     for (const family of ['content', 'spam', 'authentication', 'links', 'compatibility']) expect(names).toContain(`${family} — Receipt 7`);
+    // #region options
     await expect(message).toPassEmailChecks({ content: { ignore: ['img-alt'] }, links: false });
+    // #endregion
   });
 
   test('toPassSpamCheck scores with the real scanner, local-only rules apart', async ({ inbox, send }) => {

@@ -13,7 +13,9 @@ test.describe('message envelope', () => {
     await transport.sendMail({ envelope: { from: 'bounces+42@mailer.acme.example', to: [inbox.address] }, from: 'Acme <hello@acme.example>', to: 'someone@else.example', subject: 'Envelope', text: 'hi' });
     transport.close();
     const message = await inbox.waitForMessage({ subject: 'Envelope' }, { timeout: 10_000 });
+    // #region envelope
     expect(message.envelope).toEqual({ mailFrom: 'bounces+42@mailer.acme.example', rcptTo: [inbox.address], clientAddress: '127.0.0.1', helo: 'app.acme.example' });
+    // #endregion
   });
 
   test('a message sent to two inboxes shows each inbox only its own recipient (a Bcc stays hidden)', async ({ guest, send }) => {

@@ -27,6 +27,7 @@ test.describe('spam check with spamd', () => {
     const inbox = await guest.inboxes.create();
     await send({ from: 'Acme <orders@acme.example>', to: inbox.address, subject: 'Your order 1042 has shipped', text: 'Hello Ada,\n\nyour order 1042 has shipped and should arrive on Friday.\n\nThe Acme team' });
     const message = await inbox.waitForMessage({ subject: /order 1042/ }, { timeout: 10_000 });
+    // #region result
     const result = await message.spamCheck();
     expect(result).toMatchObject({ scanner: 'spamassassin', threshold: 5, spam: false });
     expect(result.score).toBeLessThan(result.threshold);
@@ -34,6 +35,7 @@ test.describe('spam check with spamd', () => {
     expect(result.score).toBeCloseTo(counted, 3);
     // Mail straight from a local app over loopback: no relay, no Received header.
     expect(result.rules.filter((r) => r.localOnly).map((r) => r.name)).toEqual(expect.arrayContaining(['NO_RELAYS']));
+    // #endregion
     for (const rule of result.rules) expect(rule.description, rule.name).not.toBe('');
   });
 
