@@ -24,5 +24,7 @@ test('the confirmation email has no serious accessibility problem, even as Gmail
   await page.getByRole('button', { name: 'Create account' }).click();
   const message = await inbox.waitForMessage({ subject: 'Confirm your email' });
 
+  // #region options
   await expect(message).toBeAccessible({ impact: 'serious', client: 'gmail.desktop-webmail' });
+  // #endregion
 });

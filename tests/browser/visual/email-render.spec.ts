@@ -84,12 +84,14 @@ test('twenty renders of an email with a code, a date and a remote image give ide
     }
   }
   expect(shots.filter((s) => !s.equals(shots[0] as Buffer))).toHaveLength(0);
+  // #region render
   const render = await second.render();
   try {
     expect((await shot(render.page)).equals(shots[0] as Buffer)).toBe(true);
   } finally {
     await render.close();
   }
+  // #endregion
   expect(site.requests).toEqual([]);
 });
 
