@@ -31,8 +31,9 @@ start() {
   mkdir -p .tmp
   "$bin" --listen "127.0.0.1:$port" -L -x "${user[@]}" -H "$dir" --max-children 2 --min-children 1 \
     --cf='use_bayes 0' --cf='use_razor2 0' --cf='use_pyzor 0' --cf='dns_available no' --cf='use_auto_whitelist 0' \
-    --pidfile "$dir/spamd.pid" -s stderr 2>"$dir/spamd.log" &
+    --pidfile "$dir/spamd.pid" -s stderr </dev/null >/dev/null 2>"$dir/spamd.log" &
   printf 'SPAMD_DIR=%q\nSPAMD_PID=%q\nSPAMD_PORT=%q\n' "$dir" "$!" "$port" >"$STATE"
+  # The daemon holds none of this script's output: a caller reading it with $(…) would wait for the daemon to end.
   # Ready once it says so (loading the rules takes a second or two).
   for _ in $(seq 1 150); do
     if grep -q 'server started on' "$dir/spamd.log" 2>/dev/null; then echo "spamd://127.0.0.1:$port"; return 0; fi
