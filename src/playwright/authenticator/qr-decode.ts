@@ -1,10 +1,17 @@
 /**
  * Reads a QR code out of a PNG screenshot: `pngjs` decodes the PNG, `jsqr`
- * finds and decodes the code. Both are loaded on first use, so importing
- * `inboxkit/playwright` costs nothing until a test enrols from a QR code.
+ * finds and decodes the code. Both are optional peer dependencies, loaded on
+ * first use, so importing `inboxkit/playwright` costs nothing until a test
+ * enrols from a QR code, and a project that never does need not install them.
  *
  * @packageDocumentation
  */
+import type * as PngJs from 'pngjs';
+import type * as JsQrModule from 'jsqr';
+import { AuthenticatorError } from './otp-params.ts';
+
+/** The command that installs the QR decoders (named by the error when they are missing). */
+export const QR_DECODERS_INSTALL = 'npm install --save-dev jsqr pngjs';
 
 /** An RGBA bitmap. */
 interface Bitmap {
@@ -43,8 +50,24 @@ function doubled(image: Bitmap): Bitmap {
   return { data, width, height };
 }
 
+/** How the decoders are imported: `import()` itself, or (in tests) one that fails as a missing package does. */
+export type ModuleImporter = (name: 'pngjs' | 'jsqr') => Promise<unknown>;
+
+/** pngjs and jsqr, or an error that names the one install command. */
+export async function importQrDecoders(importModule: ModuleImporter = (name) => import(name)): Promise<[typeof PngJs, typeof JsQrModule]> {
+  try {
+    const [pngjs, jsqr] = await Promise.all([importModule('pngjs'), importModule('jsqr')]);
+    return [pngjs as typeof PngJs, jsqr as typeof JsQrModule];
+  } catch (error) {
+    throw new AuthenticatorError(
+      `enroll: reading a QR code needs jsqr and pngjs, optional peer dependencies of inboxkit (about 1 MB); install them with \`${QR_DECODERS_INSTALL}\`, or enrol from the secret or the otpauth:// URI the page shows.`,
+      { cause: error },
+    );
+  }
+}
+
 async function loadDecoders(): Promise<{ readPng: (png: Buffer) => Bitmap; jsQR: JsQr }> {
-  const [pngjs, jsqr] = await Promise.all([import('pngjs'), import('jsqr')]);
+  const [pngjs, jsqr] = await importQrDecoders();
   // jsqr is CommonJS: its function is the default export (or that export's own `default`, depending on the loader).
   const exported = jsqr.default as unknown as JsQr | { default: JsQr };
   const jsQR = typeof exported === 'function' ? exported : exported.default;

@@ -11,6 +11,7 @@ import { test, AuthenticatorError } from '../../../src/playwright/index.ts';
 import type { AuthenticatorClock } from '../../../src/playwright/index.ts';
 import { planCode } from '../../../src/playwright/authenticator/schedule.ts';
 import { findOtpSourceInText, parseOtpAuthUri } from '../../../src/playwright/authenticator/otp-params.ts';
+import { QR_DECODERS_INSTALL, importQrDecoders } from '../../../src/playwright/authenticator/qr-decode.ts';
 
 /** RFC 4648 base32 of ASCII text, written here so that the vectors do not rest on the code under test. */
 function base32(text: string): string {
@@ -226,4 +227,21 @@ test.describe('planCode', () => {
       expect(planCode(input)).toEqual(expected);
     });
   }
+});
+
+test('reading a QR code in a project without the optional jsqr and pngjs names the one install command and the ways that need neither', async () => {
+  const missing = async (name: string) => {
+    throw Object.assign(new Error(`Cannot find package '${name}'`), { code: 'ERR_MODULE_NOT_FOUND' });
+  };
+  const error = await importQrDecoders(missing).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(AuthenticatorError);
+  expect((error as Error).message).toContain(QR_DECODERS_INSTALL);
+  expect((error as Error).message).toContain('otpauth:// URI');
+  expect(((error as Error).cause as Error).message).toContain("Cannot find package 'pngjs'");
+});
+
+test('with jsqr and pngjs installed, the QR decoders load', async () => {
+  const [pngjs, jsqr] = await importQrDecoders();
+  expect(typeof pngjs.PNG).toBe('function');
+  expect(jsqr.default).toBeTruthy();
 });
