@@ -136,9 +136,9 @@ Promise.all(servers.map((s) => new Promise((resolve, reject) => { s.once('error'
  * runner's choice is handed to the workers (which inherit its environment)
  * through one environment variable per distinct set of options.
  */
-function resolvePorts(host: string, port: number, smtpPort: number, args: readonly string[]): { port: number; smtpPort: number } {
+function resolvePorts(host: string, port: number, smtpPort: number, args: readonly string[], spamCheck: string | undefined): { port: number; smtpPort: number } {
   if (port !== 0 && smtpPort !== 0) return { port, smtpPort };
-  const key = `INBOXKIT_PICKED_PORTS_${createHash('sha256').update(JSON.stringify([host, port, smtpPort, args])).digest('hex').slice(0, 12)}`;
+  const key = `INBOXKIT_PICKED_PORTS_${createHash('sha256').update(JSON.stringify([host, port, smtpPort, args, spamCheck ?? null])).digest('hex').slice(0, 12)}`;
   let picked = (process.env[key] ?? '').split(',').map(Number);
   if (picked.length !== 2 || picked.some((p) => !(p > 0))) {
     const [first, second] = freePorts(host, 2) as [number, number];
@@ -185,7 +185,7 @@ function resolvePorts(host: string, port: number, smtpPort: number, args: readon
 export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitServer {
   const host = options.host ?? '127.0.0.1';
   const asked = { port: checkPort('port', options.port ?? DEFAULT_HTTP_PORT), smtpPort: checkPort('smtpPort', options.smtpPort ?? DEFAULT_SMTP_PORT) };
-  const { port, smtpPort } = resolvePorts(host, asked.port, asked.smtpPort, options.args ?? []);
+  const { port, smtpPort } = resolvePorts(host, asked.port, asked.smtpPort, options.args ?? [], options.spamCheck);
   if (port === smtpPort) {
     throw new InboxkitError(`inboxkitServer: port and smtpPort are both ${port}; give the HTTP API and the SMTP intake different ports.`);
   }

@@ -1,6 +1,8 @@
 /**
  * inboxkitServer() in a real config: the runner starts `inboxkit serve`
  * through the webServer entry, and the fixtures reach it through `use`.
+ * Its `spamCheck` option reaches the service: checked against the spamd that
+ * `.ci/run` starts (INBOXKIT_TEST_SPAMD_URL; skipped, saying so, without it).
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -49,4 +51,67 @@ export default defineConfig({
   );
   const result = resultOf(run, 'uses the started service');
   expect(result.status, `${result.errors.join('\n')}\n${run.stderr}`).toBe('passed');
+});
+
+const SPAMD = process.env.INBOXKIT_TEST_SPAMD_URL;
+const NO_SPAMD = 'no spam scanner: set INBOXKIT_TEST_SPAMD_URL to a running spamd (bash tests/support/spamd.sh start prints it; .ci/run does this)';
+
+/** Runs one inline test against a service started by `inboxkitServer(options)`, with no scanner in the environment (only the option can give one). */
+async function runWithServer(options: string, spec: string, title: string) {
+  const [port, smtpPort] = [await freePort(), await freePort()];
+  const run = await runInline(
+    { 'served.spec.ts': `import { test, expect, SpamCheckUnavailableError } from '$FIXTURES';\nimport { send } from './send.ts';\n${spec}` },
+    {
+      config: `import { defineConfig } from '@playwright/test';
+import { inboxkitServer } from '$FIXTURES';
+const inboxkit = inboxkitServer({ port: ${port}, smtpPort: ${smtpPort}, ${options} });
+process.env.INBOXKIT_SMTP_PORT = inboxkit.env.INBOXKIT_SMTP_PORT;
+export default defineConfig({
+  testDir: '.',
+  outputDir: './test-results',
+  workers: 1,
+  reporter: [['json', { outputFile: 'report.json' }]],
+  use: { ...inboxkit.use },
+  webServer: [inboxkit.webServer],
+});
+`,
+      // .ci/run exports INBOXKIT_SPAM_CHECK for the examples, and `inboxkit serve` reads it: empty, the service has a scanner only through the option.
+      env: { INBOXKIT_SPAM_CHECK: '' },
+    },
+  );
+  const result = resultOf(run, title);
+  expect(result.status, `${result.errors.join('\n')}\n${run.stderr}`).toBe('passed');
+}
+
+test('inboxkitServer({ spamCheck }) gives the started service that scanner: message.spamCheck() answers its score and rules', async () => {
+  test.skip(!SPAMD, NO_SPAMD);
+  test.setTimeout(60_000); // a runner and a service started inside the test
+  await runWithServer(
+    `spamCheck: ${JSON.stringify(SPAMD)}`,
+    `test('checks with the scanner', async ({ inbox }) => {
+  await send({ from: 'Acme <orders@acme.example>', to: inbox.address, subject: 'Your order 1042 has shipped', text: 'Hello Ada,\\n\\nyour order 1042 has shipped.\\n\\nThe Acme team' });
+  const message = await inbox.waitForMessage({ subject: /order 1042/ }, { timeout: 10_000 });
+  const result = await message.spamCheck();
+  expect(result).toMatchObject({ scanner: 'spamassassin', threshold: 5, spam: false });
+  expect(result.rules.map((r) => r.name)).toEqual(expect.arrayContaining(['NO_RELAYS']));
+});
+`,
+    'checks with the scanner',
+  );
+});
+
+test('inboxkitServer() without spamCheck starts a service without a scanner: message.spamCheck() fails as not configured', async () => {
+  test.setTimeout(60_000); // a runner and a service started inside the test
+  await runWithServer(
+    `args: ['--domain', 'acme.test']`,
+    `test('has no scanner', async ({ inbox }) => {
+  await send({ to: inbox.address, subject: 'No scanner', text: 'hi' });
+  const message = await inbox.waitForMessage({ subject: 'No scanner' }, { timeout: 10_000 });
+  const error = await message.spamCheck().then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(SpamCheckUnavailableError);
+  expect((error as SpamCheckUnavailableError).reason).toBe('not_configured');
+});
+`,
+    'has no scanner',
+  );
 });

@@ -30,6 +30,21 @@ test('inboxkitServer passes ports, extra arguments and reuseExistingServer throu
   expect(server.smtpPort).toBe(12525);
 });
 
+test('inboxkitServer passes spamCheck to the service as --spam-check, and gives none without it', () => {
+  const server = inboxkitServer({ port: 18025, smtpPort: 12525, spamCheck: 'spamd://127.0.0.1:783', args: ['--domain', 'acme.test'] });
+  expect(server.webServer.command).toMatch(/ serve --host 127\.0\.0\.1 --port 18025 --smtp-port 12525 --spam-check spamd:\/\/127\.0\.0\.1:783 --domain acme\.test$/);
+  expect(inboxkitServer({ port: 18025, smtpPort: 12525 }).webServer.command).not.toContain('--spam-check');
+});
+
+test('port 0 gives two servers that differ only in spamCheck ports of their own', () => {
+  const args = ['--domain', `spam-${process.pid}-${Date.now()}.test`]; // options of their own, so no earlier pick is reused
+  const plain = inboxkitServer({ port: 0, smtpPort: 0, args });
+  const scanned = inboxkitServer({ port: 0, smtpPort: 0, args, spamCheck: 'spamd://127.0.0.1:783' });
+  expect(scanned.webServer.command).toContain('--spam-check spamd://127.0.0.1:783');
+  expect(scanned.baseUrl).not.toBe(plain.baseUrl);
+  expect(scanned.smtpPort).not.toBe(plain.smtpPort);
+});
+
 test('an IPv6 host is bracketed in URLs but not in the SMTP host', () => {
   const server = inboxkitServer({ host: '::1' });
   expect(server.baseUrl).toBe('http://[::1]:8025');
