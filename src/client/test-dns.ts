@@ -78,7 +78,9 @@ function checkTxt(name: string, record: unknown): string {
   if (name.startsWith('_dmarc.') && !/^v=DMARC1\s*(;|$)/.test(record)) {
     throw bad(name, `is a DMARC record that does not start with 'v=DMARC1;' ("${record.slice(0, 60)}")`);
   }
-  if (/^v=spf1\b/i.test(record) === false && /^\s*v\s*=\s*spf/i.test(record)) {
+  // RFC 7208 4.5: the version is exactly v=spf1 (in any case), ended by a space or the end of the record;
+  // mailauth skips any other record, so 'v=spf1-all' or ' v=spf1 …' would silently leave the domain without SPF.
+  if (/^v=spf1( |$)/i.test(record) === false && /^\s*v\s*=\s*spf/i.test(record)) {
     throw bad(name, `is an SPF record that does not start with exactly 'v=spf1 ' ("${record.slice(0, 60)}")`);
   }
   return record;
