@@ -17,6 +17,20 @@ const clientBoundary = {
   message: 'The client never imports the server or the Playwright layer.',
 };
 
+/** The client's root files (src/client/*.ts) sit above its folders: a folder never imports one (`except`: a lookahead for names another pattern refuses). */
+const clientRootFiles = (except = '') => ({
+  regex: `^\\.\\./${except}[^/]+$`,
+  message: 'The client\'s folders never import its root files (src/client/*.ts), which sit above them (docs/architecture.md).',
+});
+
+/** The client's folders under the waits → the folders of the client each may not import. */
+const clientLayers = {
+  core: ['internal', 'message', 'stream', 'wait'],
+  internal: ['message', 'stream', 'wait'],
+  message: ['internal', 'stream', 'wait'],
+  stream: ['message', 'wait'],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'examples/test-results/**', 'examples/playwright-report/**', '.tmp/**', 'bench/results/**', 'vendor/**', '.corpora/**'] },
   js.configs.recommended,
@@ -42,7 +56,7 @@ export default tseslint.config(
     { group: ['**/client', '**/client/**', '**/playwright', '**/playwright/**', '**/viewer/**', '**/mcp', '**/mcp/**', '@modelcontextprotocol/*', 'inboxkit', 'inboxkit/*', 'undici', 'eventsource-parser', 'cheerio', '@playwright/*'], message: 'The server never imports the client, the Playwright layer or the viewer (it serves the viewer\'s built files).' },
   ]),
   boundary(['src/viewer/**'], [
-    { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/client/*', '!**/client/errors.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:*', 'undici', '@playwright/*'], message: 'The viewer runs in the browser: it talks to the API over fetch and may use src/extract and the wire types, nothing of the server or Node.' },
+    { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/client/*', '!**/client/core', '**/client/core/*', '!**/client/core/errors.ts', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'node:*', 'undici', '@playwright/*'], message: 'The viewer runs in the browser: it talks to the API over fetch and may use src/extract and the wire types, nothing of the server or Node.' },
   ]),
   boundary(['src/client/**', 'src/extract/**'], [
     { group: ['**/server', '**/server/**', '**/playwright', '**/playwright/**', '**/mcp', '**/mcp/**', '@modelcontextprotocol/*', 'inboxkit/*', 'hono', 'hono/*', '@hono/*', 'smtp-server', 'mailparser', 'jsdom', 'dompurify', 'nodemailer', 'node:sqlite', '@playwright/*'], message: 'The client never imports the server or the Playwright layer.' },
@@ -60,7 +74,7 @@ export default tseslint.config(
   {
     files: ['src/client/wait/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [clientBoundary, { group: ['**/inbox-handle.ts', '**/inbox-handle'], message: 'The waits never import the inbox handle: they see the inbox as a WaitSource (src/client/wait/source.ts).' }] }],
+      'no-restricted-imports': ['error', { patterns: [clientBoundary, clientRootFiles('(?!inbox-handle(?:\\.ts)?$)'), { group: ['**/inbox-handle.ts', '**/inbox-handle'], message: 'The waits never import the inbox handle: they see the inbox as a WaitSource (src/client/wait/source.ts).' }] }],
     },
   },
   {
@@ -70,6 +84,14 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [clientBoundary, { group: ['**/wait/*', '!**/wait/index.ts'], message: 'The rest of the client uses the waits through src/client/wait/index.ts only.' }] }],
     },
   },
+  // The client's folders below its root files, in layers (docs/architecture.md): core/ imports
+  // nothing else of the client, internal/ and message/ only core/, stream/ core/ and internal/.
+  ...Object.entries(clientLayers).map(([folder, refused]) => ({
+    files: [`src/client/${folder}/**`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [clientBoundary, clientRootFiles(), { group: refused.flatMap((f) => [`**/${f}`, `**/${f}/**`]), message: `src/client/${folder} imports no ${refused.map((f) => `${f}/`).join(', ')} of the client (docs/architecture.md).` }] }],
+    },
+  })),
   // --- server layers and cli ---
   ...serverLayersAndCli(),
   // --- extract and shared errors ---

@@ -7,9 +7,10 @@
  * Why: `caniemail` declares a Prettier plugin as a runtime dependency, which
  * would put Prettier, Babel and lodash (about 25 MB that never run) into every
  * project that installs inboxkit. Bundled at build time, it is a devDependency,
- * and users get the ~1 MB that runs. src/client/compatibility.ts loads the
- * bundle on first use (`vendor/` sits two folders above both src/client and
- * dist/client, so the same relative URL works from either).
+ * and users get the ~1 MB that runs. src/client/message/compatibility.ts loads
+ * the bundle on first use (`vendor/` sits three folders above both
+ * src/client/message and dist/client/message, so the same relative URL works
+ * from either).
  *
  * Usage: `node scripts/build-vendor.ts` (part of `npm run build`).
  *

@@ -5,10 +5,10 @@
  */
 import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
-import { InboxkitError } from './errors.ts';
+import { InboxkitError } from './core/errors.ts';
 import { FaultsResource } from './faults.ts';
 import { AttachmentsResource, DomainsResource, ExtensionResource, InboxesResource, MeResource, MessagesResource } from './resources.ts';
-import type { ClientOptions } from './types.ts';
+import type { ClientOptions } from './core/types.ts';
 import { DEFAULT_RETRY_POLICY } from './internal/retry.ts';
 import { Transport, resolveRetry } from './internal/transport.ts';
 

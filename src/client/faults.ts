@@ -8,11 +8,11 @@
 import type { z } from 'zod';
 import { ClearedDeliveryFaultSchema, DeliveryFaultRequestSchema, DeliveryFaultSchema, DeliveryFaultStateSchema } from '../wire/faults.ts';
 import type { ClearedDeliveryFault, DeliveryFault, DeliveryFaultRequest } from '../wire/faults.ts';
-import { ApiPromise } from './api-promise.ts';
-import { ApiError, InboxkitError } from './errors.ts';
+import { ApiPromise } from './core/api-promise.ts';
+import { ApiError, InboxkitError } from './core/errors.ts';
 import { path } from './internal/path.ts';
 import type { CallSpec, Transport } from './internal/transport.ts';
-import type { RequestOptions } from './types.ts';
+import type { RequestOptions } from './core/types.ts';
 
 /**
  * What `inbox.failDeliveries()` accepts.

@@ -12,18 +12,18 @@
  */
 import type { SpamCheck } from '../wire/spam-check.ts';
 import type { DeletedInbox, DeletedMessage, Inbox, Message, MessageSummary, UpdateInboxRequest } from '../wire/schemas.ts';
-import { ApiPromise } from './api-promise.ts';
+import { ApiPromise } from './core/api-promise.ts';
 import type { InboxkitClient } from './client.ts';
-import type { PagePromise } from './pagination.ts';
-import type { AttachmentDownload, AttachmentStream, RawMessage } from './types.ts';
-import type { MessageMatch } from './criteria.ts';
+import type { PagePromise } from './core/pagination.ts';
+import type { AttachmentDownload, AttachmentStream, RawMessage } from './core/types.ts';
+import type { MessageMatch } from './message/criteria.ts';
 import type { ClearedDeliveryFault, DeliveryFault } from '../wire/faults.ts';
 import type { DeliveryFaultOptions } from './faults.ts';
 import { systemClock } from './internal/clock.ts';
-import { ReceivedMessage } from './received.ts';
-import type { InboxStream, StreamOptions } from './stream.ts';
-import type { ListParams, RequestOptions } from './types.ts';
-import { atCallSite, captureCallSite } from './call-site.ts';
+import { ReceivedMessage } from './message/received.ts';
+import type { InboxStream, StreamOptions } from './stream/stream.ts';
+import type { ListParams, RequestOptions } from './core/types.ts';
+import { atCallSite, captureCallSite } from './core/call-site.ts';
 import { WaitState, absenceSpec, peekSpec, runWait, waitSpec } from './wait/index.ts';
 import type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSource } from './wait/index.ts';
 

@@ -17,9 +17,9 @@ import '../runtime/node-check.ts';
 export { createClient, InboxkitClient, VERSION } from './client.ts';
 export type { ClientCredential } from './client.ts';
 export { InboxHandle } from './inbox-handle.ts';
-export { ReceivedMessage } from './received.ts';
-export type { ReceivedAttachment, MessageOwner } from './received.ts';
-export type { MessageCriteria, MessagePredicate, MessageMatch } from './criteria.ts';
+export { ReceivedMessage } from './message/received.ts';
+export type { ReceivedAttachment, MessageOwner } from './message/received.ts';
+export type { MessageCriteria, MessagePredicate, MessageMatch } from './message/criteria.ts';
 export { DEFAULT_POLL_INTERVALS, DEFAULT_WAIT_TIMEOUT, WaitTimeoutError, UnexpectedMessageError } from './wait/index.ts';
 export type { WaitOptions, ExpectNoMessageOptions, PeekOptions, WaitMismatch, WaitTimeoutInit } from './wait/index.ts';
 export {
@@ -47,10 +47,10 @@ export type {
   RejectedOtp,
   UnwrapResult,
 } from '../extract/index.ts';
-export { ApiPromise } from './api-promise.ts';
-export { Page, PagePromise } from './pagination.ts';
-export { InboxStream } from './stream.ts';
-export type { InboxEvent, InboxMessageEvent, InboxReadyEvent, InboxGoneEvent, InboxAccessRevokedEvent, StreamLifecycleEvent, StreamOptions, StreamState } from './stream.ts';
+export { ApiPromise } from './core/api-promise.ts';
+export { Page, PagePromise } from './core/pagination.ts';
+export { InboxStream } from './stream/stream.ts';
+export type { InboxEvent, InboxMessageEvent, InboxReadyEvent, InboxGoneEvent, InboxAccessRevokedEvent, StreamLifecycleEvent, StreamOptions, StreamState } from './stream/stream.ts';
 export type {
   AttachmentsResource,
   DomainsResource,
@@ -77,19 +77,19 @@ export {
   TimeoutError,
   AbortError,
   ResponseValidationError,
-} from './errors.ts';
-export type { ApiErrorInit } from './errors.ts';
+} from './core/errors.ts';
+export type { ApiErrorInit } from './core/errors.ts';
 export { createPkceVerifier, pkceChallenge } from './pkce.ts';
-export type { ClientOptions, RequestOptions, ListParams, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './types.ts';
-export { checkCompatibility } from './compatibility.ts';
+export type { ClientOptions, RequestOptions, ListParams, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './core/types.ts';
+export { checkCompatibility } from './message/compatibility.ts';
 export type { CheckedLink, LinkCheckContext, LinkCheckOptions, LinkCheckReport, LinkRequester, LinkResponse } from './link-check.ts';
-export type { AuthenticationOptions, AuthenticationReport, DkimSignatureResult } from './authentication.ts';
+export type { AuthenticationOptions, AuthenticationReport, DkimSignatureResult } from './message/authentication.ts';
 export { checkContent, CONTENT_RULES, GMAIL_CLIP_BYTES } from '../extract/index.ts';
 export type { ContentFinding, ContentCheckOptions, ContentSource, ContentRule, ContentSeverity } from '../extract/index.ts';
 export { SpamCheckUnavailableError } from './spam-check.ts';
 export type { SpamCheck, SpamRule } from '../wire/spam-check.ts';
-export type { TestDns, DnsRecordSet, MxRecord } from './test-dns.ts';
-export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './compatibility.ts';
+export type { TestDns, DnsRecordSet, MxRecord } from './message/test-dns.ts';
+export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './message/compatibility.ts';
 export { applyClientProfile, CLIENT_PROFILE_NOTE } from './client-profile.ts';
 export type { ClientProfileResult, ProfileRemoval } from './client-profile.ts';
 export type { DynamicPart, ImageMode } from './render-html.ts';

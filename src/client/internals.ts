@@ -7,22 +7,22 @@
  *
  * @packageDocumentation
  */
-export { atCallSite, callLocation, captureCallSite, throwFromCall } from './call-site.ts';
-export type { CallLocation, CallSite } from './call-site.ts';
-export { describeCriteria, matchesPattern } from './criteria.ts';
-export { formatAddress } from './format.ts';
+export { atCallSite, callLocation, captureCallSite, throwFromCall } from './core/call-site.ts';
+export type { CallLocation, CallSite } from './core/call-site.ts';
+export { describeCriteria, matchesPattern } from './message/criteria.ts';
+export { formatAddress } from './core/format.ts';
 export { describeLinkFilter } from '../extract/index.ts';
 export { MESSAGE_FACTORY } from './inbox-handle.ts';
 export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.ts';
 export { checkMessageLinks, describeCheckedLink, describeLinkReport } from './link-check.ts';
-export { authenticateMessage, MAILAUTH_INSTALL } from './authentication.ts';
-export type { AuthenticatableMessage } from './authentication.ts';
-export { testDnsResolver } from './test-dns.ts';
-export type { DnsResolver } from './test-dns.ts';
+export { authenticateMessage, MAILAUTH_INSTALL } from './message/authentication.ts';
+export type { AuthenticatableMessage } from './message/authentication.ts';
+export { testDnsResolver } from './message/test-dns.ts';
+export type { DnsResolver } from './message/test-dns.ts';
 export { listUnsubscribeUris } from '../extract/index.ts';
-export { contentSourceOf } from './content-source.ts';
-export type { ContentCheckable } from './content-source.ts';
-export { clientFeatureSupport } from './compatibility.ts';
-export type { ClientFeatureSupport } from './compatibility.ts';
+export { contentSourceOf } from './message/content-source.ts';
+export type { ContentCheckable } from './message/content-source.ts';
+export { clientFeatureSupport } from './message/compatibility.ts';
+export type { ClientFeatureSupport } from './message/compatibility.ts';
 export { prepareRenderHtml, renderSource } from './render-html.ts';
 export type { PrepareRenderOptions, PreparedRender, RenderSource } from './render-html.ts';

@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import type { ReceivedMessage } from './received.ts';
+import type { ReceivedMessage } from './message/received.ts';
 
 /** One answer of a {@link LinkRequester}: Playwright's `APIResponse` is one. */
 export interface LinkResponse {

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { InboxkitError } from './errors.ts';
+import { InboxkitError } from './core/errors.ts';
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 

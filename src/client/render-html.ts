@@ -9,8 +9,8 @@
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import { InboxkitError } from './errors.ts';
-import type { RequestOptions } from './types.ts';
+import { InboxkitError } from './core/errors.ts';
+import type { RequestOptions } from './core/types.ts';
 
 /** A part of the email that changes with every send, masked in snapshots. */
 export interface DynamicPart {

@@ -5,14 +5,14 @@
  */
 import { z } from 'zod';
 import type { ConnectCode, CreateInboxRequest, DeletedInbox, DeletedMessage, Domain, Inbox, Me, Message, MessageSummary, SignedOut, Token, UpdateInboxRequest } from '../wire/schemas.ts';
-import { ApiPromise } from './api-promise.ts';
+import { ApiPromise } from './core/api-promise.ts';
 import type { InboxkitClient } from './client.ts';
-import { InboxkitError } from './errors.ts';
+import { InboxkitError } from './core/errors.ts';
 import { InboxHandle } from './inbox-handle.ts';
-import type { PagePromise } from './pagination.ts';
-import { InboxStream } from './stream.ts';
-import type { StreamOptions } from './stream.ts';
-import type { ListParams, RequestOptions, WithResponse } from './types.ts';
+import type { PagePromise } from './core/pagination.ts';
+import { InboxStream } from './stream/stream.ts';
+import type { StreamOptions } from './stream/stream.ts';
+import type { ListParams, RequestOptions, WithResponse } from './core/types.ts';
 import { call, callMap, callOrEmpty, filenameOf, list, readPage, rejected } from './internal/calls.ts';
 import { path } from './internal/path.ts';
 import {
@@ -30,9 +30,9 @@ import {
 import type { CallSpec, Transport } from './internal/transport.ts';
 import { requestSpamCheck } from './spam-check.ts';
 import type { SpamCheck } from '../wire/spam-check.ts';
-import type { AttachmentDownload, AttachmentStream, RawMessage } from './types.ts';
+import type { AttachmentDownload, AttachmentStream, RawMessage } from './core/types.ts';
 
-export type { AttachmentDownload, AttachmentStream, RawMessage } from './types.ts';
+export type { AttachmentDownload, AttachmentStream, RawMessage } from './core/types.ts';
 
 /** `GET /domains`. */
 export class DomainsResource {

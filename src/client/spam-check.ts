@@ -7,11 +7,11 @@
  */
 import { SpamCheckSchema } from '../wire/spam-check.ts';
 import type { SpamCheck } from '../wire/spam-check.ts';
-import { ApiPromise } from './api-promise.ts';
-import { ApiError, InboxkitError } from './errors.ts';
+import { ApiPromise } from './core/api-promise.ts';
+import { ApiError, InboxkitError } from './core/errors.ts';
 import { path } from './internal/path.ts';
 import type { Transport } from './internal/transport.ts';
-import type { RequestOptions } from './types.ts';
+import type { RequestOptions } from './core/types.ts';
 
 /** How to get a scanner, in every error that lacks one. */
 const SETUP =

@@ -1,8 +1,9 @@
 /**
  * The architecture docs/architecture.md describes holds: the folders of
  * `src/` import each other without a cycle (top-level folders and every
- * subfolder, at any depth), no two files import each other in a circle, and
- * each folder imports only the folders that page says it may.
+ * subfolder, at any depth, a folder's own files and its subfolders too), no
+ * two files import each other in a circle, and each folder imports only the
+ * folders that page says it may.
  */
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -119,17 +120,16 @@ function fileGraph(): Map<string, Set<string>> {
 }
 
 /**
- * The folders a file is in, from src/ down. Inside src/server a folder's own
- * files count as one more folder, `(own)`, beside its subfolders: there a
- * folder's files and its subfolders must not import each other in a circle
- * either (storage's factories sit above its dialect folders, which import
- * only its `contract/`). The client's root files and its `wait/` and
- * `internal/` folders still do (they share `errors.ts`), so the rule stops at
- * sibling folders outside the server.
+ * The folders a file is in, from src/ down. In every folder of src/ the
+ * folder's own files count as one more folder, `(own)`, beside its
+ * subfolders: a folder's files and its subfolders must not import each other
+ * in a circle either (storage's factories sit above its dialect folders, which
+ * import only its `contract/`; the client's root files above `wait/`,
+ * `stream/`, `message/`, `internal/` and `core/`, which never import them).
  */
 function partsOf(file: string): string[] {
   const parts = path.relative(src, path.dirname(file)).split(path.sep).filter(Boolean);
-  return parts[0] === 'server' && parts.length > 1 ? [...parts, '(own)'] : parts;
+  return parts.length > 0 ? [...parts, '(own)'] : parts;
 }
 
 /** Every folder of src/ at any depth → the folders it imports, each import counted at every depth where the two sides differ. */
@@ -159,7 +159,7 @@ test('no two files of src/ import each other in a circle (type-only imports asid
   expect(cycles(fileGraph())).toEqual([]);
 });
 
-test('no two sibling folders of src/ import each other in a circle, at any depth (storage and its dialects, the server\'s layers, the client\'s folders)', () => {
+test('no two sibling folders of src/ import each other in a circle, at any depth, a folder\'s own files counting as one (storage and its dialects, the server\'s layers, the client\'s root files and folders)', () => {
   expect(cycles(nestedFolderGraph())).toEqual([]);
 });
 

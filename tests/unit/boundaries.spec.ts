@@ -23,12 +23,13 @@ const refused: Array<[string, string]> = [
   ['src/extract/example.ts', '../server/mail/sanitize.ts'],
   ['src/playwright/example.ts', '../server/index.ts'],
   ['src/playwright/example.ts', '../client/wait.ts'],
-  ['src/playwright/example.ts', '../client/call-site.ts'],
+  ['src/playwright/example.ts', '../client/core/call-site.ts'],
   ['src/wire/example.ts', '@hono/zod-openapi'],
   ['src/server/example.ts', '../viewer/main.ts'],
   ['src/viewer/example.ts', '../server/index.ts'],
   ['src/viewer/example.ts', 'node:fs'],
   ['src/viewer/example.ts', '../client/index.ts'],
+  ['src/viewer/example.ts', '../client/core/types.ts'],
   ['src/mcp/example.ts', '../server/index.ts'],
   ['src/mcp/example.ts', '../client/client.ts'],
   ['src/mcp/example.ts', '../extract/index.ts'],
@@ -51,6 +52,7 @@ const allowed: Array<[string, string]> = [
   ['src/playwright/example.ts', '../client/index.ts'],
   ['src/playwright/example.ts', '../client/internals.ts'],
   ['src/viewer/example.ts', '../extract/index.ts'],
+  ['src/viewer/example.ts', '../client/core/errors.ts'],
   ['src/viewer/example.ts', 'eventsource-parser'],
   ['src/mcp/example.ts', '../client/index.ts'],
   ['src/mcp/example.ts', '@modelcontextprotocol/sdk/server/mcp.js'],
@@ -70,6 +72,12 @@ test.describe('client and playwright', () => {
     ['src/client/wait/example.ts', '../../server/index.ts'],
     ['src/client/example.ts', './wait/run.ts'],
     ['src/client/internal/example.ts', '../wait/feed.ts'],
+    ['src/client/wait/example.ts', '../client.ts'],
+    ['src/client/internal/example.ts', '../errors.ts'],
+    ['src/client/core/example.ts', '../internal/transport.ts'],
+    ['src/client/message/example.ts', '../stream/stream.ts'],
+    ['src/client/stream/example.ts', '../wait/index.ts'],
+    ['src/client/message/example.ts', '../../server/index.ts'],
     ['src/client/example.ts', '../server/index.ts'],
   ];
   for (const [file, specifier] of refusedHere) {
@@ -81,7 +89,12 @@ test.describe('client and playwright', () => {
   const allowedHere: Array<[string, string]> = [
     ['src/client/example.ts', './wait/index.ts'],
     ['src/client/wait/example.ts', './feed.ts'],
-    ['src/client/wait/example.ts', '../stream.ts'],
+    ['src/client/wait/example.ts', '../stream/stream.ts'],
+    ['src/client/wait/example.ts', '../message/received.ts'],
+    ['src/client/stream/example.ts', '../internal/sse.ts'],
+    ['src/client/internal/example.ts', '../core/errors.ts'],
+    ['src/client/core/example.ts', '../../errors/inboxkit-error.ts'],
+    ['src/client/example.ts', './core/errors.ts'],
   ];
   for (const [file, specifier] of allowedHere) {
     test(`${file} may import ${specifier}`, async () => {
@@ -164,13 +177,13 @@ test.describe('server layers and the CLI', () => {
 
 test.describe('extraction and the shared error root', () => {
   const refusedHere: Array<[string, string]> = [
-    ['src/extract/example.ts', '../client/errors.ts'],
+    ['src/extract/example.ts', '../client/core/errors.ts'],
     ['src/extract/example.ts', '../client/index.ts'],
     ['src/extract/example.ts', '../wire/schemas.ts'],
     ['src/extract/example.ts', '../playwright/index.ts'],
     ['src/extract/example.ts', 'undici'],
     ['src/extract/example.ts', 'cheerio/lib/utils'],
-    ['src/errors/example.ts', '../client/errors.ts'],
+    ['src/errors/example.ts', '../client/core/errors.ts'],
     ['src/errors/example.ts', '../extract/index.ts'],
     ['src/errors/example.ts', 'zod'],
   ];

@@ -3,11 +3,11 @@
  * the list calls' pages, and the file name of a download.
  */
 import type { z } from 'zod';
-import { ApiPromise } from '../api-promise.ts';
-import { ResponseValidationError } from '../errors.ts';
-import { PagePromise } from '../pagination.ts';
-import type { PageFetcher } from '../pagination.ts';
-import type { ListParams, RequestOptions, WithResponse } from '../types.ts';
+import { ApiPromise } from '../core/api-promise.ts';
+import { ResponseValidationError } from '../core/errors.ts';
+import { PagePromise } from '../core/pagination.ts';
+import type { PageFetcher } from '../core/pagination.ts';
+import type { ListParams, RequestOptions, WithResponse } from '../core/types.ts';
 import { excerpt, isRecord } from './transport.ts';
 import type { BufferedAnswer, CallSpec, Transport } from './transport.ts';
 

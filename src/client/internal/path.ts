@@ -1,4 +1,4 @@
-import { InboxkitError } from '../errors.ts';
+import { InboxkitError } from '../core/errors.ts';
 
 /**
  * Builds a path whose interpolated values are percent-encoded, refusing empty

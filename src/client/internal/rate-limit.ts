@@ -1,4 +1,4 @@
-import type { RateLimit } from '../types.ts';
+import type { RateLimit } from '../core/types.ts';
 
 function num(value: string | undefined): number | null {
   if (value === undefined || value.trim() === '') return null;

@@ -1,7 +1,7 @@
 /**
  * The client's one sleep, and the `AbortError` it rejects with.
  */
-import { AbortError } from '../errors.ts';
+import { AbortError } from '../core/errors.ts';
 import { systemClock } from './clock.ts';
 import type { Clock } from './clock.ts';
 

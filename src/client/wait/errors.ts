@@ -4,8 +4,8 @@
  * @packageDocumentation
  */
 import type { MessageSummary } from '../../wire/schemas.ts';
-import { InboxkitError } from '../errors.ts';
-import type { ReceivedMessage } from '../received.ts';
+import { InboxkitError } from '../core/errors.ts';
+import type { ReceivedMessage } from '../message/received.ts';
 
 /** A message a wait looked at and rejected, with the criteria it failed. */
 export interface WaitMismatch {

@@ -8,10 +8,10 @@
  * @packageDocumentation
  */
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
-import { ApiError, AbortError, RateLimitError } from '../errors.ts';
+import { ApiError, AbortError, RateLimitError } from '../core/errors.ts';
 import { pause } from '../internal/sleep.ts';
-import type { InboxAccessRevokedEvent, InboxGoneEvent, InboxStream } from '../stream.ts';
-import type { RateLimit } from '../types.ts';
+import type { InboxAccessRevokedEvent, InboxGoneEvent, InboxStream } from '../stream/stream.ts';
+import type { RateLimit } from '../core/types.ts';
 import type { WaitSource } from './source.ts';
 
 /** A stream connection that has sent no `ready` after this long is taken as unavailable (a buffering proxy). */

@@ -5,10 +5,10 @@
  * @packageDocumentation
  */
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
-import { ApiError } from '../errors.ts';
-import { bodyMismatches, needsFullMessage, summaryMismatches } from '../criteria.ts';
-import type { MessageCriteria } from '../criteria.ts';
-import type { ReceivedMessage } from '../received.ts';
+import { ApiError } from '../core/errors.ts';
+import { bodyMismatches, needsFullMessage, summaryMismatches } from '../message/criteria.ts';
+import type { MessageCriteria } from '../message/criteria.ts';
+import type { ReceivedMessage } from '../message/received.ts';
 import type { WaitSource } from './source.ts';
 import type { WaitState } from './state.ts';
 

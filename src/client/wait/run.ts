@@ -7,12 +7,12 @@
  * @packageDocumentation
  */
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
-import { AbortError, InboxkitError } from '../errors.ts';
-import { describeCriteria, toCriteria } from '../criteria.ts';
-import type { MessageCriteria } from '../criteria.ts';
-import { formatAddress } from '../format.ts';
-import type { ReceivedMessage } from '../received.ts';
-import type { InboxAccessRevokedEvent, InboxGoneEvent } from '../stream.ts';
+import { AbortError, InboxkitError } from '../core/errors.ts';
+import { describeCriteria, toCriteria } from '../message/criteria.ts';
+import type { MessageCriteria } from '../message/criteria.ts';
+import { formatAddress } from '../core/format.ts';
+import type { ReceivedMessage } from '../message/received.ts';
+import type { InboxAccessRevokedEvent, InboxGoneEvent } from '../stream/stream.ts';
 import { UnexpectedMessageError, WaitTimeoutError } from './errors.ts';
 import type { WaitMismatch } from './errors.ts';
 import { explainTimeout, newestMismatches } from './explain.ts';

@@ -7,10 +7,10 @@
  */
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import type { Clock } from '../internal/clock.ts';
-import type { PagePromise } from '../pagination.ts';
-import type { ReceivedMessage } from '../received.ts';
-import type { InboxStream, StreamOptions } from '../stream.ts';
-import type { ListParams, RequestOptions } from '../types.ts';
+import type { PagePromise } from '../core/pagination.ts';
+import type { ReceivedMessage } from '../message/received.ts';
+import type { InboxStream, StreamOptions } from '../stream/stream.ts';
+import type { ListParams, RequestOptions } from '../core/types.ts';
 
 /** The inbox a wait watches, as the calls it makes. @internal */
 export interface WaitSource {

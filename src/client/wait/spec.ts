@@ -4,8 +4,8 @@
  *
  * @packageDocumentation
  */
-import { InboxkitError } from '../errors.ts';
-import type { MessageMatch } from '../criteria.ts';
+import { InboxkitError } from '../core/errors.ts';
+import type { MessageMatch } from '../message/criteria.ts';
 
 /** Options of `waitForMessage` and `waitForMessages`. */
 export interface WaitOptions {

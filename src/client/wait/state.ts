@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { ReceivedMessage } from '../received.ts';
+import type { ReceivedMessage } from '../message/received.ts';
 
 /**
  * What the waits of one inbox handle remember: which messages they returned

@@ -1,8 +1,8 @@
 import { test, expect } from '@playwright/test';
-import { PagePromise } from '../../../src/client/pagination.ts';
-import type { PageFetcher } from '../../../src/client/pagination.ts';
+import { PagePromise } from '../../../src/client/core/pagination.ts';
+import type { PageFetcher } from '../../../src/client/core/pagination.ts';
 import { normaliseCursor, readPage } from '../../../src/client/internal/calls.ts';
-import type { ResponseInfo } from '../../../src/client/types.ts';
+import type { ResponseInfo } from '../../../src/client/core/types.ts';
 
 const info: ResponseInfo = { status: 200, headers: {}, rateLimit: { limit: 10, remaining: 9, reset: 60 }, requestId: null, retries: 0 };
 

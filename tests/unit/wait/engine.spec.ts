@@ -8,15 +8,15 @@
  */
 import { PassThrough } from 'node:stream';
 import { test, expect } from '@playwright/test';
-import { createApiError } from '../../../src/client/errors.ts';
+import { createApiError } from '../../../src/client/core/errors.ts';
 import type { Clock } from '../../../src/client/internal/clock.ts';
 import { Transport } from '../../../src/client/internal/transport.ts';
 import type { StreamingAnswer } from '../../../src/client/internal/transport.ts';
-import type { PagePromise } from '../../../src/client/pagination.ts';
-import { ReceivedMessage } from '../../../src/client/received.ts';
-import type { MessageOwner } from '../../../src/client/received.ts';
-import { InboxStream } from '../../../src/client/stream.ts';
-import type { RateLimit } from '../../../src/client/types.ts';
+import type { PagePromise } from '../../../src/client/core/pagination.ts';
+import { ReceivedMessage } from '../../../src/client/message/received.ts';
+import type { MessageOwner } from '../../../src/client/message/received.ts';
+import { InboxStream } from '../../../src/client/stream/stream.ts';
+import type { RateLimit } from '../../../src/client/core/types.ts';
 import { runWait, WaitState, WaitTimeoutError, waitSpec } from '../../../src/client/wait/index.ts';
 import type { WaitSource } from '../../../src/client/wait/index.ts';
 import type { MessageSummary } from '../../../src/wire/schemas.ts';

@@ -4,8 +4,8 @@
  *
  * @packageDocumentation
  */
-import type { ContentSource } from '../extract/index.ts';
-import type { RequestOptions } from './types.ts';
+import type { ContentSource } from '../../extract/index.ts';
+import type { RequestOptions } from '../core/types.ts';
 
 /** What content checks need of a message. */
 export interface ContentCheckable {

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { Address } from '../wire/schemas.ts';
+import type { Address } from '../../wire/schemas.ts';
 
 /**
  * `Name <address>`, or the address alone when it has no display name; `none`

@@ -5,21 +5,21 @@
  * @packageDocumentation
  */
 import { inspect } from 'node:util';
-import type { Address, Attachment, DeletedMessage, Envelope, Message } from '../wire/schemas.ts';
-import type { SpamCheck } from '../wire/spam-check.ts';
-import { extractLinks, extractOtp, extractOtps, findLink } from '../extract/index.ts';
-import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../extract/index.ts';
-import { throwFromCall } from './call-site.ts';
-import { InboxkitError } from './errors.ts';
-import type { AttachmentDownload, RawMessage } from './types.ts';
+import type { Address, Attachment, DeletedMessage, Envelope, Message } from '../../wire/schemas.ts';
+import type { SpamCheck } from '../../wire/spam-check.ts';
+import { extractLinks, extractOtp, extractOtps, findLink } from '../../extract/index.ts';
+import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../../extract/index.ts';
+import { throwFromCall } from '../core/call-site.ts';
+import { InboxkitError } from '../core/errors.ts';
+import type { AttachmentDownload, RawMessage } from '../core/types.ts';
 import { messageCompatibility } from './compatibility.ts';
 import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
 import { authenticateMessage } from './authentication.ts';
 import type { AuthenticationOptions, AuthenticationReport } from './authentication.ts';
-import { checkContent } from '../extract/index.ts';
-import type { ContentCheckOptions, ContentFinding } from '../extract/index.ts';
+import { checkContent } from '../../extract/index.ts';
+import type { ContentCheckOptions, ContentFinding } from '../../extract/index.ts';
 import { contentSourceOf } from './content-source.ts';
-import type { RequestOptions } from './types.ts';
+import type { RequestOptions } from '../core/types.ts';
 
 /**
  * The calls a {@link ReceivedMessage} makes about itself; an `InboxHandle` is one

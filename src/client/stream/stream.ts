@@ -4,17 +4,17 @@
  *
  * @packageDocumentation
  */
-import { ApiError, InboxkitError, RateLimitError, ResponseValidationError } from './errors.ts';
-import type { RateLimit, ResponseInfo } from './types.ts';
-import { systemClock } from './internal/clock.ts';
-import type { Clock } from './internal/clock.ts';
-import { LooseMessage, LooseMessageSummary, LooseStreamAccessRevoked, LooseStreamInboxGone, LooseStreamReady } from './internal/schemas.ts';
-import { createSseDecoder } from './internal/sse.ts';
-import type { SseEvent } from './internal/sse.ts';
-import { path } from './internal/path.ts';
-import { abortErrorFor, sleep } from './internal/sleep.ts';
-import { excerpt } from './internal/transport.ts';
-import type { StreamingAnswer, Transport } from './internal/transport.ts';
+import { ApiError, InboxkitError, RateLimitError, ResponseValidationError } from '../core/errors.ts';
+import type { RateLimit, ResponseInfo } from '../core/types.ts';
+import { systemClock } from '../internal/clock.ts';
+import type { Clock } from '../internal/clock.ts';
+import { LooseMessage, LooseMessageSummary, LooseStreamAccessRevoked, LooseStreamInboxGone, LooseStreamReady } from '../internal/schemas.ts';
+import { createSseDecoder } from '../internal/sse.ts';
+import type { SseEvent } from '../internal/sse.ts';
+import { path } from '../internal/path.ts';
+import { abortErrorFor, sleep } from '../internal/sleep.ts';
+import { excerpt } from '../internal/transport.ts';
+import type { StreamingAnswer, Transport } from '../internal/transport.ts';
 
 import type { InboxEvent, StreamOptions, StreamState } from './stream-events.ts';
 

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import { InboxkitError } from './errors.ts';
+import { InboxkitError } from '../core/errors.ts';
 
 /** An MX record: `'10 mx.acme.example'` or `{ priority, exchange }`. */
 export type MxRecord = string | { priority: number; exchange: string };

@@ -9,7 +9,7 @@
  *
  * @packageDocumentation
  */
-import { InboxkitError } from '../errors/inboxkit-error.ts';
+import { InboxkitError } from '../../errors/inboxkit-error.ts';
 import type { RateLimit } from './types.ts';
 
 export { InboxkitError };

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { Message, MessageSummary } from '../wire/schemas.ts';
+import type { Message, MessageSummary } from '../../wire/schemas.ts';
 
 /** A message arrived in the inbox (or was replayed after `lastEventId`). */
 export interface InboxMessageEvent {

@@ -5,10 +5,10 @@
  *
  * @packageDocumentation
  */
-import type { Address, MessageSummary } from '../wire/schemas.ts';
-import { matchesPattern, showPattern as show } from '../extract/index.ts';
-import { InboxkitError } from './errors.ts';
-import { formatAddress } from './format.ts';
+import type { Address, MessageSummary } from '../../wire/schemas.ts';
+import { matchesPattern, showPattern as show } from '../../extract/index.ts';
+import { InboxkitError } from '../core/errors.ts';
+import { formatAddress } from '../core/format.ts';
 import type { ReceivedMessage } from './received.ts';
 
 /** Whether `value` matches a criterion's pattern (see {@link MessageCriteria}); link filters match the same way. */

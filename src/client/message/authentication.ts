@@ -7,10 +7,10 @@
  *
  * @packageDocumentation
  */
-import { InboxkitError } from './errors.ts';
+import { InboxkitError } from '../core/errors.ts';
 import { dnsName, testDnsResolver } from './test-dns.ts';
 import type { DnsResolver, TestDns } from './test-dns.ts';
-import type { RequestOptions } from './types.ts';
+import type { RequestOptions } from '../core/types.ts';
 
 /** One DKIM signature's outcome. */
 export interface DkimSignatureResult {

@@ -14,8 +14,8 @@
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import { InboxkitError } from './errors.ts';
-import type { RequestOptions } from './types.ts';
+import { InboxkitError } from '../core/errors.ts';
+import type { RequestOptions } from '../core/types.ts';
 
 /** One feature of the email that a client lacks or supports only in part. */
 export interface FeatureUse {
@@ -109,8 +109,8 @@ interface Caniemail {
 
 const MAX_LINES = 5;
 
-/** The bundle, two folders up from both src/client and dist/client. */
-const VENDOR_BUNDLE = '../../vendor/caniemail.js';
+/** The bundle, three folders up from both src/client/message and dist/client/message. */
+const VENDOR_BUNDLE = '../../../vendor/caniemail.js';
 
 async function loadCaniemail(): Promise<Caniemail> {
   // Loaded on first use: the data set is large, and most runs never check compatibility.
