@@ -95,7 +95,9 @@ if (config.fill !== undefined) {
 }
 
 // Defaults everywhere except the rate limit (6,000 requests a minute would throttle the load generator).
-const server = await startServer({ store, bus, rateLimit: false });
+// No caps on open streams: the fan-out section opens 1000 streams from one credential and address,
+// which the shared-service defaults (128 per credential, 512 per address) would refuse with 429.
+const server = await startServer({ store, bus, rateLimit: false, maxStreamsPerCredential: null, maxStreamsPerAddress: null });
 const delayed = config.delayedSmtp === undefined
   ? null
   : await createSmtpIntake(
