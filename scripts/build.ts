@@ -16,6 +16,8 @@ import { buildVendor } from './build-vendor.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+// From an empty dist/: a file renamed or removed in src/ must not live on in the package.
+rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
 const tsc = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 rmSync(join(ROOT, 'dist/server/storage/migrations'), { recursive: true, force: true });
