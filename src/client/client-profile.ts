@@ -12,7 +12,7 @@
 import * as cheerio from 'cheerio';
 import type * as CssTree from 'css-tree';
 import { clientFeatureSupport } from './message/compatibility.ts';
-import type { ClientFeatureSupport } from './message/compatibility.ts';
+import type { CaniemailLibrary, ClientFeatureSupport } from './message/compatibility.ts';
 
 /** One kind of thing a client profile removed from an email. */
 export interface ProfileRemoval {
@@ -202,14 +202,15 @@ function removeHtmlFeatures($: cheerio.CheerioAPI, unsupported: Unsupported, rem
  * data says the client's latest tested version does not support, and lists it.
  *
  * @param client - one `family.platform`, e.g. `gmail.desktop-webmail`, `outlook.windows`.
+ * @param library - the caniemail package to use; by default the bundle in `vendor/` (the web viewer passes its browser bundle).
  * @throws InboxkitError for an unknown client, naming the known ones.
  * @example
  * ```ts
  * const { html: asGmail, removed } = await applyClientProfile(html, 'gmail.desktop-webmail');
  * ```
  */
-export async function applyClientProfile(html: string, client: string): Promise<ClientProfileResult> {
-  const support = await clientFeatureSupport(client);
+export async function applyClientProfile(html: string, client: string, library?: CaniemailLibrary): Promise<ClientProfileResult> {
+  const support = await clientFeatureSupport(client, library);
   const unsupportedList = support.features.filter((f) => f.support === 'no');
   const bySlug = new Map(unsupportedList.map((f) => [f.slug, f]));
   const unsupported: Unsupported = (slug) => bySlug.get(slug);

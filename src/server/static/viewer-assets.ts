@@ -10,11 +10,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The files of the built viewer and their content types. */
+/**
+ * The files of the built viewer and their content types: the page, its script
+ * and styles, and the parts it loads on first use (the client data bundle; axe-core
+ * and the accessibility frame's script, built only when axe-core is installed).
+ */
 export const VIEWER_FILE_TYPES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',
   'viewer.js': 'text/javascript; charset=utf-8',
   'viewer.css': 'text/css; charset=utf-8',
+  'email-clients.js': 'text/javascript; charset=utf-8',
+  'axe.min.js': 'text/javascript; charset=utf-8',
+  'axe-runner.js': 'text/javascript; charset=utf-8',
+  'axe.LICENSE.txt': 'text/plain; charset=utf-8',
 };
 
 /** The built viewer: next to the compiled server (dist/viewer), or dist/viewer of the checkout when running from src/. */
