@@ -4,7 +4,12 @@
  * an audit frame of its own; and the Checks tab's client compatibility (issue
  * 30 item 5). Real browser, real service, the viewer built from the sources.
  */
-import { expect, test } from './harness.ts';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import { startServer } from '../../../src/server/index.ts';
+import { OPERATOR_TOKEN, expect, test } from './harness.ts';
 
 const FLEX_AND_POSITION = '<style>.box{position:absolute}</style><div class="box" style="display:flex"><p>Hello from a flex box</p></div>';
 
@@ -62,6 +67,14 @@ test('the accessibility check lists an image without alt and a layout table, wit
   await page.goto(viewer.link({ token: inbox.token, inbox: inbox.id }));
   await page.getByRole('link', { name: /Inaccessible/ }).click();
   await page.getByRole('tab', { name: 'Renders' }).click();
+  // Record the audit frame as it is added: its sandbox and its policy.
+  await page.evaluate(() => {
+    const seen: Array<{ sandbox: string | null; csp: string | null; srcdoc: string }> = [];
+    (window as unknown as { auditFrames: typeof seen }).auditFrames = seen;
+    new MutationObserver((records) => {
+      for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLIFrameElement && n.classList.contains('audit-frame')) seen.push({ sandbox: n.getAttribute('sandbox'), csp: n.getAttribute('csp'), srcdoc: n.srcdoc });
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   await page.getByRole('button', { name: 'Check accessibility' }).click();
   const table = page.getByRole('table', { name: /accessibility violation/ });
   const imageAlt = table.getByRole('row', { name: /^image-alt/ });
@@ -72,6 +85,12 @@ test('the accessibility check lists an image without alt and a layout table, wit
   await expect(layout).toContainText('moderate');
   await expect(layout).toContainText('table');
   await expect(layout.getByRole('link')).toHaveAttribute('href', 'https://www.w3.org/WAI/tutorials/tables/');
+  const frames = await page.evaluate(() => (window as unknown as { auditFrames: Array<{ sandbox: string | null; csp: string | null; srcdoc: string }> }).auditFrames);
+  expect(frames).toHaveLength(1);
+  // Scripts, but an opaque origin (no allow-same-origin), and a policy that runs only the scripts with the frame's nonce.
+  expect(frames[0]!.sandbox).toBe('allow-scripts');
+  expect(frames[0]!.csp).toMatch(/^default-src 'none'; script-src 'nonce-[0-9a-f]{36}';/);
+  expect(frames[0]!.srcdoc).toContain(`<meta http-equiv="Content-Security-Policy" content="${frames[0]!.csp}">`);
   // The email's remote image is never requested, by the audit frame or any other.
   expect(requests.filter((u) => u.includes('cdn.acme.example'))).toEqual([]);
   await expect(page.locator('iframe.audit-frame')).toHaveCount(0);
@@ -87,4 +106,26 @@ test('the accessibility check of a clean email finds no violations', async ({ pa
   await page.getByRole('button', { name: 'Check accessibility' }).click();
   await expect(page.getByText('No accessibility violations found')).toBeVisible();
   await expect(page.getByRole('table', { name: /accessibility violation/ })).toHaveCount(0);
+});
+
+test('a viewer built without axe-core says how to install it when asked for the accessibility check', async ({ page, viewerAssets }) => {
+  const dir = mkdtempSync(join(tmpdir(), 'inboxkit-viewer-no-axe-'));
+  cpSync(viewerAssets, dir, { recursive: true });
+  for (const file of ['axe.min.js', 'axe-runner.js']) rmSync(join(dir, file));
+  const server = await startServer({ operatorToken: OPERATOR_TOKEN, viewerAssetsDir: dir, rateLimit: false });
+  try {
+    const res = await fetch(`${server.apiUrl}/inboxes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const inbox = ((await res.json()) as { data: { id: string; address: string; token: string } }).data;
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: server.smtpPort, secure: false, ignoreTLS: true });
+    await transport.sendMail({ from: 'no-reply@acme.example', to: inbox.address, subject: 'No axe here', html: '<p>Hello</p>' });
+    transport.close();
+    await page.goto(`${server.url}/#${new URLSearchParams({ token: inbox.token, inbox: inbox.id })}`);
+    await page.getByRole('link', { name: /No axe here/ }).click();
+    await page.getByRole('tab', { name: 'Renders' }).click();
+    await page.getByRole('button', { name: 'Check accessibility' }).click();
+    await expect(page.getByRole('alert')).toContainText('npm install --save-dev axe-core');
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
