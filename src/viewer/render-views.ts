@@ -83,7 +83,7 @@ export function rendersPanel(html: string | null, show: (frame: HTMLIFrameElemen
   });
   const setWidth = (width: (typeof WIDTH_PRESETS)[number]) => {
     prefs.width = width;
-    for (const { frame } of frames) frame.style.width = `${width}px`;
+    for (const frame of root.querySelectorAll<HTMLIFrameElement>('iframe.render-frame')) frame.style.width = `${width}px`;
     for (const b of group.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.width === String(width)));
   };
   const group = h('div', { role: 'group', 'aria-label': 'Render width' });
@@ -92,14 +92,20 @@ export function rendersPanel(html: string | null, show: (frame: HTMLIFrameElemen
     button.addEventListener('click', () => setWidth(width));
     group.append(button);
   }
-  setWidth(prefs.width);
-  return h(
+  // Client profiles, shown later, take the width chosen then, and follow the presets after.
+  const showSized = (frame: HTMLIFrameElement, profiled: string) => {
+    frame.style.width = `${prefs.width}px`;
+    show(frame, profiled);
+  };
+  const root = h(
     'div',
     {},
     h('div', { class: 'toolbar' }, group),
     h('p', { class: 'muted' }, 'Remote images are not loaded. In tests, the same renders come from expect(message).toHaveScreenshot({ client }) and expect(message).toBeAccessible().'),
     h('div', { class: 'renders' }, ...frames.map(({ scheme, frame }) => h('figure', { class: 'render' }, h('figcaption', {}, LABELS[scheme]), frame))),
-    clientProfilesSection(html, show),
+    clientProfilesSection(html, showSized),
     accessibilitySection(withoutRemoteImages(html)),
   );
+  setWidth(prefs.width);
+  return root;
 }

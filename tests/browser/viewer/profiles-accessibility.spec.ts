@@ -41,6 +41,11 @@ test('client profiles show the email as Gmail, Outlook and Apple Mail side by si
   await expect.poll(() => display(outlook)).toBe('block');
   await expect.poll(() => display(apple)).toBe('flex');
   await expect(outlook.locator('iframe')).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
+  // The width presets size the profiles too.
+  await page.getByRole('button', { name: '600 px' }).click();
+  await expect.poll(async () => (await outlook.locator('iframe').boundingBox())!.width).toBeGreaterThan(500);
+  await page.getByRole('button', { name: '375 px' }).click();
+  await expect.poll(async () => (await apple.locator('iframe').boundingBox())!.width).toBeLessThanOrEqual(375);
 });
 
 test('the Checks tab lists the clients that lack a feature the email uses', async ({ page, viewer }) => {
