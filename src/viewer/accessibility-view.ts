@@ -25,6 +25,32 @@ export interface ViewerViolation {
   summaries: string[];
 }
 
+/** A violation with the colour schemes it was found in. */
+export interface SchemedViolation extends ViewerViolation {
+  schemes: string[];
+}
+
+/** The findings of both schemes, one row per rule (the light run's elements first, then those only dark mode adds). */
+function merge(runs: Array<{ scheme: string; violations: ViewerViolation[] }>): SchemedViolation[] {
+  const byId = new Map<string, SchemedViolation>();
+  for (const { scheme, violations } of runs) {
+    for (const v of violations) {
+      const seen = byId.get(v.id);
+      if (!seen) {
+        byId.set(v.id, { ...v, schemes: [scheme] });
+        continue;
+      }
+      seen.schemes.push(scheme);
+      v.targets.forEach((t, i) => {
+        if (seen.targets.includes(t)) return;
+        seen.targets.push(t);
+        seen.summaries.push(v.summaries[i] ?? '');
+      });
+    }
+  }
+  return [...byId.values()];
+}
+
 const TIMEOUT_MS = 60_000;
 
 function randomNonce(): string {
@@ -85,13 +111,13 @@ function safeLink(url: string, text: string): Node {
 }
 
 /** The violations as a table (or a sentence when there are none). */
-export function violationsTable(violations: ViewerViolation[]): Node {
-  if (violations.length === 0) return h('p', { class: 'a11y-clean' }, 'No accessibility violations found (the rules of toBeAccessible, light mode).');
+export function violationsTable(violations: SchemedViolation[]): Node {
+  if (violations.length === 0) return h('p', { class: 'a11y-clean' }, 'No accessibility violations found (the rules of toBeAccessible, in light and dark mode).');
   return h(
     'table',
     { class: 'grid a11y-violations' },
     h('caption', {}, `${violations.length} accessibility violation${violations.length === 1 ? '' : 's'} (expect(message).toBeAccessible())`),
-    h('thead', {}, h('tr', {}, ...['Rule', 'Impact', 'Help', 'Elements'].map((c) => h('th', { scope: 'col' }, c)))),
+    h('thead', {}, h('tr', {}, ...['Rule', 'Impact', 'Help', 'Elements', 'Found in'].map((c) => h('th', { scope: 'col' }, c)))),
     h(
       'tbody',
       {},
@@ -103,14 +129,19 @@ export function violationsTable(violations: ViewerViolation[]): Node {
           h('td', {}, String(v.impact)),
           h('td', {}, safeLink(String(v.helpUrl), String(v.help))),
           h('td', {}, h('ul', {}, ...v.targets.map((t, i) => h('li', {}, h('code', {}, String(t)), v.summaries[i] ? h('div', { class: 'muted' }, String(v.summaries[i])) : null)))),
+          h('td', {}, v.schemes.join(', ')),
         ),
       ),
     ),
   );
 }
 
-/** The accessibility section: a button that runs the audit over `html`, and its findings. */
-export function accessibilitySection(html: string): Node {
+/**
+ * The accessibility section: a button that runs the audit over the HTML as
+ * light mode and as dark mode show it (colour contrast differs), as
+ * `toBeAccessible()` does, and the findings.
+ */
+export function accessibilitySection(light: string, dark: string): Node {
   const out = h('div', { class: 'a11y-results', 'aria-live': 'polite' });
   const button = h('button', { type: 'button' }, 'Check accessibility');
   button.addEventListener('click', () => {
@@ -122,7 +153,11 @@ export function accessibilitySection(html: string): Node {
           replace(out, h('p', { role: 'alert' }, 'Accessibility checks need axe-core when the viewer is built: install it (npm install --save-dev axe-core) and run npm run build.'));
           return;
         }
-        replace(out, violationsTable(await runAudit(html, out)));
+        const runs = [
+          { scheme: 'light', violations: await runAudit(light, out) },
+          { scheme: 'dark', violations: await runAudit(dark, out) },
+        ];
+        replace(out, violationsTable(merge(runs)));
       } catch (error) {
         replace(out, h('p', { role: 'alert' }, `The accessibility check failed: ${(error as Error).message}`));
       } finally {
@@ -130,5 +165,5 @@ export function accessibilitySection(html: string): Node {
       }
     })();
   });
-  return h('section', { 'aria-label': 'Accessibility' }, h('h3', {}, 'Accessibility'), h('p', {}, button, ' axe-core over the sanitized HTML, in a frame of its own that can reach nothing.'), out);
+  return h('section', { 'aria-label': 'Accessibility' }, h('h3', {}, 'Accessibility'), h('p', {}, button, ' axe-core over the sanitized HTML in light and dark mode, in a frame of its own that can reach nothing.'), out);
 }

@@ -104,7 +104,7 @@ export function rendersPanel(html: string | null, show: (frame: HTMLIFrameElemen
     h('p', { class: 'muted' }, 'Remote images are not loaded. In tests, the same renders come from expect(message).toHaveScreenshot({ client }) and expect(message).toBeAccessible().'),
     h('div', { class: 'renders' }, ...frames.map(({ scheme, frame }) => h('figure', { class: 'render' }, h('figcaption', {}, LABELS[scheme]), frame))),
     clientProfilesSection(html, showSized),
-    accessibilitySection(withoutRemoteImages(html)),
+    accessibilitySection(withoutRemoteImages(html), withoutRemoteImages(htmlForScheme(html, 'dark'))),
   );
   setWidth(prefs.width);
   return root;

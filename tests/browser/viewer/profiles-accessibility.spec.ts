@@ -86,12 +86,14 @@ test('the accessibility check lists an image without alt and a layout table, wit
   await expect(imageAlt).toContainText('critical');
   await expect(imageAlt.getByRole('link')).toHaveAttribute('href', /^https:\/\/dequeuniversity\.com\/rules\/axe\/.*image-alt/);
   await expect(imageAlt).toContainText('img');
+  await expect(imageAlt.getByRole('cell').last()).toHaveText('light, dark');
   const layout = table.getByRole('row', { name: /^inboxkit-layout-table/ });
   await expect(layout).toContainText('moderate');
   await expect(layout).toContainText('table');
   await expect(layout.getByRole('link')).toHaveAttribute('href', 'https://www.w3.org/WAI/tutorials/tables/');
   const frames = await page.evaluate(() => (window as unknown as { auditFrames: Array<{ sandbox: string | null; csp: string | null; srcdoc: string }> }).auditFrames);
-  expect(frames).toHaveLength(1);
+  // One audit in light mode, one in dark mode.
+  expect(frames).toHaveLength(2);
   // Scripts, but an opaque origin (no allow-same-origin), and a policy that runs only the scripts with the frame's nonce.
   expect(frames[0]!.sandbox).toBe('allow-scripts');
   expect(frames[0]!.csp).toMatch(/^default-src 'none'; script-src 'nonce-[0-9a-f]{36}';/);
@@ -111,6 +113,19 @@ test('the accessibility check of a clean email finds no violations', async ({ pa
   await page.getByRole('button', { name: 'Check accessibility' }).click();
   await expect(page.getByText('No accessibility violations found')).toBeVisible();
   await expect(page.getByRole('table', { name: /accessibility violation/ })).toHaveCount(0);
+});
+
+test('the accessibility check audits dark mode too: low contrast only in dark mode is found there', async ({ page, viewer }) => {
+  const inbox = await viewer.createInbox();
+  const html = '<style>@media (prefers-color-scheme: dark){body{background:#000000} p{color:#222222}}</style><h1>Welcome</h1><p>Readable by day only</p>';
+  await viewer.send({ to: inbox.address, subject: 'Dark contrast', html, text: 'Welcome' });
+  await page.goto(viewer.link({ token: inbox.token, inbox: inbox.id }));
+  await page.getByRole('link', { name: /Dark contrast/ }).click();
+  await page.getByRole('tab', { name: 'Renders' }).click();
+  await page.getByRole('button', { name: 'Check accessibility' }).click();
+  const contrast = page.getByRole('table', { name: /accessibility violation/ }).getByRole('row', { name: /^color-contrast/ });
+  await expect(contrast).toContainText('serious');
+  await expect(contrast.getByRole('cell').last()).toHaveText('dark');
 });
 
 test('a viewer built without axe-core says how to install it when asked for the accessibility check', async ({ page, viewerAssets }) => {
