@@ -5,17 +5,19 @@
  * the parts the viewer loads only when the user opens them:
  * `email-clients.js` (caniemail and its data set, client profiles and
  * compatibility) and, when axe-core is installed, `axe.min.js` (copied, with
- * its licence) and `axe-runner.js` (the accessibility frame's script).
+ * its licence) and `axe-runner.js` (the accessibility frame's script). The two
+ * large ones are stored gzipped only (`.js.gz`), which the server serves.
  * `npm run build` writes them to dist/viewer/, where the server serves them.
  *
  * Usage: `node scripts/build-viewer.ts [outDir]` (default dist/viewer).
  *
  * @packageDocumentation
  */
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import type { BuildOptions, Plugin } from 'esbuild';
 
@@ -66,6 +68,16 @@ function axeCoreDir(): string | null {
   }
 }
 
+/**
+ * Replaces `file` by `file.gz` (the server serves it gzipped, or decompressed
+ * to a caller that does not accept gzip): the two large parts loaded on first
+ * use take a quarter of the space in an install.
+ */
+function gzipInPlace(file: string): void {
+  writeFileSync(`${file}.gz`, gzipSync(readFileSync(file), { level: 9 }));
+  rmSync(file);
+}
+
 /** Bundles the viewer into `outDir`. */
 export async function buildViewer(outDir: string = join(ROOT, 'dist/viewer')): Promise<void> {
   mkdirSync(outDir, { recursive: true });
@@ -78,15 +90,17 @@ export async function buildViewer(outDir: string = join(ROOT, 'dist/viewer')): P
     // picomatch asks Node's version whether regular expressions have lookbehind (every target browser has) and the platform for its path separator.
     define: { 'process.platform': '"browser"', 'process.version': '"v22.0.0"' },
   });
+  gzipInPlace(join(outDir, 'email-clients.js'));
   for (const file of ['index.html', 'viewer.css']) copyFileSync(join(SOURCE, file), join(outDir, file));
   const axe = axeCoreDir();
   if (axe && existsSync(join(axe, 'axe.min.js'))) {
     await build({ ...COMMON, format: 'iife', entryPoints: [join(SOURCE, 'axe-runner.ts')], outfile: join(outDir, 'axe-runner.js') });
     copyFileSync(join(axe, 'axe.min.js'), join(outDir, 'axe.min.js'));
+    gzipInPlace(join(outDir, 'axe.min.js'));
     copyFileSync(join(axe, 'LICENSE'), join(outDir, 'axe.LICENSE.txt'));
   } else {
     // Without axe-core the viewer's accessibility view says how to install it.
-    for (const file of ['axe-runner.js', 'axe.min.js', 'axe.LICENSE.txt']) rmSync(join(outDir, file), { force: true });
+    for (const file of ['axe-runner.js', 'axe.min.js.gz', 'axe.LICENSE.txt']) rmSync(join(outDir, file), { force: true });
   }
 }
 

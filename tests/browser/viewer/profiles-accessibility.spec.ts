@@ -131,7 +131,7 @@ test('the accessibility check audits dark mode too: low contrast only in dark mo
 test('a viewer built without axe-core says how to install it when asked for the accessibility check', async ({ page, viewerAssets }) => {
   const dir = mkdtempSync(join(tmpdir(), 'inboxkit-viewer-no-axe-'));
   cpSync(viewerAssets, dir, { recursive: true });
-  for (const file of ['axe.min.js', 'axe-runner.js']) rmSync(join(dir, file));
+  for (const file of ['axe.min.js.gz', 'axe-runner.js']) rmSync(join(dir, file));
   const server = await startServer({ operatorToken: OPERATOR_TOKEN, viewerAssetsDir: dir, rateLimit: false });
   try {
     const res = await fetch(`${server.apiUrl}/inboxes`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
