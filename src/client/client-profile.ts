@@ -202,14 +202,21 @@ function removeHtmlFeatures($: cheerio.CheerioAPI, unsupported: Unsupported, rem
  * data says the client's latest tested version does not support, and lists it.
  *
  * @param client - one `family.platform`, e.g. `gmail.desktop-webmail`, `outlook.windows`.
- * @param library - the caniemail package to use; by default the bundle in `vendor/` (the web viewer passes its browser bundle).
  * @throws InboxkitError for an unknown client, naming the known ones.
  * @example
  * ```ts
  * const { html: asGmail, removed } = await applyClientProfile(html, 'gmail.desktop-webmail');
  * ```
  */
-export async function applyClientProfile(html: string, client: string, library?: CaniemailLibrary): Promise<ClientProfileResult> {
+export async function applyClientProfile(html: string, client: string): Promise<ClientProfileResult> {
+  return profileWith(undefined, html, client);
+}
+
+/**
+ * {@link applyClientProfile} over a given copy of the caniemail package (the
+ * web viewer's browser bundle), or the bundle in `vendor/` when undefined.
+ */
+export async function profileWith(library: CaniemailLibrary | undefined, html: string, client: string): Promise<ClientProfileResult> {
   const support = await clientFeatureSupport(client, library);
   const unsupportedList = support.features.filter((f) => f.support === 'no');
   const bySlug = new Map(unsupportedList.map((f) => [f.slug, f]));

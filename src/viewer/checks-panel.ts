@@ -106,7 +106,7 @@ async function runChecks(api: Api, message: Message, out: HTMLElement): Promise<
   sections.push(h('h3', {}, 'Client compatibility'));
   try {
     const { compatibility } = await loadEmailClients();
-    sections.push(compatibilitySection(await compatibility(parts ? parts.html : message.html, CHECKED_CLIENTS)));
+    sections.push(compatibilitySection(compatibility(parts ? parts.html : message.html, CHECKED_CLIENTS)));
   } catch (error) {
     sections.push(h('p', { class: 'error' }, `The compatibility check failed: ${(error as Error).message}`));
   }

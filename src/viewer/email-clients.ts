@@ -9,21 +9,21 @@
  * @packageDocumentation
  */
 import * as caniemailPackage from 'caniemail';
-import { applyClientProfile } from '../client/client-profile.ts';
+import { profileWith } from '../client/client-profile.ts';
 import type { ClientProfileResult } from '../client/client-profile.ts';
-import { checkCompatibility } from '../client/message/compatibility.ts';
+import { compatibilityWith } from '../client/message/compatibility.ts';
 import type { CaniemailLibrary, CompatibilityReport } from '../client/message/compatibility.ts';
 
 const library = caniemailPackage as unknown as CaniemailLibrary;
 
 /** The email's compatibility with `clients` (the client's `checkCompatibility`, over this bundle's data). */
-export function compatibility(html: string | null, clients: readonly string[]): Promise<CompatibilityReport> {
-  return checkCompatibility(html, clients, library);
+export function compatibility(html: string | null, clients: readonly string[]): CompatibilityReport {
+  return compatibilityWith(library, html, clients);
 }
 
 /** `html` as `client` would render it, approximately, with what was removed (the client's `applyClientProfile`). */
 export function profile(html: string, client: string): Promise<ClientProfileResult> {
-  return applyClientProfile(html, client, library);
+  return profileWith(library, html, client);
 }
 
 export type { ClientProfileResult, CompatibilityReport };

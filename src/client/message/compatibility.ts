@@ -102,11 +102,7 @@ interface CaniemailIssue {
   notes: string[];
   position?: { start: { line: number } };
 }
-/**
- * The `caniemail` package as inboxkit uses it: its detection function and its
- * data set. In Node it is the bundle in `vendor/` (loaded on first use); the
- * web viewer passes its own browser bundle of the same package.
- */
+/** The `caniemail` package as used here: the bundle in `vendor/` in Node, the web viewer's own browser bundle there. */
 export interface CaniemailLibrary {
   /** Finds the features an HTML uses that the clients lack or support in part. */
   caniemail(options: { clients: string[]; html: string }): { issues: { errors: Map<string, CaniemailIssue[]>; warnings: Map<string, CaniemailIssue[]> } };
@@ -233,7 +229,6 @@ function round(value: number): number {
  *
  * @param html - the email's HTML, whole document or fragment.
  * @param clients - family names (`gmail`), `family.platform` (`outlook.windows`), `*.platform` or `*`.
- * @param library - the caniemail package to use; by default the bundle in `vendor/` (the web viewer passes its browser bundle).
  * @throws InboxkitError for an unknown client name, naming the known ones.
  * @example
  * ```ts
@@ -241,8 +236,16 @@ function round(value: number): number {
  * for (const client of report.clients) console.log(client.name, client.unsupported.map((f) => f.feature));
  * ```
  */
-export async function checkCompatibility(html: string | null, clients?: EmailClientNames, library?: CaniemailLibrary): Promise<CompatibilityReport> {
-  const { caniemail, rawData } = library ?? (await loadCaniemail());
+export async function checkCompatibility(html: string | null, clients?: EmailClientNames): Promise<CompatibilityReport> {
+  return compatibilityWith(await loadCaniemail(), html, clients);
+}
+
+/**
+ * {@link checkCompatibility} over a given copy of the caniemail package: the
+ * web viewer's browser bundle (the client's own is the bundle in `vendor/`).
+ */
+export function compatibilityWith(library: CaniemailLibrary, html: string | null, clients?: EmailClientNames): CompatibilityReport {
+  const { caniemail, rawData } = library;
   const wanted = resolveEmailClients(clients, knownClients(rawData));
   const source = html === null || html.trim() === '' ? 'none' : 'original';
   const base = { source, dataUpdated: rawData.last_update_date } as const;
@@ -368,10 +371,10 @@ export interface ClientFeatureSupport {
  * tested version), for client profiles that render an email as that client would.
  *
  * @param client - one `family.platform`, e.g. `gmail.desktop-webmail`.
- * @param library - the caniemail package to use; by default the bundle in `vendor/`.
  * @throws InboxkitError for an unknown client or a name that stands for several.
  */
 export async function clientFeatureSupport(client: string, library?: CaniemailLibrary): Promise<{ client: string; name: string; dataUpdated: string; features: ClientFeatureSupport[] }> {
+  // The viewer passes its browser bundle; the client loads the one in vendor/.
   const { rawData } = library ?? (await loadCaniemail());
   const known = knownClients(rawData);
   let resolved: string[];
