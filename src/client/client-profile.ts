@@ -12,7 +12,7 @@
 import * as cheerio from 'cheerio';
 import type * as CssTree from 'css-tree';
 import { clientFeatureSupport } from './message/compatibility.ts';
-import type { ClientFeatureSupport } from './message/compatibility.ts';
+import type { CaniemailLibrary, ClientFeatureSupport } from './message/compatibility.ts';
 
 /** One kind of thing a client profile removed from an email. */
 export interface ProfileRemoval {
@@ -209,7 +209,15 @@ function removeHtmlFeatures($: cheerio.CheerioAPI, unsupported: Unsupported, rem
  * ```
  */
 export async function applyClientProfile(html: string, client: string): Promise<ClientProfileResult> {
-  const support = await clientFeatureSupport(client);
+  return profileWith(undefined, html, client);
+}
+
+/**
+ * {@link applyClientProfile} over a given copy of the caniemail package (the
+ * web viewer's browser bundle), or the bundle in `vendor/` when undefined.
+ */
+export async function profileWith(library: CaniemailLibrary | undefined, html: string, client: string): Promise<ClientProfileResult> {
+  const support = await clientFeatureSupport(client, library);
   const unsupportedList = support.features.filter((f) => f.support === 'no');
   const bySlug = new Map(unsupportedList.map((f) => [f.slug, f]));
   const unsupported: Unsupported = (slug) => bySlug.get(slug);

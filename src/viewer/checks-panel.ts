@@ -2,8 +2,10 @@
  * The Checks tab of a message, run on demand: the content rules (the same code
  * `message.contentChecks()` runs, on the original parts read from the raw
  * source), the spam check of the service's scanner, the SMTP envelope, and the
- * links over plain http. Sender authentication and client compatibility need
- * the test's DNS and Node, so the tab names the assertions that run them.
+ * links over plain http, and client compatibility (the code
+ * `message.compatibility()` runs, over the original HTML part, with the
+ * caniemail data loaded on first use). Sender authentication needs the test's
+ * DNS records and Node, so the tab names the assertion that runs it.
  *
  * @packageDocumentation
  */
@@ -13,6 +15,8 @@ import type { Message } from '../wire/schemas.ts';
 import type { SpamCheck } from '../wire/spam-check.ts';
 import type { Api } from './api.ts';
 import { h, replace } from './dom.ts';
+import { loadEmailClients } from './lazy.ts';
+import type { CompatibilityReport } from './email-clients.ts';
 
 function grid(caption: string, columns: string[], rows: Array<Array<string | Node>>): HTMLElement {
   return h(
@@ -53,12 +57,36 @@ function spamSection(result: SpamCheck): Node {
   );
 }
 
+/** The clients the Checks tab checks: the families most test plans name. */
+const CHECKED_CLIENTS = ['gmail.desktop-webmail', 'gmail.android', 'outlook.windows', 'outlook.macos', 'outlook.outlook-com', 'apple-mail.macos', 'apple-mail.ios', 'yahoo.desktop-webmail'];
+
+function featureList(uses: CompatibilityReport['clients'][number]['unsupported']): Node {
+  if (uses.length === 0) return document.createTextNode('—');
+  return h('ul', {}, ...uses.map((u) => h('li', {}, h('a', { href: u.url, target: '_blank', rel: 'noopener noreferrer' }, u.feature), u.occurrences > 1 ? ` ×${u.occurrences}` : '')));
+}
+
+function compatibilitySection(report: CompatibilityReport): Node {
+  if (report.source === 'none') return h('p', { class: 'muted' }, 'No HTML part: nothing to check.');
+  return h(
+    'div',
+    {},
+    h('p', {}, report.compatible ? 'Every client checked supports the features this email uses (partial support aside).' : 'Some clients lack features this email uses.', ` caniemail data of ${report.dataUpdated}.`),
+    grid(
+      'Client compatibility (message.compatibility(), toBeCompatibleWith)',
+      ['Client', 'Supported', 'Unsupported features', 'Partly supported'],
+      report.clients.map((c) => [c.name, `${c.score.supported}%`, featureList(c.unsupported), featureList(c.partial)]),
+    ),
+  );
+}
+
 async function runChecks(api: Api, message: Message, out: HTMLElement): Promise<void> {
   replace(out, h('p', { class: 'muted' }, 'Running…'));
   const sections: Node[] = [];
   sections.push(h('h3', {}, 'Content'));
+  let parts: ContentSource | null = null;
   try {
-    sections.push(contentSection(checkContent(await partsOf(api, message))));
+    parts = await partsOf(api, message);
+    sections.push(contentSection(checkContent(parts)));
   } catch (error) {
     sections.push(h('p', { class: 'error' }, `Content checks failed: ${(error as Error).message}`));
   }
@@ -75,7 +103,14 @@ async function runChecks(api: Api, message: Message, out: HTMLElement): Promise<
       ? h('p', { class: 'muted' }, 'No links.')
       : grid('Links (toHaveWorkingLinks requests them from a test)', ['Text', 'Target', 'Note'], links.map((l) => [l.text || '(no text)', h('code', {}, l.href), /^http:/i.test(l.href) ? 'plain http' : ''])),
   );
-  sections.push(h('h3', {}, 'Authentication and compatibility'));
+  sections.push(h('h3', {}, 'Client compatibility'));
+  try {
+    const { compatibility } = await loadEmailClients();
+    sections.push(compatibilitySection(compatibility(parts ? parts.html : message.html, CHECKED_CLIENTS)));
+  } catch (error) {
+    sections.push(h('p', { class: 'error' }, `The compatibility check failed: ${(error as Error).message}`));
+  }
+  sections.push(h('h3', {}, 'Authentication'));
   const envelope = message.envelope;
   sections.push(
     h(
@@ -84,7 +119,7 @@ async function runChecks(api: Api, message: Message, out: HTMLElement): Promise<
       envelope
         ? `Envelope: MAIL FROM <${envelope.mailFrom}>, RCPT TO ${envelope.rcptTo.join(', ')}, from ${envelope.clientAddress ?? '?'}${envelope.helo ? ` (HELO ${envelope.helo})` : ''}. `
         : 'No envelope recorded. ',
-      'DKIM, SPF and DMARC are checked against your test DNS in a test: expect(message).toBeAuthenticated(); client support: expect(message).toBeCompatibleWith([…]).',
+      'DKIM, SPF and DMARC are checked against your test DNS in a test: expect(message).toBeAuthenticated().',
     ),
   );
   replace(out, ...sections);
@@ -98,5 +133,5 @@ export function checksPanel(message: Message, api: Api): Node {
     button.disabled = true;
     void runChecks(api, message, out).finally(() => (button.disabled = false));
   });
-  return h('div', { class: 'checks' }, h('p', {}, button, ' Content rules, spam score, links — on demand.'), out);
+  return h('div', { class: 'checks' }, h('p', {}, button, ' Content rules, spam score, links, client compatibility — on demand.'), out);
 }

@@ -9,7 +9,7 @@ import { extractLinks, extractOtp, extractOtps } from '../extract/index.ts';
 import type { Message } from '../wire/schemas.ts';
 import type { Api } from './api.ts';
 import { formatAddress, formatAddresses, formatBytes, h, replace, time } from './dom.ts';
-import { rendersPanel } from './render-views.ts';
+import { rendersPanel, withoutRemoteImages } from './render-views.ts';
 import { checksPanel } from './checks-panel.ts';
 
 /** What the message pane needs from the app. */
@@ -46,22 +46,6 @@ export function frameDocument(html: string, remoteImages: boolean): string {
 /** The frame's Content-Security-Policy: no script, no request but `data:` images (and remote images when asked). */
 function framePolicy(remoteImages: boolean): string {
   return `default-src 'none'; img-src ${remoteImages ? 'data: http: https:' : 'data:'}; style-src 'unsafe-inline'; font-src data:`;
-}
-
-/**
- * The HTML with its remote image sources set aside (`src` and `background` that
- * are not `data:`), so that nothing is even asked for before the frame's policy
- * applies; the policy stays the guard for what this does not see (CSS `url()`).
- */
-function withoutRemoteImages(html: string): string {
-  const doc = new DOMParser().parseFromString(`<!doctype html><body>${html}`, 'text/html');
-  for (const element of doc.body.querySelectorAll('[src], [background]')) {
-    for (const name of ['src', 'background']) {
-      const value = element.getAttribute(name);
-      if (value !== null && !/^\s*data:/i.test(value)) element.removeAttribute(name);
-    }
-  }
-  return doc.body.innerHTML;
 }
 
 /** Shows `html` in the frame: the policy set on the frame itself too (enforced from the start), remote images set aside unless asked for. */

@@ -3,11 +3,30 @@
  * own `prefers-color-scheme: dark` styles applied) and in the forced-dark
  * approximation (colours inverted, images kept, as clients without dark styles
  * support show it), at a width preset. The same renders `toHaveScreenshot`
- * makes in tests (`docs/visual-and-accessibility.md`).
+ * makes in tests (`docs/visual-and-accessibility.md`); on demand, client
+ * profiles side by side and axe-core's accessibility findings.
  *
  * @packageDocumentation
  */
+import { accessibilitySection } from './accessibility-view.ts';
+import { clientProfilesSection } from './client-profiles.ts';
 import { h } from './dom.ts';
+
+/**
+ * The HTML with its remote image sources set aside (`src` and `background` that
+ * are not `data:`), so that nothing is even asked for before the frame's policy
+ * applies; the policy stays the guard for what this does not see (CSS `url()`).
+ */
+export function withoutRemoteImages(html: string): string {
+  const doc = new DOMParser().parseFromString(`<!doctype html><body>${html}`, 'text/html');
+  for (const element of doc.body.querySelectorAll('[src], [background]')) {
+    for (const name of ['src', 'background']) {
+      const value = element.getAttribute(name);
+      if (value !== null && !/^\s*data:/i.test(value)) element.removeAttribute(name);
+    }
+  }
+  return doc.body.innerHTML;
+}
 
 /** How a render shows colour schemes. */
 export type SchemeView = 'light' | 'dark' | 'forced';
@@ -64,7 +83,7 @@ export function rendersPanel(html: string | null, show: (frame: HTMLIFrameElemen
   });
   const setWidth = (width: (typeof WIDTH_PRESETS)[number]) => {
     prefs.width = width;
-    for (const { frame } of frames) frame.style.width = `${width}px`;
+    for (const frame of root.querySelectorAll<HTMLIFrameElement>('iframe.render-frame')) frame.style.width = `${width}px`;
     for (const b of group.querySelectorAll('button')) b.setAttribute('aria-pressed', String(b.dataset.width === String(width)));
   };
   const group = h('div', { role: 'group', 'aria-label': 'Render width' });
@@ -73,12 +92,20 @@ export function rendersPanel(html: string | null, show: (frame: HTMLIFrameElemen
     button.addEventListener('click', () => setWidth(width));
     group.append(button);
   }
-  setWidth(prefs.width);
-  return h(
+  // Client profiles, shown later, take the width chosen then, and follow the presets after.
+  const showSized = (frame: HTMLIFrameElement, profiled: string) => {
+    frame.style.width = `${prefs.width}px`;
+    show(frame, profiled);
+  };
+  const root = h(
     'div',
     {},
     h('div', { class: 'toolbar' }, group),
-    h('p', { class: 'muted' }, 'Remote images are not loaded. In tests, client profiles and accessibility findings come from expect(message).toHaveScreenshot({ client }) and expect(message).toBeAccessible().'),
+    h('p', { class: 'muted' }, 'Remote images are not loaded. In tests, the same renders come from expect(message).toHaveScreenshot({ client }) and expect(message).toBeAccessible().'),
     h('div', { class: 'renders' }, ...frames.map(({ scheme, frame }) => h('figure', { class: 'render' }, h('figcaption', {}, LABELS[scheme]), frame))),
+    clientProfilesSection(html, showSized),
+    accessibilitySection(withoutRemoteImages(html), withoutRemoteImages(htmlForScheme(html, 'dark'))),
   );
+  setWidth(prefs.width);
+  return root;
 }

@@ -102,8 +102,11 @@ interface CaniemailIssue {
   notes: string[];
   position?: { start: { line: number } };
 }
-interface Caniemail {
+/** The `caniemail` package as used here: the bundle in `vendor/` in Node, the web viewer's own browser bundle there. */
+export interface CaniemailLibrary {
+  /** Finds the features an HTML uses that the clients lack or support in part. */
   caniemail(options: { clients: string[]; html: string }): { issues: { errors: Map<string, CaniemailIssue[]>; warnings: Map<string, CaniemailIssue[]> } };
+  /** The caniemail.com data set. */
   rawData: { data: Feature[]; last_update_date: string; nicenames: { family: Record<string, string>; platform: Record<string, string> } };
 }
 
@@ -112,11 +115,11 @@ const MAX_LINES = 5;
 /** The bundle, three folders up from both src/client/message and dist/client/message. */
 const VENDOR_BUNDLE = '../../../vendor/caniemail.js';
 
-async function loadCaniemail(): Promise<Caniemail> {
+async function loadCaniemail(): Promise<CaniemailLibrary> {
   // Loaded on first use: the data set is large, and most runs never check compatibility.
   const url = new URL(VENDOR_BUNDLE, import.meta.url);
   try {
-    return (await import(url.href)) as Caniemail;
+    return (await import(url.href)) as CaniemailLibrary;
   } catch (error) {
     if ((error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     throw new InboxkitError(`The bundled caniemail data is missing (${url.pathname}). In a checkout of inboxkit, run \`npm run build\` (it writes vendor/); in an installed package, reinstall inboxkit.`, { cause: error });
@@ -124,7 +127,7 @@ async function loadCaniemail(): Promise<Caniemail> {
 }
 
 /** Every family and its platforms, as the data set knows them. */
-function knownClients(data: Caniemail['rawData']): Map<string, string[]> {
+function knownClients(data: CaniemailLibrary['rawData']): Map<string, string[]> {
   const known = new Map<string, Set<string>>();
   for (const feature of data.data) {
     for (const [family, platforms] of Object.entries(feature.stats)) {
@@ -201,7 +204,7 @@ export function resolveEmailClients(names: EmailClientNames | undefined, known: 
 }
 
 /** Clients for which every feature of the data set has data (the ones the package can check without throwing). */
-function completeClients(data: Caniemail['rawData']): string[] {
+function completeClients(data: CaniemailLibrary['rawData']): string[] {
   const complete: string[] = [];
   for (const [family, platforms] of knownClients(data)) {
     for (const platform of platforms) {
@@ -234,7 +237,15 @@ function round(value: number): number {
  * ```
  */
 export async function checkCompatibility(html: string | null, clients?: EmailClientNames): Promise<CompatibilityReport> {
-  const { caniemail, rawData } = await loadCaniemail();
+  return compatibilityWith(await loadCaniemail(), html, clients);
+}
+
+/**
+ * {@link checkCompatibility} over a given copy of the caniemail package: the
+ * web viewer's browser bundle (the client's own is the bundle in `vendor/`).
+ */
+export function compatibilityWith(library: CaniemailLibrary, html: string | null, clients?: EmailClientNames): CompatibilityReport {
+  const { caniemail, rawData } = library;
   const wanted = resolveEmailClients(clients, knownClients(rawData));
   const source = html === null || html.trim() === '' ? 'none' : 'original';
   const base = { source, dataUpdated: rawData.last_update_date } as const;
@@ -305,12 +316,12 @@ export async function checkCompatibility(html: string | null, clients?: EmailCli
   return { ...base, compatible: clientsOut.every((c) => c.unsupported.length === 0), clients: clientsOut, elements };
 }
 
-function nameOf(client: string, data: Caniemail['rawData']): Pick<ClientCompatibility, 'client' | 'name' | 'family' | 'platform'> {
+function nameOf(client: string, data: CaniemailLibrary['rawData']): Pick<ClientCompatibility, 'client' | 'name' | 'family' | 'platform'> {
   const [family = '', platform = ''] = client.split('.');
   return { client, family, platform, name: `${data.nicenames.family[family] ?? family} ${data.nicenames.platform[platform] ?? platform}` };
 }
 
-function emptyClient(client: string, data: Caniemail['rawData']): ClientCompatibility {
+function emptyClient(client: string, data: CaniemailLibrary['rawData']): ClientCompatibility {
   return { ...nameOf(client, data), unsupported: [], partial: [], score: { supported: 100, partial: 0, unsupported: 0 } };
 }
 
@@ -362,8 +373,9 @@ export interface ClientFeatureSupport {
  * @param client - one `family.platform`, e.g. `gmail.desktop-webmail`.
  * @throws InboxkitError for an unknown client or a name that stands for several.
  */
-export async function clientFeatureSupport(client: string): Promise<{ client: string; name: string; dataUpdated: string; features: ClientFeatureSupport[] }> {
-  const { rawData } = await loadCaniemail();
+export async function clientFeatureSupport(client: string, library?: CaniemailLibrary): Promise<{ client: string; name: string; dataUpdated: string; features: ClientFeatureSupport[] }> {
+  // The viewer passes its browser bundle; the client loads the one in vendor/.
+  const { rawData } = library ?? (await loadCaniemail());
   const known = knownClients(rawData);
   let resolved: string[];
   try {

@@ -47,11 +47,13 @@ export const EMAIL_ALLOWED_TAGS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Attributes kept (on any allowed element), besides `aria-*`. `id`, `name` and
+ * Attributes kept (on any allowed element), besides `aria-*`; `role` with them,
+ * so that a layout table's `role="presentation"` survives for accessibility
+ * audits of the sanitized HTML (the viewer's). `id`, `name` and
  * `data-*` are not, to spare the host page DOM clobbering and script gadgets.
  */
 export const EMAIL_ALLOWED_ATTRIBUTES: ReadonlySet<string> = new Set([
-  'href', 'src', 'alt', 'title', 'style', 'class', 'dir', 'lang',
+  'href', 'src', 'alt', 'title', 'style', 'class', 'dir', 'lang', 'role',
   'align', 'valign', 'bgcolor', 'width', 'height', 'border', 'cellpadding', 'cellspacing',
   'colspan', 'rowspan', 'span', 'scope', 'headers', 'abbr', 'nowrap', 'background',
   'color', 'face', 'size', 'hspace', 'vspace', 'start', 'type', 'reversed', 'datetime',

@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import type { AppEnv } from '../context/context.ts';
-import { VIEWER_FILE_TYPES, createViewerAssets, defaultViewerAssetsDir } from '../static/viewer-assets.ts';
+import { VIEWER_FILE_TYPES, VIEWER_GZIPPED_FILES, createViewerAssets, defaultViewerAssetsDir } from '../static/viewer-assets.ts';
 import { VIEWER_ASSET_PATH, VIEWER_NOT_BUILT_PAGE, VIEWER_PAGE_PATH, VIEWER_PAGE_POLICY } from './viewer.routes.ts';
 
 /** Options of {@link createViewerRoutes}. */
@@ -27,8 +27,10 @@ export interface ViewerRoutesOptions {
 export function createViewerRoutes(options: ViewerRoutesOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const assets = createViewerAssets(options.assetsDir ?? defaultViewerAssetsDir());
-  const serve = (file: string): Response | null => {
-    const body = assets.read(file);
+  const serve = (file: string, acceptEncoding = ''): Response | null => {
+    // The parts stored gzipped go out as they are to a browser that accepts gzip.
+    const gzipped = /\bgzip\b/i.test(acceptEncoding) ? assets.readGzipped(file) : null;
+    const body = gzipped ?? assets.read(file);
     if (body === null) return null;
     return new Response(body, {
       headers: {
@@ -36,12 +38,14 @@ export function createViewerRoutes(options: ViewerRoutesOptions = {}): Hono<AppE
         'Cache-Control': 'no-cache',
         'X-Content-Type-Options': 'nosniff',
         'Referrer-Policy': 'no-referrer',
+        ...(VIEWER_GZIPPED_FILES.has(file) ? { Vary: 'Accept-Encoding' } : {}),
+        ...(gzipped ? { 'Content-Encoding': 'gzip' } : {}),
         ...(file === 'index.html' ? { 'Content-Security-Policy': VIEWER_PAGE_POLICY, 'X-Frame-Options': 'DENY' } : {}),
       },
     });
   };
 
   app.get(VIEWER_PAGE_PATH, (c) => serve('index.html') ?? c.html(VIEWER_NOT_BUILT_PAGE, 503));
-  app.get(VIEWER_ASSET_PATH, (c) => serve(c.req.param('file')) ?? c.notFound());
+  app.get(VIEWER_ASSET_PATH, (c) => serve(c.req.param('file'), c.req.header('Accept-Encoding')) ?? c.notFound());
   return app;
 }

@@ -4,7 +4,10 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { get } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { createParser } from 'eventsource-parser';
 import nodemailer from 'nodemailer';
 import { buildViewer } from '../../../scripts/build-viewer.ts';
@@ -140,6 +143,18 @@ test('GET /me/events tells each caller about the inboxes it can see, and nothing
   }
 });
 
+/** A GET with exactly these request headers (fetch always asks for gzip), the body as it came. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
 test('the viewer is served at / with a strict policy, its files under /viewer/, and a page saying how to build it when it is missing', async () => {
   const assets = await mkdtemp(join(tmpdir(), 'inboxkit-viewer-assets-'));
   await buildViewer(assets);
@@ -154,6 +169,15 @@ test('the viewer is served at / with a strict policy, its files under /viewer/, 
     expect(await page.text()).toContain('<script type="module" src="/viewer/viewer.js">');
     const script = await fetch(`${built.url}/viewer/viewer.js`);
     expect(script.headers.get('content-type')).toContain('text/javascript');
+    // The parts stored gzipped: sent gzipped to a caller that accepts it, decompressed to one that does not.
+    const gz = await rawGet(`${built.url}/viewer/email-clients.js`, { 'Accept-Encoding': 'gzip, deflate, br' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.headers.vary).toBe('Accept-Encoding');
+    const plain = await rawGet(`${built.url}/viewer/email-clients.js`, {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+    expect(plain.body.toString('utf8')).toContain('caniemail');
+    expect(plain.body.length).toBeGreaterThan(gz.body.length * 3);
     expect((await fetch(`${built.url}/viewer/package.json`)).status).toBe(404);
     expect((await fetch(`${built.url}/viewer/..%2F..%2Fpackage.json`)).status).toBe(404);
     expect((await fetch(`${built.url}/api/v1/domains`)).status).toBe(200);

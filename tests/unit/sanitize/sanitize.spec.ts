@@ -82,6 +82,11 @@ test.describe('what email needs is kept', () => {
     expect(out).toBe('<p>&lt;script&gt;alert(1)&lt;/script&gt; &amp; © &nbsp;é 😀</p>');
     expect(parse(out).querySelector('script')).toBeNull();
   });
+
+  test('role is kept with the aria-* attributes, so a layout table stays presentational for accessibility audits', async () => {
+    const out = await clean('<table role="presentation" aria-label="layout"><tr><td>x</td></tr></table>');
+    expect(out).toBe('<table role="presentation" aria-label="layout"><tbody><tr><td>x</td></tr></tbody></table>');
+  });
 });
 
 test.describe('links', () => {
