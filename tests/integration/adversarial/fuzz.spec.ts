@@ -143,7 +143,10 @@ test('fuzzing every operation of the OpenAPI document: each answer is the JSON e
     const idArb = (name: string) =>
       fc.oneof(
         { weight: 3, arbitrary: fc.constant(`$${name}`) },
-        { weight: 2, arbitrary: fc.oneof(unicode, nasty, fc.string({ maxLength: 30 })).filter((s) => s.length > 0) },
+        // Not `.` or `..`: encodeURIComponent leaves them as they are, and every URL parser (the
+        // client's included) removes such a segment before sending, so the request would address
+        // another operation's path (PUT /inboxes/./delivery-fault is sent as PUT /inboxes/delivery-fault).
+        { weight: 2, arbitrary: fc.oneof(unicode, nasty, fc.string({ maxLength: 30 })).filter((s) => s.length > 0 && s !== '.' && s !== '..') },
       );
     const pathArb = fc.record(Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, idArb(p.name)])));
     const queryArb = fc.record(
