@@ -30,7 +30,7 @@ const MASK_RULES: ReadonlyArray<{ re: RegExp; reason: (m: string) => string | nu
   { re: /\b\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}\b/gu, reason: () => 'a date' },
   { re: /\d{4}\s?年\s?\d{1,2}\s?月(?:\s?\d{1,2}\s?日)?|\d{1,2}\s?月\s?\d{1,2}\s?日/gu, reason: () => 'a date' },
   { re: /\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp]\.?[Mm]\.?)?(?:\s?(?:UTC|GMT|[A-Z]{2,4}T))?/gu, reason: () => 'a time' },
-  { re: /\b\d{1,2}\s?[AaPp]\.?[Mm]\.?(?![\p{L}])|\b\d{1,2}h\d{2}\b|\b\d{1,2}[.:]\d{2}\s?Uhr\b/gu, reason: () => 'a time' },
+  { re: /\b\d{1,2}\s?[AaPp]\.?[Mm]\.?(?![\p{L}\p{N}])|\b\d{1,2}h\d{2}\b|\b\d{1,2}[.:]\d{2}\s?Uhr\b/gu, reason: () => 'a time' },
   // Not inside a run of letters and digits: `hT4w9kr` is a code, not 9 kronor.
   { re: new RegExp(`(?:(?<![\\p{L}\\p{N}])(?=[A-Z])|(?![A-Z]))${CURRENCY_BEFORE}\\s?${MONEY_NUMBER}`, 'gu'), reason: () => 'a price' },
   { re: new RegExp(`(?<![\\d.,'\\p{L}])${MONEY_NUMBER}\\s?${CURRENCY_AFTER}(?![\\p{L}])`, 'gu'), reason: () => 'a price' },
@@ -51,6 +51,10 @@ const MASK_RULES: ReadonlyArray<{ re: RegExp; reason: (m: string) => string | nu
 ];
 
 /** The masked stretches of a block's text, in order; the first rule to claim a character wins. */
+const ALNUM = /[\p{L}\p{N}]/u;
+/** Whether the characters at `outside` and `inside` are both letters or digits (a mask edge inside a word). */
+const gluedAt = (text: string, outside: number, inside: number): boolean => ALNUM.test(text[outside] ?? '') && ALNUM.test(text[inside] ?? '');
+
 export function masksOf(text: string): Mask[] {
   const masks: Mask[] = [];
   const covered = new Uint8Array(text.length);
@@ -60,6 +64,9 @@ export function masksOf(text: string): Mask[] {
       const start = m.index;
       const end = start + m[0].length;
       if (covered.subarray(start, end).includes(1)) continue;
+      // A stretch that starts or ends inside a run of letters and digits (`0kr` of `0kr0AAAAA`,
+      // `0Am` of `0Am0AAA`) is a piece of a longer word, not a price or a time of its own.
+      if (gluedAt(text, start - 1, start) || gluedAt(text, end, end - 1)) continue;
       const reason = rule.reason(m[0]);
       if (!reason) continue;
       masks.push({ start, end, reason, yields: YIELDING.test(reason) });

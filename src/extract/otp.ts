@@ -96,7 +96,14 @@ function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; reje
 function tokensIn(text: string, masks: Mask[], options: OtpOptions, parts: Array<{ raw: string; part: string }>): Token[] {
   if (options.pattern) return patternTokens(text, options.pattern, options).filter((t) => !masks.some((k) => t.start < k.end && t.end > k.start));
   const blanked = blank(text, masks);
-  return [...tokensOf(blanked, options, parts), ...mixedTokensOf(blanked, options, parts)];
+  // A mask that ends or starts inside a run of letters and digits (`0Am` of `0Am0AAA`, read as a time)
+  // must not leave the rest of the run to stand as a code of its own: that rest is a piece of a longer word.
+  const glued = (t: Token) => /[A-Za-z0-9]/.test(text[t.start - 1] ?? '') || /[A-Za-z0-9]/.test(text[t.end] ?? '');
+  return [...tokensOf(blanked, options, parts), ...mixedTokensOf(blanked, options, parts)].filter((t) => {
+    if (!glued(t)) return true;
+    parts.push({ raw: text.slice(t.start, t.end), part: t.code });
+    return false;
+  });
 }
 
 /** `text` with its masked stretches replaced by a character no code contains. */
