@@ -5,12 +5,17 @@
  * the request body only — a name the map lacks does not exist, and the
  * network is never asked.
  */
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import dns from 'node:dns';
 import nodemailer from 'nodemailer';
 import { test, expect, apiOf, KEY_A, KEY_B } from './fixtures.ts';
 import type { Api } from './fixtures.ts';
 import type { RunningServer } from '../../../src/server/index.ts';
+
+const run = promisify(execFile);
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const PRIVATE_KEY = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -110,4 +115,13 @@ test.describe('POST /messages/{id}/authentication', () => {
     const tooMany = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`n${i}.acme.example`, 'v=spf1 -all']));
     expect((await api('POST', `/messages/${id}/authentication`, { bearer: KEY_A, body: { dns: tooMany } })).status).toBe(400);
   });
+});
+
+test('without mailauth installed, the check is 400 authentication_unavailable naming npm install mailauth', async () => {
+  const child = fileURLToPath(new URL('./authentication-unavailable-child.ts', import.meta.url));
+  const { stdout } = await run(process.execPath, [child], { timeout: 30_000 });
+  const answer = JSON.parse(stdout) as { status: number; body: { error: { code: string; message: string } } };
+  expect(answer.status).toBe(400);
+  expect(answer.body.error.code).toBe('authentication_unavailable');
+  expect(answer.body.error.message).toContain('`npm install mailauth`');
 });
