@@ -20,6 +20,8 @@ import type { AuthenticationCheck, AuthenticationCheckRequest } from '../../wire
 
 /** Longest an authentication check may take. */
 const AUTHENTICATION_TIMEOUT_MS = 10_000;
+/** Most authentication checks one service runs at once (RSA work on the event loop); more are refused at once, never queued. */
+const MAX_AUTHENTICATION_CHECKS = 8;
 
 /** Headers that keep a download from being rendered or sniffed as a page of the API's origin. */
 const DOWNLOAD_HEADERS = {
@@ -60,6 +62,7 @@ async function authenticate(message: MessageRecord, raw: Uint8Array, body: Authe
  */
 export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
+  let authenticationChecks = 0;
 
   /** The message, if the caller may see it; otherwise 404 message_not_found. */
   const loadVisibleMessage = async (principal: Principal, id: string): Promise<MessageRecord> => {
@@ -162,7 +165,15 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const body = c.req.valid('json');
     const raw = await ctx.store.findRaw(message.id);
     if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
-    return c.json({ data: await authenticate(message, raw, body) }, 200);
+    if (authenticationChecks >= MAX_AUTHENTICATION_CHECKS) {
+      throw new HttpError('limit_reached', `${MAX_AUTHENTICATION_CHECKS} authentication checks are already running on this service; try again when one has answered.`, { 'Retry-After': '1' });
+    }
+    authenticationChecks += 1;
+    try {
+      return c.json({ data: await authenticate(message, raw, body) }, 200);
+    } finally {
+      authenticationChecks -= 1;
+    }
   });
 
   return app;

@@ -160,7 +160,7 @@ export const authenticationCheckRoute = createRoute({
   description:
     'Not part of the Disposable Inbox API specification. Verifies the stored raw message with mailauth against the records of the body\'s `dns` map only: a name the map lacks does not exist, and nothing is looked up on the network. ' +
     'SPF uses the envelope recorded at intake (client address, HELO, `MAIL FROM`) unless the body overrides it. Nothing is stored. ' +
-    '400 `validation_error` for a malformed map (at most 200 names); 400 `authentication_unavailable` when the optional mailauth package is not installed (`npm install mailauth`); 400 `authentication_failed` when the check takes longer than 10 s.',
+    '400 `validation_error` for a malformed map (at most 200 names); 400 `authentication_unavailable` when the optional mailauth package is not installed (`npm install mailauth`); 400 `authentication_failed` when the check takes longer than 10 s; 429 `limit_reached` while 8 checks are already running.',
   'x-inboxkit-extension': true,
   security,
   request: {
