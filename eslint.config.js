@@ -151,8 +151,10 @@ function serverLayersAndCli() {
     faults: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'static', 'streams'],
     // The spam scanners' clients (spamd, Rspamd): a leaf that the context builds and the routes call.
     spam: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'static', 'streams'],
+    // The sender-authentication check (mailauth over a test DNS): a leaf the routes call.
+    checks: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'static', 'streams', 'spam'],
     // The viewer's built files on disk: below everything that handles a request.
-    static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'streams'],
+    static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'streams', 'checks'],
   };
   return [
     layerRule(['src/server/**'], [compositionRoot], ['src/server/index.ts', 'src/server/start.ts', 'src/server/app.ts']),

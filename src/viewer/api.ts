@@ -7,6 +7,7 @@
  * @packageDocumentation
  */
 import type { SpamCheck } from '../wire/spam-check.ts';
+import type { AuthenticationCheck, AuthenticationCheckRequest } from '../wire/authentication-check.ts';
 import { createParser } from 'eventsource-parser';
 import type { Inbox, Message, MessageSummary } from '../wire/schemas.ts';
 
@@ -63,10 +64,11 @@ export class Api {
     return { ...auth, ...extra };
   }
 
-  async #call(method: string, path: string, signal?: AbortSignal): Promise<Response> {
+  async #call(method: string, path: string, signal?: AbortSignal, body?: unknown): Promise<Response> {
     let res: Response;
     try {
-      res = await fetch(`${this.#base}${path}`, { method, headers: this.#headers(), ...(signal ? { signal } : {}) });
+      const json = body === undefined ? {} : { body: JSON.stringify(body), headers: { ...this.#headers(), 'content-type': 'application/json' } };
+      res = await fetch(`${this.#base}${path}`, { method, headers: this.#headers(), ...(signal ? { signal } : {}), ...json });
     } catch (error) {
       if ((error as Error).name === 'AbortError') throw error;
       throw new ApiFailure(0, 'network', `The inbox service cannot be reached (${(error as Error).message}). Is inboxkit serve still running?`);
@@ -84,8 +86,8 @@ export class Api {
     return res;
   }
 
-  async #json<T>(method: string, path: string, signal?: AbortSignal): Promise<T> {
-    const res = await this.#call(method, path, signal);
+  async #json<T>(method: string, path: string, signal?: AbortSignal, body?: unknown): Promise<T> {
+    const res = await this.#call(method, path, signal, body);
     return ((await res.json()) as { data: T }).data;
   }
 
@@ -120,6 +122,11 @@ export class Api {
   /** Scores a message with the service's spam scanner (inboxkit extension). */
   spamCheck(id: string): Promise<SpamCheck> {
     return this.#json('POST', `/messages/${encodeURIComponent(id)}/spam-check`);
+  }
+
+  /** Checks DKIM, SPF, DMARC and ARC of a message against a test DNS map (inboxkit extension). */
+  authentication(id: string, request: AuthenticationCheckRequest): Promise<AuthenticationCheck> {
+    return this.#json('POST', `/messages/${encodeURIComponent(id)}/authentication`, undefined, request);
   }
 
   /**

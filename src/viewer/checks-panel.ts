@@ -4,8 +4,8 @@
  * source), the spam check of the service's scanner, the SMTP envelope, and the
  * links over plain http, and client compatibility (the code
  * `message.compatibility()` runs, over the original HTML part, with the
- * caniemail data loaded on first use). Sender authentication needs the test's
- * DNS records and Node, so the tab names the assertion that runs it.
+ * caniemail data loaded on first use). Sender authentication runs in the
+ * service against a test DNS the user pastes (`authentication-form.ts`).
  *
  * @packageDocumentation
  */
@@ -16,6 +16,7 @@ import type { SpamCheck } from '../wire/spam-check.ts';
 import type { Api } from './api.ts';
 import { h, replace } from './dom.ts';
 import { loadEmailClients } from './lazy.ts';
+import { authenticationForm } from './authentication-form.ts';
 import type { CompatibilityReport } from './email-clients.ts';
 
 function grid(caption: string, columns: string[], rows: Array<Array<string | Node>>): HTMLElement {
@@ -119,7 +120,7 @@ async function runChecks(api: Api, message: Message, out: HTMLElement): Promise<
       envelope
         ? `Envelope: MAIL FROM <${envelope.mailFrom}>, RCPT TO ${envelope.rcptTo.join(', ')}, from ${envelope.clientAddress ?? '?'}${envelope.helo ? ` (HELO ${envelope.helo})` : ''}. `
         : 'No envelope recorded. ',
-      'DKIM, SPF and DMARC are checked against your test DNS in a test: expect(message).toBeAuthenticated().',
+      'Check DKIM, SPF, DMARC and ARC against your test DNS below.',
     ),
   );
   replace(out, ...sections);
@@ -133,5 +134,12 @@ export function checksPanel(message: Message, api: Api): Node {
     button.disabled = true;
     void runChecks(api, message, out).finally(() => (button.disabled = false));
   });
-  return h('div', { class: 'checks' }, h('p', {}, button, ' Content rules, spam score, links, client compatibility — on demand.'), out);
+  return h(
+    'div',
+    { class: 'checks' },
+    h('p', {}, button, ' Content rules, spam score, links, client compatibility — on demand.'),
+    out,
+    h('h3', {}, 'Sender authentication'),
+    authenticationForm(message, api),
+  );
 }

@@ -289,6 +289,8 @@ export const ErrorCodeSchema = z
     'service_unavailable',
     'spam_check_unavailable',
     'spam_check_failed',
+    'authentication_unavailable',
+    'authentication_failed',
   ])
   .meta({ id: 'ErrorCode' });
 

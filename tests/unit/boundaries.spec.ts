@@ -140,6 +140,9 @@ test.describe('server layers and the CLI', () => {
     ['auth imports the server context', 'src/server/auth/example.ts', '../context/context.ts'],
     ['a route imports the composition root', 'src/server/routes/example.ts', '../app.ts'],
     ['the sweeper imports the composition root', 'src/server/example.ts', './start.ts'],
+    ['the authentication check imports the store', 'src/server/checks/example.ts', '../storage/contract/types.ts'],
+    ['the authentication check imports the HTTP layer', 'src/server/checks/example.ts', '../http/errors.ts'],
+    ['the authentication check imports the client', 'src/server/checks/example.ts', '../../client/message/test-dns.ts'],
   ];
   for (const [what, file, specifier] of layerRefused) {
     test(`lint refuses it when ${what} (${file} → ${specifier})`, async () => {
@@ -171,6 +174,9 @@ test.describe('server layers and the CLI', () => {
     ['src/server/smtp/example.ts', '../forward/forwarder.ts'],
     ['src/server/storage/sqlite/example.ts', '../types.ts'],
     ['src/server/storage/example.ts', 'events'],
+    ['src/server/checks/example.ts', 'mailauth'],
+    ['src/server/checks/example.ts', '../../wire/authentication-check.ts'],
+    ['src/server/routes/example.ts', '../checks/authentication.ts'],
   ];
   for (const [file, specifier] of layerAllowed) {
     test(`lint lets ${file} import ${specifier}`, async () => {

@@ -24,6 +24,8 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 41
   service_unavailable: 503,
   spam_check_unavailable: 400,
   spam_check_failed: 502,
+  authentication_unavailable: 400,
+  authentication_failed: 400,
 };
 
 /**

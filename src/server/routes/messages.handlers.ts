@@ -12,8 +12,16 @@ import { createRouter } from '../http/router.ts';
 import { contentDisposition, toMessage, toMessageSummary } from '../http/present.ts';
 import { InvalidCursorError } from '../storage/contract/cursor.ts';
 import type { MessageRecord } from '../storage/contract/types.ts';
-import { deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute } from './messages.routes.ts';
+import { authenticationCheckRoute, deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute } from './messages.routes.ts';
 import { SpamCheckError } from '../spam/scanner.ts';
+import { AuthenticationCheckError, checkAuthentication } from '../checks/authentication.ts';
+import { TestDnsError } from '../checks/test-dns.ts';
+import type { AuthenticationCheck, AuthenticationCheckRequest } from '../../wire/authentication-check.ts';
+
+/** Longest an authentication check may take. */
+const AUTHENTICATION_TIMEOUT_MS = 10_000;
+/** Most authentication checks one service runs at once (RSA work on the event loop); more are refused at once, never queued. */
+const MAX_AUTHENTICATION_CHECKS = 8;
 
 /** Headers that keep a download from being rendered or sniffed as a page of the API's origin. */
 const DOWNLOAD_HEADERS = {
@@ -21,6 +29,27 @@ const DOWNLOAD_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; sandbox",
   'Cache-Control': 'private, no-store',
 };
+
+/**
+ * The authentication check of a stored message against the body's test DNS;
+ * the envelope recorded at intake is the SMTP session unless the body overrides it.
+ */
+async function authenticate(message: MessageRecord, raw: Uint8Array, body: AuthenticationCheckRequest): Promise<AuthenticationCheck> {
+  const envelope = message.envelope ?? null;
+  const session = {
+    mailFrom: body.mailFrom ?? envelope?.mailFrom ?? '',
+    clientAddress: body.clientAddress ?? envelope?.clientAddress ?? '127.0.0.1',
+    helo: body.helo ?? envelope?.helo ?? null,
+  };
+  try {
+    return await checkAuthentication({ raw, dns: body.dns, session, trustReceived: envelope === null, timeoutMs: AUTHENTICATION_TIMEOUT_MS });
+  } catch (error) {
+    if (error instanceof TestDnsError) throw new HttpError('validation_error', `${error.message} (see docs/email-checks.md).`);
+    if (!(error instanceof AuthenticationCheckError)) throw error;
+    if (error.kind === 'unavailable') throw new HttpError('authentication_unavailable', error.message);
+    throw new HttpError('authentication_failed', `The authentication check failed: ${error.message}; send a smaller test DNS (an SPF record that includes many others is a likely cause).`);
+  }
+}
 
 /**
  * The message endpoints: list an inbox's messages, read, delete, download an
@@ -33,6 +62,7 @@ const DOWNLOAD_HEADERS = {
  */
 export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
+  let authenticationChecks = 0;
 
   /** The message, if the caller may see it; otherwise 404 message_not_found. */
   const loadVisibleMessage = async (principal: Principal, id: string): Promise<MessageRecord> => {
@@ -127,6 +157,22 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       if (!(error instanceof SpamCheckError)) throw error;
       ctx.logger.warn({ err: error, scanner: scanner.url }, 'spam check failed');
       throw new HttpError('spam_check_failed', `The spam check failed: ${error.message}. Check that the scanner runs at ${scanner.url} (see docs/email-checks.md).`);
+    }
+  });
+
+  app.openapi(authenticationCheckRoute, async (c) => {
+    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+    const body = c.req.valid('json');
+    const raw = await ctx.store.findRaw(message.id);
+    if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
+    if (authenticationChecks >= MAX_AUTHENTICATION_CHECKS) {
+      throw new HttpError('limit_reached', `${MAX_AUTHENTICATION_CHECKS} authentication checks are already running on this service; try again when one has answered.`, { 'Retry-After': '1' });
+    }
+    authenticationChecks += 1;
+    try {
+      return c.json({ data: await authenticate(message, raw, body) }, 200);
+    } finally {
+      authenticationChecks -= 1;
     }
   });
 

@@ -7,6 +7,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { DeletedMessageSchema, MessagePageSchema, MessageSchema } from '../../wire/schemas.ts';
 import { SpamCheckSchema } from '../../wire/spam-check.ts';
+import { AuthenticationCheckRequestSchema, AuthenticationCheckSchema } from '../../wire/authentication-check.ts';
 import { downloadHeaders, errorResponses, okResponse, security as securityOf } from '../http/openapi.ts';
 import type { LinkDoc } from '../http/openapi.ts';
 import { InboxIdParams, MessageIdParams, PageQuerySchema, idParam } from '../http/params.ts';
@@ -146,5 +147,28 @@ export const spamCheckRoute = createRoute({
   responses: {
     ...okResponse(SpamCheckSchema, 'The score and the matched rules'),
     ...errorResponses(400, 404, 502),
+  },
+});
+
+/** `POST /messages/{id}/authentication` (an inboxkit extension) */
+export const authenticationCheckRoute = createRoute({
+  method: 'post',
+  path: '/messages/{id}/authentication',
+  operationId: 'checkMessageAuthentication',
+  tags: ['Messages'],
+  summary: 'Verify DKIM, SPF, DMARC and ARC against a test DNS (inboxkit extension)',
+  description:
+    'Not part of the Disposable Inbox API specification. Verifies the stored raw message with mailauth against the records of the body\'s `dns` map only: a name the map lacks does not exist, and nothing is looked up on the network. ' +
+    'SPF uses the envelope recorded at intake (client address, HELO, `MAIL FROM`) unless the body overrides it. Nothing is stored. ' +
+    '400 `validation_error` for a malformed map (at most 200 names); 400 `authentication_unavailable` when the optional mailauth package is not installed (`npm install mailauth`); 400 `authentication_failed` when the check takes longer than 10 s; 429 `limit_reached` while 8 checks are already running.',
+  'x-inboxkit-extension': true,
+  security,
+  request: {
+    params: MessageIdParams,
+    body: { required: true, content: { 'application/json': { schema: AuthenticationCheckRequestSchema } } },
+  },
+  responses: {
+    ...okResponse(AuthenticationCheckSchema, 'Each check\'s result and, when it did not pass, the reason and what to fix'),
+    ...errorResponses(400, 404, 413),
   },
 });

@@ -2,8 +2,11 @@
  * The viewer's Checks tab (issue 30), in a real browser against a real
  * service: run on demand, it shows the content findings of the original HTML,
  * the spam rules of the real scanner (when .ci/run started spamd:
- * INBOXKIT_TEST_SPAMD_URL) or why there are none, the links and the envelope.
+ * INBOXKIT_TEST_SPAMD_URL) or why there are none, the links and the envelope;
+ * and sender authentication, checked by the service against a pasted test DNS.
  */
+import { generateKeyPairSync } from 'node:crypto';
+import nodemailer from 'nodemailer';
 import { test } from './harness.ts';
 import { expect } from '@playwright/test';
 
@@ -33,4 +36,35 @@ test('the Checks tab runs on demand and shows content findings, spam rules, link
   } else {
     await expect(page.getByText(/has no spam scanner: start it with --spam-check/)).toBeVisible();
   }
+});
+
+test('the Checks tab checks sender authentication against a pasted test DNS: DKIM passes with the key, and a missing key is named', async ({ page, viewer }) => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const signer = nodemailer.createTransport({ streamTransport: true, buffer: true, dkim: { domainName: 'acme.example', keySelector: 'mail', privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() } });
+  const inbox = await viewer.createInbox();
+  const signed = await signer.sendMail({ from: 'Acme <hello@acme.example>', to: inbox.address, subject: 'Signed receipt', text: 'Your order has shipped.' });
+  await viewer.send({ envelope: { from: 'bounce@acme.example', to: inbox.address }, raw: signed.message as Buffer });
+  await page.goto(viewer.link({ token: inbox.token, inbox: inbox.id }));
+  await page.getByRole('link', { name: /Signed receipt/ }).click();
+  await page.getByRole('tab', { name: 'Checks' }).click();
+  const dns = page.getByLabel(/Test DNS/);
+  await dns.fill(JSON.stringify({ 'acme.example': 'v=spf1 ip4:127.0.0.1 -all', '_dmarc.acme.example': 'v=DMARC1; p=reject' }));
+  await page.getByRole('button', { name: 'Check authentication' }).click();
+  const dkim = page.getByRole('table', { name: /^DKIM/ });
+  await expect(dkim.getByRole('row', { name: /acme\.example mail/ })).toContainText("no key at mail._domainkey.acme.example in the test DNS: add { 'mail._domainkey.acme.example'");
+  await dns.fill(JSON.stringify({ 'mail._domainkey.acme.example': `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`, 'acme.example': 'v=spf1 ip4:127.0.0.1 -all', '_dmarc.acme.example': 'v=DMARC1; p=reject' }));
+  await page.getByRole('button', { name: 'Check authentication' }).click();
+  await expect(dkim.getByRole('row', { name: /acme\.example mail pass/ })).toBeVisible();
+  const others = page.getByRole('table', { name: /^SPF, DMARC, ARC/ });
+  await expect(others.getByRole('row', { name: /^SPF pass acme\.example/ })).toBeVisible();
+  await expect(others.getByRole('row', { name: /^DMARC pass \(p=reject\)/ })).toBeVisible();
+  await expect(others.getByRole('row', { name: /^ARC none/ })).toBeVisible();
+  await dns.fill('{ not json');
+  await page.getByRole('button', { name: 'Check authentication' }).click();
+  await expect(page.getByText(/The test DNS is not JSON/)).toBeVisible();
+  // What the service says back (here a refused record, quoted in the error) is shown as text, never as markup.
+  await dns.fill(JSON.stringify({ 'mail._domainkey.acme.example': 'v=DKIM1; <img src=x onerror=alert(1)>' }));
+  await page.getByRole('button', { name: 'Check authentication' }).click();
+  await expect(page.getByText(/is a DKIM key record without a p= tag \("v=DKIM1; <img src=x onerror=alert\(1\)>"\)/)).toBeVisible();
+  await expect(page.locator('.auth-results img')).toHaveCount(0);
 });

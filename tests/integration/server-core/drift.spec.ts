@@ -85,6 +85,10 @@ test('every status, media type and header the server sends for each operation is
   // The spam check (an extension): scored (with a scanner) or 400, and refused.
   await call('POST', `/messages/${messageId}/spam-check`, { bearer: KEY_A });
   await call('POST', '/messages/msg_nope/spam-check', { bearer: KEY_A });
+  // The authentication check (an extension): checked against a test DNS, refused (a malformed map, no message).
+  await call('POST', `/messages/${messageId}/authentication`, { bearer: KEY_A, body: { dns: { 'example.test': 'v=spf1 ip4:127.0.0.1 -all', '_dmarc.example.test': 'v=DMARC1; p=none' } } });
+  await call('POST', `/messages/${messageId}/authentication`, { bearer: KEY_A, body: { dns: { 'mail._domainkey.example.test': 'v=DKIM1' } } });
+  await call('POST', '/messages/msg_nope/authentication', { bearer: KEY_A, body: { dns: {} } });
   // The stream: open (its first bytes), refused.
   await call('GET', `/inboxes/${owned.id}/stream`, { bearer: KEY_A, headers: { 'last-event-id': '0' } });
   await call('GET', `/inboxes/${owned.id}/stream?lastEventId=1e3`, { bearer: KEY_A });
