@@ -24,7 +24,9 @@ async function open(h: Harness, path: string, headers: Record<string, string>) {
   const controller = new AbortController();
   const res = await fetch(`${h.server.apiUrl}${path}`, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   const body = res.status === 200 ? null : await res.text();
-  return { status: res.status, body, close: () => controller.abort() };
+  // The response is kept: fetch cancels a response it finds garbage-collected, which would close
+  // an open stream behind the test's back and give its slot back.
+  return { status: res.status, body, response: res, close: () => controller.abort() };
 }
 
 test.describe('a stream flood from one token', () => {

@@ -256,7 +256,9 @@ test('inboxkit serve passes the bounds flags through, and warns that --api-key s
   const refused = await fetch(`${api}/inboxes/${inbox.data.id}/stream`, { headers: { 'x-inbox-token': inbox.data.token } });
   expect(refused.status).toBe(429);
   expect(await refused.text()).toContain('--max-streams-per-credential');
+  // Closed here, by the test: until then `first` stays referenced (fetch cancels a response it finds garbage-collected).
   controller.abort();
+  await first.body?.cancel().catch(() => {});
   expect(stderr).toContain('--api-key shows the key');
   expect(stderr).toContain('INBOXKIT_API_KEYS');
 });
