@@ -206,7 +206,10 @@ test('fuzzing every operation of the OpenAPI document: each answer is the JSON e
         }
         const text = await res.text();
         expect(res.status, what).not.toBe(500);
-        expect(documented.has(res.status), `${what} → undocumented ${res.status}: ${text.slice(0, 300)}`).toBe(true);
+        // Two generated values of 2,000 characters each can make the request line longer than the HTTP
+        // server's 16 KB header limit: Node's parser refuses it with 431 (in the JSON envelope) before any route.
+        const overHeaderLimit = res.status === 431 && Buffer.byteLength(target) + Buffer.byteLength(JSON.stringify(allHeaders)) > 16 * 1024;
+        expect(documented.has(res.status) || overHeaderLimit, `${what} → undocumented ${res.status}: ${text.slice(0, 300)}`).toBe(true);
         expect(contentType, what).toContain('application/json');
         const parsed = JSON.parse(text) as Record<string, unknown>;
         // The OpenAPI document is served as itself, not in the envelope (the contract's one exception).
