@@ -116,6 +116,16 @@ function neutralText(text: string): string {
   return text.replace(/[\p{L}\p{N}]/gu, '0');
 }
 
+/**
+ * The placeholder of one dynamic part. A token URL's query and fragment change
+ * length from send to send (random ids, percent-encoded `+` and `/`), so they
+ * become a run of fixed length: the layout after the URL does not move.
+ */
+function placeholderOf(kind: DynamicPart['kind'], value: string): string {
+  const cut = kind === 'token' ? value.search(/[?#]/) : -1;
+  return cut < 0 ? neutralText(value) : `${neutralText(value.slice(0, cut))}?${'0'.repeat(48)}`;
+}
+
 function markDynamic($: cheerio.CheerioAPI, codes: readonly string[]): DynamicPart[] {
   const parts = new Map<string, DynamicPart>();
   const skipped = new Set(['style', 'script', 'title', 'textarea']);
@@ -132,7 +142,7 @@ function markDynamic($: cheerio.CheerioAPI, codes: readonly string[]): DynamicPa
     for (const [start, end, kind] of ranges) {
       const value = text.slice(start, end);
       parts.set(`${kind}\u0000${value}`, { kind, text: value });
-      html += escapeText(text.slice(at, start)) + `<span data-inboxkit-dynamic="${kind}">${escapeText(neutralText(value))}</span>`;
+      html += escapeText(text.slice(at, start)) + `<span data-inboxkit-dynamic="${kind}">${escapeText(placeholderOf(kind, value))}</span>`;
       at = end;
     }
     html += escapeText(text.slice(at));
