@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 /**
  * The integration specs that also run on PostgreSQL (the `integration-postgres`
@@ -23,7 +24,9 @@ export default defineConfig({
   timeout: 30_000,
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
-  workers: process.env.CI ? 2 : undefined,
+  // Two workers at least: most tests wait on sockets, so even two cores keep two busy
+  // (Playwright's default, half the cores, would be one worker here).
+  workers: process.env.CI ? 2 : Math.max(2, Math.floor(availableParallelism() / 2)),
   // A dot per test, the failures in full and a summary; `--reporter=list` names every test.
   // The last lines say why tests were skipped (tests/support/skip-reasons.ts).
   reporter: process.env.CI

@@ -24,7 +24,7 @@ async function files(dir: string): Promise<Map<string, string>> {
   return found;
 }
 
-test('the API reference in docs/api is what TypeDoc makes from the sources now (else: npm run docs)', async () => {
+test('the API reference in docs/api is what TypeDoc makes from the sources now (else: npm run docs)', { tag: '@heavy' }, async () => {
   test.setTimeout(120_000);
   const out = await mkdtemp(path.join(tmpdir(), 'inboxkit-api-'));
   try {

@@ -67,7 +67,7 @@ async function shot(page: Page): Promise<Buffer> {
   return page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide', mask: [page.locator('[data-inboxkit-dynamic]')] });
 }
 
-test('twenty renders of an email with a code, a date and a remote image give identical pixels, and so does the next send with another code and date', async ({ inbox, send, site }) => {
+test('twenty renders of an email with a code, a date and a remote image give identical pixels, and so does the next send with another code and date', { tag: '@heavy' }, async ({ inbox, send, site }) => {
   await send({ to: inbox.address, subject: 'Code 1', html: codeEmail(site, '482913', '2026-11-25 19:17 UTC') });
   await send({ to: inbox.address, subject: 'Code 2', html: codeEmail(site, '771204', '2026-12-01 08:05 UTC') });
   const first = await inbox.waitForMessage({ subject: 'Code 1' });

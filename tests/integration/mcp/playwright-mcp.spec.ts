@@ -67,7 +67,7 @@ function ref(snapshot: string, role: string, name: string): string {
   return found;
 }
 
-test('an agent signs up in the example app through Playwright MCP, confirms by the emailed link, and signs in with the emailed code read through inboxkit', async () => {
+test('an agent signs up in the example app through Playwright MCP, confirms by the emailed link, and signs in with the emailed code read through inboxkit', { tag: '@heavy' }, async () => {
   test.setTimeout(120_000);
   const pw = await playwrightMcp(test.info().outputPath('playwright-mcp'));
   let inboxkit: Connected | undefined;

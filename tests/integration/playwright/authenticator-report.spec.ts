@@ -58,7 +58,7 @@ function lineOf(text: string, marker: string): number {
   return index + 1;
 }
 
-test('enrolment and codes are report steps at the spec\'s lines, and the secret is never in the report', async () => {
+test('enrolment and codes are report steps at the spec\'s lines, and the secret is never in the report', { tag: '@heavy' }, async () => {
   const run = await runInline({ 'two-factor.spec.ts': SPEC, 'step-lines.ts': REPORTER }, { config: CONFIG });
   const { steps, errors } = JSON.parse(run.out.get('steps.json') ?? '{}') as { steps: Array<{ title: string; line?: number; file?: string }>; errors: Array<{ stack: string; line?: number }> };
   const ok = resultOf(run, 'enrols and takes two codes');

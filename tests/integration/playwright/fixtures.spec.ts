@@ -17,7 +17,7 @@ function printedInboxes(stdout: string): Array<{ id: string; address: string; lo
     .map((line) => JSON.parse(line.slice('INBOX '.length)));
 }
 
-test('parallel workers get distinct inboxes named after the test and the worker, and teardown deletes them', async ({ server, admin }) => {
+test('parallel workers get distinct inboxes named after the test and the worker, and teardown deletes them', { tag: '@heavy' }, async ({ server, admin }) => {
   const titles = ['signs up', 'signs in', 'resets a password', 'reads an invoice'];
   const run = await runInline(
     {
@@ -48,7 +48,7 @@ for (const title of ${JSON.stringify(titles)}) {
   }
 });
 
-test('createInbox gives a test several inboxes, and every one is deleted when the test ends', async ({ server, admin }) => {
+test('createInbox gives a test several inboxes, and every one is deleted when the test ends', { tag: '@heavy' }, async ({ server, admin }) => {
   const run = await runInline(
     {
       'several.spec.ts': `
@@ -80,7 +80,7 @@ test('two users talk', async ({ inbox, createInbox }) => {
   for (const inbox of inboxes) await expect(admin.inboxes.get(inbox.id)).rejects.toBeInstanceOf(NotFoundError);
 });
 
-test('a wait is a report step titled with its criteria, and the matched message is attached as HTML, text, headers and .eml', async ({ server }) => {
+test('a wait is a report step titled with its criteria, and the matched message is attached as HTML, text, headers and .eml', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'wait.spec.ts': `
@@ -110,7 +110,7 @@ test('gets a welcome', async ({ inbox }) => {
   expect(eml?.body.toString()).toMatch(/^Subject: Welcome aboard$/m);
 });
 
-test('with attachToReport off nothing is attached', async ({ server }) => {
+test('with attachToReport off nothing is attached', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'quiet.spec.ts': `
@@ -130,7 +130,7 @@ test('gets mail quietly', async ({ inbox }) => {
   expect(result.attachments.filter((a) => /Quiet/.test(a.name))).toEqual([]);
 });
 
-test('a failing test attaches every message its inbox received once, and its inbox is still deleted', async ({ server, admin }) => {
+test('a failing test attaches every message its inbox received once, and its inbox is still deleted', { tag: '@heavy' }, async ({ server, admin }) => {
   const run = await runInline(
     {
       'failing.spec.ts': `
@@ -163,7 +163,7 @@ test('fails after three emails', async ({ inbox }) => {
   await expect(admin.inboxes.get(inbox!.id)).rejects.toBeInstanceOf(NotFoundError);
 });
 
-test('keepOnFailure keeps the inbox of a failed test and says how to see it in an annotation, while a passing test\'s inbox is deleted', async ({ server, admin }) => {
+test('keepOnFailure keeps the inbox of a failed test and says how to see it in an annotation, while a passing test\'s inbox is deleted', { tag: '@heavy' }, async ({ server, admin }) => {
   const run = await runInline(
     {
       'keep.spec.ts': `
@@ -203,7 +203,7 @@ test('passes and cleans up', async ({ inbox }) => {
   expect(passed.stdout).not.toContain('kept the inbox');
 });
 
-test('a wait without a timeout fails with WaitTimeoutError before the test times out, and teardown still deletes the inbox', async ({ server, admin }) => {
+test('a wait without a timeout fails with WaitTimeoutError before the test times out, and teardown still deletes the inbox', { tag: '@heavy' }, async ({ server, admin }) => {
   const run = await runInline(
     {
       'budget.spec.ts': `
@@ -225,7 +225,7 @@ test('waits for mail that never comes', async ({ inbox }) => {
   await expect(admin.inboxes.get(inbox!.id)).rejects.toBeInstanceOf(NotFoundError);
 });
 
-test('a test that runs out of time still has its messages attached and its inbox deleted: teardown has its own budget', async ({ server, admin }) => {
+test('a test that runs out of time still has its messages attached and its inbox deleted: teardown has its own budget', { tag: '@heavy' }, async ({ server, admin }) => {
   const run = await runInline(
     {
       'stuck.spec.ts': `
@@ -249,7 +249,7 @@ test('gets stuck', async ({ inbox }) => {
   await expect(admin.inboxes.get(inbox!.id)).rejects.toBeInstanceOf(NotFoundError);
 });
 
-test('the fixtures merge with a user\'s own fixtures through mergeTests and test.extend', async ({ server }) => {
+test('the fixtures merge with a user\'s own fixtures through mergeTests and test.extend', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'merged.spec.ts': `
@@ -283,7 +283,7 @@ extended('extended: a user fixture built on the inbox', async ({ account, inbox 
   }
 });
 
-test('no API key and no inbox token appear in the report, its steps or its attachments', async ({ server }) => {
+test('no API key and no inbox token appear in the report, its steps or its attachments', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'secrets.spec.ts': `
@@ -355,7 +355,7 @@ export default defineConfig({
   }
 });
 
-test('matchers pass and fail with messages that say what was expected and what arrived', async ({ server }) => {
+test('matchers pass and fail with messages that say what was expected and what arrived', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'matchers.spec.ts': `
@@ -448,7 +448,7 @@ test('toHaveReceived on something else fails', async () => {
   expect(wrong).toContain('must be an inbox from the `inbox` fixture or createInbox()');
 });
 
-test('on a plan without custom addresses the inbox gets a random address', async () => {
+test('on a plan without custom addresses the inbox gets a random address', { tag: '@heavy' }, async () => {
   const { startServer } = await import('../../../src/server/index.ts');
   const server = await startServer({ port: 0, smtpPort: 0, plans: { guest: { customAddresses: false } } });
   try {
@@ -471,7 +471,7 @@ test('gets a random address', async ({ inbox }) => {
   }
 });
 
-test('without a reachable service the first test that uses an inbox says how to start one', async () => {
+test('without a reachable service the first test that uses an inbox says how to start one', { tag: '@heavy' }, async () => {
   const run = await runInline(
     {
       'down.spec.ts': `

@@ -94,7 +94,7 @@ test('a message that should not arrive', async ({ inbox }) => {
 });
 `;
 
-test('each failure points at the spec line that caused it, in the error and in the report step', async ({ server }) => {
+test('each failure points at the spec line that caused it, in the error and in the report step', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     { 'where.spec.ts': SPEC, 'locations-reporter.ts': REPORTER },
     { config: CONFIG, env: { ...smtpEnv(server), INBOXKIT_BASE_URL: server.url } },

@@ -7,7 +7,7 @@ import { expect } from '@playwright/test';
 import { startHttpProxy } from '../wait/fixtures.ts';
 import { resultOf, runInline, smtpEnv, test } from './harness.ts';
 
-test('waitForMessage returns before the raw source is read, and the .eml is still attached when the test passes, fails or times out', async ({ server }) => {
+test('waitForMessage returns before the raw source is read, and the .eml is still attached when the test passes, fails or times out', { tag: '@heavy' }, async ({ server }) => {
   // The raw source is held back until the inner tests say their wait returned:
   // a wait that read it before returning would never return.
   const proxy = await startHttpProxy(new URL(server.url), 'pass');

@@ -18,7 +18,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-test('the webServer entry starts the local service for the run, and mail sent to its SMTP port reaches the fixture\'s inbox', async () => {
+test('the webServer entry starts the local service for the run, and mail sent to its SMTP port reaches the fixture\'s inbox', { tag: '@heavy' }, async () => {
   const [port, smtpPort] = [await freePort(), await freePort()];
   const run = await runInline(
     {
@@ -83,7 +83,7 @@ export default defineConfig({
   expect(result.status, `${result.errors.join('\n')}\n${run.stderr}`).toBe('passed');
 }
 
-test('inboxkitServer({ spamCheck }) gives the started service that scanner: message.spamCheck() answers its score and rules', async () => {
+test('inboxkitServer({ spamCheck }) gives the started service that scanner: message.spamCheck() answers its score and rules', { tag: '@heavy' }, async () => {
   test.skip(!SPAMD, NO_SPAMD);
   test.setTimeout(60_000); // a runner and a service started inside the test
   await runWithServer(
@@ -100,7 +100,7 @@ test('inboxkitServer({ spamCheck }) gives the started service that scanner: mess
   );
 });
 
-test('inboxkitServer() without spamCheck starts a service without a scanner: message.spamCheck() fails as not configured', async () => {
+test('inboxkitServer() without spamCheck starts a service without a scanner: message.spamCheck() fails as not configured', { tag: '@heavy' }, async () => {
   test.setTimeout(60_000); // a runner and a service started inside the test
   await runWithServer(
     `args: ['--domain', 'acme.test']`,

@@ -12,7 +12,7 @@ type Report = { suites: Array<{ specs: Array<{ tests: Array<{ annotations: Array
 const annotationsOf = (reportText: string) =>
   (JSON.parse(reportText) as Report).suites.flatMap((s) => s.specs.flatMap((spec) => spec.tests.flatMap((t) => t.annotations)));
 
-test('a failed wait on a kept inbox names its viewer link in the error and the report, with no token in either', async ({ server }) => {
+test('a failed wait on a kept inbox names its viewer link in the error and the report, with no token in either', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'viewer.spec.ts': `
@@ -42,7 +42,7 @@ test('waits in vain', async ({ inbox }) => {
   expect(res.status).toBe(200);
 });
 
-test('a failed wait on an inbox that is not kept points at the emails attached to the report, not at a viewer link that would lead nowhere', async ({ server }) => {
+test('a failed wait on an inbox that is not kept points at the emails attached to the report, not at a viewer link that would lead nowhere', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'report.spec.ts': `
@@ -67,7 +67,7 @@ test('gets the wrong email', async ({ inbox }) => {
   expect(run.reportText).not.toContain(inbox.token);
 });
 
-test('with several inboxes, each wait step and each attached email names its inbox', async ({ server }) => {
+test('with several inboxes, each wait step and each attached email names its inbox', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'several.spec.ts': `

@@ -52,7 +52,7 @@ export default defineConfig({
 `;
 }
 
-test('the first run writes the snapshots, the second passes, a changed template fails with a diff image', async ({ server }) => {
+test('the first run writes the snapshots, the second passes, a changed template fails with a diff image', { tag: '@heavy' }, async ({ server }) => {
   test.skip(CHROMIUM === undefined, 'no system Chromium at /usr/bin/chromium');
   test.setTimeout(180_000);
   const snapshots = path.join(REPO, '.tmp', `snapshots-${test.info().workerIndex}-${Date.now()}`);

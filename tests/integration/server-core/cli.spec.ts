@@ -39,7 +39,7 @@ async function stop(child: ChildProcessWithoutNullStreams): Promise<number | nul
   return exited;
 }
 
-test('inboxkit serve on port 0 prints its URLs and answers GET /api/v1/domains, then stops cleanly on SIGTERM', async () => {
+test('inboxkit serve on port 0 prints its URLs and answers GET /api/v1/domains, then stops cleanly on SIGTERM', { tag: '@heavy' }, async () => {
   const { child, ready, output } = await serve(['--domain', 'one.test', '--domain', 'two.test']);
   try {
     expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -55,7 +55,7 @@ test('inboxkit serve on port 0 prints its URLs and answers GET /api/v1/domains, 
   }
 });
 
-test('API keys from --api-key and INBOXKIT_API_KEYS are accepted, each as its own user', async () => {
+test('API keys from --api-key and INBOXKIT_API_KEYS are accepted, each as its own user', { tag: '@heavy' }, async () => {
   const flagKey = 'tm_flagflagflagflagflagflagflag';
   const envKeys = ['tm_envAenvAenvAenvAenvAenvA', 'tm_envBenvBenvBenvBenvBenvB'];
   const { child, ready } = await serve(['--api-key', flagKey], { INBOXKIT_API_KEYS: envKeys.join(',') });
@@ -74,7 +74,7 @@ test('API keys from --api-key and INBOXKIT_API_KEYS are accepted, each as its ow
   }
 });
 
-test('serve flags reach the server: TTL, rate limit and message size', async () => {
+test('serve flags reach the server: TTL, rate limit and message size', { tag: '@heavy' }, async () => {
   const { child, ready } = await serve(['--ttl', 'never', '--rate-limit', '7', '--max-message-size', '2m']);
   try {
     const res = await fetch(`${ready.apiUrl}/me`);
@@ -86,7 +86,7 @@ test('serve flags reach the server: TTL, rate limit and message size', async () 
   }
 });
 
-test('inboxkit keys create prints a key once, and serve --db on the same file accepts it; data survives a restart', async ({ tempDir }) => {
+test('inboxkit keys create prints a key once, and serve --db on the same file accepts it; data survives a restart', { tag: '@heavy' }, async ({ tempDir }) => {
   const db = join(tempDir, 'inboxkit.db');
   const created = await cli(['keys', 'create', '--db', db, '--email', 'dev@example.com']);
   expect(created.code).toBe(0);
@@ -115,7 +115,7 @@ test('inboxkit keys create prints a key once, and serve --db on the same file ac
   }
 });
 
-test('inboxkit keys revoke removes a key from the database: a server on the file then answers 401, and a second revoke exits 1', async ({ tempDir }) => {
+test('inboxkit keys revoke removes a key from the database: a server on the file then answers 401, and a second revoke exits 1', { tag: '@heavy' }, async ({ tempDir }) => {
   const db = join(tempDir, 'inboxkit.db');
   const key = (await cli(['keys', 'create', '--db', db])).stdout.trim();
   const revoked = await cli(['keys', 'revoke', '--db', db, '--key', key]);
@@ -132,7 +132,7 @@ test('inboxkit keys revoke removes a key from the database: a server on the file
   expect(again.stderr).toContain('no such API key');
 });
 
-test('inboxkit openapi prints a valid OpenAPI 3.1 document as JSON', async () => {
+test('inboxkit openapi prints a valid OpenAPI 3.1 document as JSON', { tag: '@heavy' }, async () => {
   const { code, stdout } = await cli(['openapi']);
   expect(code).toBe(0);
   const doc = JSON.parse(stdout);
@@ -140,7 +140,7 @@ test('inboxkit openapi prints a valid OpenAPI 3.1 document as JSON', async () =>
   expect((await new Validator().validate(doc)).valid).toBe(true);
 });
 
-test('serve --help documents every flag', async () => {
+test('serve --help documents every flag', { tag: '@heavy' }, async () => {
   const { code, stdout } = await cli(['serve', '--help']);
   expect(code).toBe(0);
   for (const flag of ['--host', '--port', '--smtp-host', '--smtp-port', '--db', '--domain', '--api-key', 'INBOXKIT_API_KEYS', '--rate-limit', '--ttl', '--max-message-size', '--relay-url', '--log-level']) {
@@ -149,7 +149,7 @@ test('serve --help documents every flag', async () => {
   expect(stdout).toContain('127.0.0.1');
 });
 
-test('bad flags and commands exit 2 with a message that says what to fix', async () => {
+test('bad flags and commands exit 2 with a message that says what to fix', { tag: '@heavy' }, async () => {
   const cases: Array<[string[], RegExp]> = [
     [['serve', '--bogus'], /Unknown option '--bogus'/],
     [['serve', '--port', 'eighty'], /--port must be a port number/],
@@ -169,7 +169,7 @@ test('bad flags and commands exit 2 with a message that says what to fix', async
   }
 });
 
-test('a taken HTTP or SMTP port is reported in one line with one prefix and what to do, exit 1', async () => {
+test('a taken HTTP or SMTP port is reported in one line with one prefix and what to do, exit 1', { tag: '@heavy' }, async () => {
   const { child, ready } = await serve([]);
   try {
     const port = new URL(ready.url).port;
