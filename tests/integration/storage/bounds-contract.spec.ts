@@ -2,12 +2,13 @@
  * The store's part in the bounds of issue 31, on every backend: sessions end
  * with the API key that made them, delivery faults are shared and counted
  * atomically, guest inboxes are counted per client address, and the bytes
- * of mail held can be measured and cut down from the largest inbox.
+ * of mail held can be measured and cut down from the largest inboxes.
  */
 import { test, expect } from '@playwright/test';
 import { newMessage } from '../../support/new-message.ts';
 import { BACKENDS } from '../../support/backends.ts';
 import type { Store } from '../../../src/server/storage/contract/types.ts';
+import { EVICTION_PASS_MAX_MESSAGES } from '../../../src/server/storage/contract/eviction.ts';
 
 const T0 = 1_800_000_000_000;
 
@@ -83,22 +84,35 @@ for (const backend of BACKENDS) {
       expect(await store.countActiveGuestInboxesByAddress('10.0.0.3', T0 + 100)).toBe(0);
     });
 
-    test('stored bytes are the sum of raw sizes; eviction takes the oldest message of the largest inbox', async () => {
+    test('stored bytes are the sum of raw sizes; eviction takes the oldest messages of the inbox that is largest at each step', async () => {
       const [big, small] = [await inbox('big'), await inbox('small')];
       const sized = (subject: string, bytes: number) => newMessage(subject, { raw: new Uint8Array(bytes) });
       await store.insertMessage([small.id], sized('s1', 1000), T0);
       await store.insertMessage([big.id], sized('b1', 3000), T0 + 1);
       await store.insertMessage([big.id], sized('b2', 3000), T0 + 2);
       expect(await store.storedMessageBytes()).toBe(7000);
-      const first = await store.evictOldestOfLargestInbox();
-      expect(first).toMatchObject({ inboxId: big.id, size: 3000 });
+      const first = await store.evictFromLargestInboxes(1);
+      expect(first).toEqual([expect.objectContaining({ inboxId: big.id, size: 3000 })]);
       expect((await store.listMessages(big.id, { cursor: null, limit: 10 })).items.map((m) => m.subject)).toEqual(['b2']);
       expect((await store.findInboxById(big.id))?.messageCount).toBe(1);
       expect(await store.storedMessageBytes()).toBe(4000);
-      await store.evictOldestOfLargestInbox();
-      await store.evictOldestOfLargestInbox();
-      expect(await store.evictOldestOfLargestInbox()).toBeNull();
+      // 3,500 bytes: b2 (big still holds the most), then s1 from the inbox that is largest after it.
+      const next = await store.evictFromLargestInboxes(3500);
+      expect(next.map((m) => [m.inboxId, m.size])).toEqual([[big.id, 3000], [small.id, 1000]]);
+      expect((await store.findInboxById(small.id))?.messageCount).toBe(0);
+      expect(await store.evictFromLargestInboxes(1)).toEqual([]);
       expect(await store.storedMessageBytes()).toBe(0);
+    });
+
+    test('eviction between inboxes of equal size takes the smaller inbox id first, and one pass stops at its bound of messages', async () => {
+      const [a, b] = [await inbox('a'), await inbox('b')];
+      for (const target of [a, b]) await store.insertMessage([target.id], newMessage('m', { raw: new Uint8Array(100) }), T0);
+      const [first] = await store.evictFromLargestInboxes(1);
+      expect(first?.inboxId).toBe([a.id, b.id].sort()[0]);
+
+      const many = await inbox('many');
+      for (let i = 0; i < EVICTION_PASS_MAX_MESSAGES + 5; i++) await store.insertMessage([many.id], newMessage(`n${i}`, { raw: new Uint8Array(10) }), T0 + i);
+      expect(await store.evictFromLargestInboxes(Number.MAX_SAFE_INTEGER)).toHaveLength(EVICTION_PASS_MAX_MESSAGES);
     });
   });
 }

@@ -305,10 +305,20 @@ export interface CapacityStore {
   /** The sum of the raw sizes of every stored message. */
   storedMessageBytes(): Promise<number>;
   /**
-   * Deletes the oldest message of the inbox holding the most bytes; returns
-   * what went, or null when nothing is stored.
+   * Deletes oldest messages, each time of the inbox holding the most bytes at
+   * that moment, until at least `bytesToFree` bytes went, nothing is stored,
+   * or `EVICTION_PASS_MAX_MESSAGES` messages went (./eviction.ts); in one
+   * transaction, with the inboxes' totals read once. Returns what went, in order.
    */
-  evictOldestOfLargestInbox(): Promise<{ inboxId: string; messageId: string; size: number } | null>;
+  evictFromLargestInboxes(bytesToFree: number): Promise<EvictedMessage[]>;
+}
+
+/** A message the stored-bytes cap evicted. */
+export interface EvictedMessage {
+  inboxId: string;
+  messageId: string;
+  /** Its raw size, in bytes. */
+  size: number;
 }
 
 /**
