@@ -8,9 +8,13 @@
  * stored bytes then makes sure no bare line ending leaves the service again
  * (through /raw or forwarding) where a laxer server might split on it.
  *
- * Returns the input itself when it had no bare line ending.
+ * Returns the input itself when it had no bare line ending. The common case
+ * (every line ending is CRLF) is checked with the native `indexOf`, one LF
+ * and one CR at a time, not byte by byte in JavaScript.
  */
 export function normaliseLineEndings(input: Uint8Array): { data: Uint8Array; bareLineEndings: number } {
+  const buffer = Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+  if (!hasBareLineEnding(buffer)) return { data: input, bareLineEndings: 0 };
   let bare = 0;
   for (let i = 0; i < input.length; i++) {
     const byte = input[i];
@@ -21,7 +25,6 @@ export function normaliseLineEndings(input: Uint8Array): { data: Uint8Array; bar
       bare++;
     }
   }
-  if (bare === 0) return { data: input, bareLineEndings: 0 };
   const out = new Uint8Array(input.length + bare);
   let j = 0;
   for (let i = 0; i < input.length; i++) {
@@ -38,4 +41,15 @@ export function normaliseLineEndings(input: Uint8Array): { data: Uint8Array; bar
     }
   }
   return { data: out, bareLineEndings: bare };
+}
+
+/** Whether some LF lacks its CR before it, or some CR its LF after it. */
+function hasBareLineEnding(buffer: Buffer): boolean {
+  for (let lf = buffer.indexOf(0x0a); lf !== -1; lf = buffer.indexOf(0x0a, lf + 1)) {
+    if (lf === 0 || buffer[lf - 1] !== 0x0d) return true;
+  }
+  for (let cr = buffer.indexOf(0x0d); cr !== -1; cr = buffer.indexOf(0x0d, cr + 1)) {
+    if (buffer[cr + 1] !== 0x0a) return true;
+  }
+  return false;
 }
