@@ -24,9 +24,12 @@ export interface SuiteResult {
   variant: string;
   tests: number;
   workers: number;
+  /** Wall time of the median run. */
   seconds: number;
   passed: number;
   failed: number;
+  /** Wall time of each run, in the order they ran. */
+  secondsRuns: number[];
 }
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -121,19 +124,27 @@ async function runSuite(dir: string, host: Host<InboxkitHostReady>): Promise<{ s
 }
 
 /** Generates and runs the suite variants against a running inboxkit. */
-export async function runSuites(host: Host<InboxkitHostReady>, options: { tests: number; workers: number; variants: string[]; log: (line: string) => void }): Promise<SuiteResult[]> {
+export async function runSuites(host: Host<InboxkitHostReady>, options: { tests: number; workers: number; variants: string[]; repetitions?: number; log: (line: string) => void }): Promise<SuiteResult[]> {
   const base = join(ROOT, '.tmp', `bench-suite-${process.pid}`);
-  const results: SuiteResult[] = [];
+  const repetitions = options.repetitions ?? 1;
+  const runs = new Map<string, Array<Omit<SuiteResult, 'variant' | 'tests' | 'workers' | 'secondsRuns'>>>();
   try {
-    for (const variant of options.variants) {
-      options.log(`suite: ${options.tests} tests, ${options.workers} workers, ${variant}`);
-      const dir = join(base, variant);
-      writeSuite(dir, variant, options.tests, options.workers);
-      const run = await runSuite(dir, host);
-      results.push({ variant, tests: options.tests, workers: options.workers, ...run });
+    for (const variant of options.variants) writeSuite(join(base, variant), variant, options.tests, options.workers);
+    // The variants alternate, so that a change in the machine's load weighs on each; the median run is reported.
+    for (let r = 0; r < repetitions; r++) {
+      for (const variant of options.variants) {
+        options.log(`suite: ${options.tests} tests, ${options.workers} workers, ${variant} (run ${r + 1} of ${repetitions})`);
+        const list = runs.get(variant) ?? [];
+        list.push(await runSuite(join(base, variant), host));
+        runs.set(variant, list);
+      }
     }
   } finally {
     rmSync(base, { recursive: true, force: true });
   }
-  return results;
+  return options.variants.map((variant) => {
+    const list = runs.get(variant) ?? [];
+    const median = [...list].sort((a, b) => a.seconds - b.seconds)[Math.floor((list.length - 1) / 2)] ?? { seconds: NaN, passed: 0, failed: 0 };
+    return { variant, tests: options.tests, workers: options.workers, ...median, secondsRuns: list.map((run) => run.seconds) };
+  });
 }
