@@ -1,5 +1,5 @@
 /**
- * Messages of 64 KiB and more are prepared in the intake's worker thread:
+ * Messages of 512 KiB and more are prepared in the intake's worker thread:
  * they are stored as complete as small ones.
  */
 import { test, expect } from '@playwright/test';
@@ -13,7 +13,7 @@ test('a large message (prepared off the event loop) is stored with sanitized HTM
   const server = await startMailServer();
   try {
     const inbox = await server.createInbox();
-    const big = randomBytes(300 * 1024);
+    const big = randomBytes(600 * 1024);
     await server.send({
       from: 'robot@app.example',
       to: inbox.address,
@@ -25,7 +25,7 @@ test('a large message (prepared off the event loop) is stored with sanitized HTM
       ],
     });
     const [summary] = await server.listMessages(inbox);
-    expect(summary!.size).toBeGreaterThan(64 * 1024);
+    expect(summary!.size).toBeGreaterThan(512 * 1024);
     const message = await server.getMessage(inbox, summary!.id);
     expect(message.html).toBe(`<p>Logo <img src="data:image/png;base64,${PNG.toString('base64')}"></p>`);
     const file = message.attachments.find((a) => a.filename === 'big.bin')!;
