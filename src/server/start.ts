@@ -29,10 +29,8 @@ import type { AppMount } from './http/mount.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
 import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
-import { createPostgresEventBus } from './events/postgres-bus.ts';
-import { createPostgresStore } from './storage/postgres.ts';
 import type { PostgresStore } from './storage/postgres.ts';
-import { redactUrl } from './storage/postgres/database.ts';
+import { redactUrl } from './storage/postgres/url.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/contract/types.ts';
 
@@ -302,7 +300,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const store =
     options.store ??
     (config.databaseUrl
-      ? await createPostgresStore({ url: config.databaseUrl, ...clock, onConnectionError: (err) => logger.warn({ err }, 'database: a pooled connection failed') })
+      ? // The PostgreSQL driver loads only for a service on PostgreSQL.
+        await (await import('./storage/postgres.ts')).createPostgresStore({ url: config.databaseUrl, ...clock, onConnectionError: (err) => logger.warn({ err }, 'database: a pooled connection failed') })
       : createSqliteStore({ path: config.dbPath, ...clock }));
   const cleanups: Array<() => Promise<void> | void> = [];
   if (ownStore) cleanups.push(() => store.close());
@@ -323,6 +322,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   try {
     let bus = options.bus;
     if (!bus && isPostgresStore(store)) {
+      const { createPostgresEventBus } = await import('./events/postgres-bus.ts');
       const pgBus = await createPostgresEventBus({ store, logger: logger.child({ component: 'bus' }) });
       cleanups.push(() => pgBus.close());
       bus = pgBus;
