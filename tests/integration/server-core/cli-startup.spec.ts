@@ -1,7 +1,8 @@
 /**
  * What `inboxkit serve` loads at start: only what the first requests and the
  * first message need. The PostgreSQL driver, the MCP server (and the client it
- * talks to the API with) load when they are used, not before. Checked on the
+ * talks to the API with) and the forwarder's SMTP client load when they are
+ * used, not before. Checked on the
  * modules the spawned process resolved (tests/.../module-trace.ts), never by time.
  */
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,8 @@ const NOT_AT_START = {
   'the MCP SDK': '/node_modules/@modelcontextprotocol/',
   'the client (used by the MCP server)': '/src/client/',
   'cheerio (the client\'s link extraction)': '/node_modules/cheerio/',
+  // smtp-server shares a few of nodemailer's helpers; its entry (the transports) is the forwarder's.
+  'nodemailer\'s entry (forwarding, without --relay-url)': import.meta.resolve('nodemailer'),
 };
 
 const running = new Set<ChildProcessWithoutNullStreams>();
@@ -45,7 +48,7 @@ async function modulesLoaded(tempDir: string, use: (url: string) => Promise<void
   return readFileSync(file, 'utf8').split('\n');
 }
 
-test('inboxkit serve on SQLite answers without loading the PostgreSQL driver, the MCP server or the client', { tag: '@heavy' }, async ({ tempDir }) => {
+test('inboxkit serve on SQLite answers without loading the PostgreSQL driver, the MCP server, the client or nodemailer', { tag: '@heavy' }, async ({ tempDir }) => {
   const modules = await modulesLoaded(tempDir, async (url) => {
     const res = await fetch(`${url}/api/v1/domains`);
     expect(res.status).toBe(200);
