@@ -316,8 +316,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
 
-  // The MIME parser and the sanitizer are warmed while the rest starts, so that
-  // the first wait does not pay for loading them.
+  // The MIME parser and the sanitizer run once while the rest starts, so that the
+  // first wait does not pay for their first run (their modules load with the
+  // intake's). Measured on 2 cores: warming after the ready line instead gains
+  // about 15 ms of start-up, and the first wait right after start loses 5–8 ms.
   const warm = warmUp();
   try {
     let bus = options.bus;
