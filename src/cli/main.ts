@@ -3,7 +3,16 @@
  *
  * @packageDocumentation
  */
-import { main } from './run.ts';
+// First: fails with one line on an unsupported Node.js (run directly, not through bin/).
+import '../runtime/node-check.ts';
+import * as nodeModule from 'node:module';
+
+// Node.js keeps the compiled code of inboxkit and its dependencies on disk
+// (in os.tmpdir(); NODE_DISABLE_COMPILE_CACHE=1 turns it off, NODE_COMPILE_CACHE
+// moves it), so that every start after the first skips most of the compiling.
+// It covers only what loads after this call: hence the dynamic import below.
+nodeModule.enableCompileCache();
+const { main } = await import('./run.ts');
 
 const code = await main(process.argv.slice(2), process.env, {
   stdout: (text) => process.stdout.write(text),

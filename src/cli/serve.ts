@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+import type { McpHttpHandler } from '../mcp/index.ts';
 import type { StartServerOptions } from '../server/index.ts';
 import { isLoopbackHost } from '../wire/defaults.ts';
 import { SERVE_FLAGS, TOGETHER, serveFlagsHelp } from './serve-flags.ts';
@@ -76,6 +77,22 @@ function untilSignal(): Promise<string> {
   });
 }
 
+/**
+ * The MCP endpoint, loaded on its first request: the MCP server, the client it
+ * talks to the API with, and the MCP SDK. A service whose /mcp is never used
+ * does not pay for them at start.
+ */
+function lazyMcpHandler(): McpHttpHandler {
+  let loading: Promise<McpHttpHandler> | undefined;
+  const load = () => (loading ??= import('../mcp/index.ts').then(({ createMcpHttpHandler }) => createMcpHttpHandler()));
+  return {
+    handle: async (request, info) => (await load()).handle(request, info),
+    close: async () => {
+      if (loading) await (await loading).close();
+    },
+  };
+}
+
 /** Runs `inboxkit serve`; resolves with the exit code once stopped by a signal. */
 export async function serve(args: string[], env: Record<string, string | undefined>, io: CliIo): Promise<number> {
   const flags = Object.fromEntries(
@@ -92,8 +109,7 @@ export async function serve(args: string[], env: Record<string, string | undefin
   // `--no-operator-token` sets operatorToken to false; otherwise a loopback-bound service gets a new one.
   const { operatorToken: wanted, mcp: mcpWanted, ...options } = (await optionsOf(values, env)) as Omit<StartServerOptions, 'operatorToken'> & { operatorToken?: false; mcp?: false };
   const { startServer, ConfigError, resolveConfig, newOperatorToken, redactUrl } = await import('../server/index.ts');
-  // The MCP endpoint loads its SDK on its first request, so a service whose /mcp is never used does not pay for it.
-  const mcp = mcpWanted === false ? null : (await import('../mcp/index.ts')).createMcpHttpHandler();
+  const mcp = mcpWanted === false ? null : lazyMcpHandler();
   if (mcp) options.mounts = [{ path: MCP_PATH, handler: (request, info) => mcp.handle(request, info) }];
   let server;
   let operatorToken: string | undefined;

@@ -15,6 +15,8 @@
  */
 // First: fails with one line on an unsupported Node.js, before any dependency loads.
 import '../runtime/node-check.ts';
+import type { PostgresStore, PostgresStoreOptions } from './storage/postgres.ts';
+import type { PostgresEventBus, PostgresEventBusOptions } from './events/postgres-bus.ts';
 export { startServer } from './start.ts';
 export type { StartServerOptions, RunningServer } from './start.ts';
 export { createApp } from './app.ts';
@@ -23,8 +25,7 @@ export type { AppMount, MountInfo } from './http/mount.ts';
 export type { ConnectionTimers } from './streams/connection.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
-export { createPostgresStore } from './storage/postgres.ts';
-export { redactUrl } from './storage/postgres/database.ts';
+export { redactUrl } from './storage/postgres/url.ts';
 export type { PostgresStore, PostgresStoreOptions } from './storage/postgres.ts';
 export { StoreUnavailableError } from './storage/contract/errors.ts';
 export { resolveConfig, ConfigError, DEFAULT_DOMAIN } from './context/config.ts';
@@ -44,6 +45,41 @@ export type { PlanId, PlanOptions } from './auth/plans.ts';
 export { hashSecret, newApiKey, newOperatorToken } from './auth/secrets.ts';
 export { createEventBus } from './events/bus.ts';
 export type { EventBus, BusEvent } from './events/types.ts';
-export { createPostgresEventBus } from './events/postgres-bus.ts';
 export type { PostgresEventBus, PostgresEventBusOptions, PostgresBusLogger } from './events/postgres-bus.ts';
+
+// The PostgreSQL store and bus load the driver (`pg`) on their first call, so a
+// service on SQLite, and anything importing `inboxkit/server`, does not load it.
+
+/**
+ * Connects to PostgreSQL, migrates the database (once, whichever node gets the
+ * lock first), and returns the store. Loads the PostgreSQL driver on its first call.
+ *
+ * @throws Error naming the URL (without its password) when the database cannot be reached or migrated.
+ * @example
+ * ```ts
+ * const store = await createPostgresStore({ url: 'postgres://inboxkit@127.0.0.1:5432/inboxkit' });
+ * const server = await startServer({ store, bus: await createPostgresEventBus({ store }) });
+ * ```
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const postgres = await import('./storage/postgres.ts');
+  return postgres.createPostgresStore(options);
+}
+
+/**
+ * Opens the LISTEN connection of a PostgreSQL store and resolves with the
+ * event bus once it listens. Loads the PostgreSQL driver on its first call.
+ *
+ * @throws Error naming the URL (without its password) when the first connection fails.
+ * @example
+ * ```ts
+ * const store = await createPostgresStore({ url });
+ * const bus = await createPostgresEventBus({ store });
+ * const server = await startServer({ store, bus });
+ * ```
+ */
+export async function createPostgresEventBus(options: PostgresEventBusOptions): Promise<PostgresEventBus> {
+  const bus = await import('./events/postgres-bus.ts');
+  return bus.createPostgresEventBus(options);
+}
 export type { Store } from './storage/contract/types.ts';

@@ -29,10 +29,8 @@ import type { AppMount } from './http/mount.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
 import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
-import { createPostgresEventBus } from './events/postgres-bus.ts';
-import { createPostgresStore } from './storage/postgres.ts';
 import type { PostgresStore } from './storage/postgres.ts';
-import { redactUrl } from './storage/postgres/database.ts';
+import { redactUrl } from './storage/postgres/url.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/contract/types.ts';
 
@@ -302,7 +300,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const store =
     options.store ??
     (config.databaseUrl
-      ? await createPostgresStore({ url: config.databaseUrl, ...clock, onConnectionError: (err) => logger.warn({ err }, 'database: a pooled connection failed') })
+      ? // The PostgreSQL driver loads only for a service on PostgreSQL.
+        await (await import('./storage/postgres.ts')).createPostgresStore({ url: config.databaseUrl, ...clock, onConnectionError: (err) => logger.warn({ err }, 'database: a pooled connection failed') })
       : createSqliteStore({ path: config.dbPath, ...clock }));
   const cleanups: Array<() => Promise<void> | void> = [];
   if (ownStore) cleanups.push(() => store.close());
@@ -317,12 +316,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     }
   };
 
-  // The MIME parser and the sanitizer are warmed while the rest starts, so that
-  // the first wait does not pay for loading them.
+  // The MIME parser and the sanitizer run once while the rest starts, so that the
+  // first wait does not pay for their first run (their modules load with the
+  // intake's). Measured on 2 cores: warming after the ready line instead gains
+  // about 15 ms of start-up, and the first wait right after start loses 5–8 ms.
   const warm = warmUp();
   try {
     let bus = options.bus;
     if (!bus && isPostgresStore(store)) {
+      const { createPostgresEventBus } = await import('./events/postgres-bus.ts');
       const pgBus = await createPostgresEventBus({ store, logger: logger.child({ component: 'bus' }) });
       cleanups.push(() => pgBus.close());
       bus = pgBus;

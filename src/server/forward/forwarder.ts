@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 
 /** A relay job: one stored copy of a message to pass on. */
@@ -95,17 +94,20 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const random = options.random ?? Math.random;
   const { logger } = options;
 
-  let transport: Transporter | null = null;
+  // nodemailer loads with the first message to forward, so that a service that forwards nothing does not load it.
+  let transport: Promise<Transporter> | null = null;
   const send: RelaySend =
     options.send ??
     (async ({ from, to, raw }) => {
-      transport ??= nodemailer.createTransport({
-        url: options.relayUrl,
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 60_000,
-      } as Parameters<typeof nodemailer.createTransport>[0]);
-      await transport.sendMail({ envelope: { from, to: [to] }, raw: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+        nodemailer.createTransport({
+          url: options.relayUrl,
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 60_000,
+        } as Parameters<typeof nodemailer.createTransport>[0]),
+      );
+      await (await transport).sendMail({ envelope: { from, to: [to] }, raw: Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength) });
     });
 
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -162,7 +164,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         }),
       ]);
       clearTimeout(timer);
-      transport?.close();
+      // A transport that failed to load has nothing to close.
+      if (transport) (await transport.catch(() => null))?.close();
     },
   };
 }
