@@ -26,6 +26,8 @@ export interface FanoutResult {
   push: LatencySummary;
   /** Send start → the last stream has the event, per message. */
   lastStream: LatencySummary;
+  /** Send start → the first stream has the event, per message (the intake and one push: the rest is fan-out). */
+  firstStream: LatencySummary;
   /** Server V8 heap with the streams open minus before (after a full GC), per stream, KB. */
   heapPerStreamKb: number;
 }
@@ -102,6 +104,7 @@ export async function runFanout(host: Host<InboxkitHostReady>, options: { stream
     options.log(`fan-out: ${options.messages} messages to ${options.streams} streams`);
     const push: number[] = [];
     const last: number[] = [];
+    const first: number[] = [];
     for (let m = -2; m < options.messages; m++) {
       const subject = `Fan-out ${m}`;
       let pending = readers.length;
@@ -126,12 +129,17 @@ export async function runFanout(host: Host<InboxkitHostReady>, options: { stream
       const times = readers.map((r) => (r.arrivals.get(subject) as number) - t0);
       push.push(...times);
       last.push(Math.max(...times));
+      first.push(Math.min(...times));
     }
+    const firstStream = summarize(first);
+    const lastStream = summarize(last);
+    options.log(`fan-out: send start → first stream p50 ${firstStream.p50.toFixed(1)} ms, → last stream p50 ${lastStream.p50.toFixed(1)} ms`);
     return {
       streams: options.streams,
       messages: options.messages,
       push: summarize(push),
-      lastStream: summarize(last),
+      lastStream,
+      firstStream,
       heapPerStreamKb: (during.heapUsed - before.heapUsed) / 1024 / options.streams,
     };
   } finally {

@@ -15,6 +15,7 @@ import { clientAddressOf } from '../http/client-address.ts';
 import { createRouter } from '../http/router.ts';
 import { callerFeedPolicy } from '../streams/caller-feed.ts';
 import { openEventStream, streamAccess } from '../streams/open.ts';
+import { createChunkFraming } from '../streams/socket-sink.ts';
 import type { StreamSettings } from '../streams/open.ts';
 import { eventsRoute } from './events.routes.ts';
 
@@ -28,6 +29,7 @@ export type EventsRoutesOptions = StreamSettings;
 export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOptions = {}): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
   const logger = ctx.logger.child({ component: 'events' });
+  const framing = createChunkFraming();
 
   app.openapi(eventsRoute, async (c) => {
     const principal: Principal = c.var.principal;
@@ -41,6 +43,7 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
       access: streamAccess(ctx, principal, principal.kind === 'inboxToken' ? { id: principal.inboxId, expiresAt: inbox?.expiresAt ?? null } : null),
       subscribe: (listener) => ctx.bus.subscribeAll(listener),
       policy: () => callerFeedPolicy(ctx, principal),
+      framing,
     });
   });
 

@@ -15,6 +15,7 @@ import type { MessageRecord, MessageSummaryRecord } from '../storage/contract/ty
 import { createMessageFrames, MAX_WHOLE_MESSAGE_EVENT_BYTES } from '../streams/frames.ts';
 import { inboxStreamPolicy } from '../streams/inbox-stream.ts';
 import { openEventStream, streamAccess } from '../streams/open.ts';
+import { createChunkFraming } from '../streams/socket-sink.ts';
 import type { StreamSettings } from '../streams/open.ts';
 import { streamRoute } from './stream.routes.ts';
 
@@ -65,6 +66,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
   const app = createRouter<AppEnv>();
   const replayPageSize = options.replayPageSize ?? 200;
   const frames = createMessageFrames();
+  const framing = createChunkFraming();
   const logger = ctx.logger.child({ component: 'stream' });
 
   app.openapi(streamRoute, async (c) => {
@@ -84,6 +86,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       subscribe: (listener) => ctx.bus.subscribe(inbox.id, listener),
       // A whole message may take up to 1 MiB in one event: the bound leaves room for one beyond the usual queue.
       extraBytes: whole ? MAX_WHOLE_MESSAGE_EVENT_BYTES : 0,
+      framing,
       policy: () =>
         inboxStreamPolicy(
           inbox.id,
