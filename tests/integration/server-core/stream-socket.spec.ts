@@ -94,11 +94,19 @@ test('once the headers are out a bus event is on the socket before publish retur
       publish(message(seq));
       expect(socket.bytesWritten + socket.writableLength, `event ${seq} is handed to the socket at once`).toBeGreaterThan(before);
     }
+    // A chunk's size counts bytes, not characters.
+    connection.write('event: note\ndata: "Grüße ✓ 😀"\n\n');
     connection.end({ event: 'inbox.deleted' });
     const { text, headers } = await body;
     expect(headers['transfer-encoding']).toBe('chunked');
     const events = text.trim().split('\n\n');
-    expect(events).toEqual(['retry: 2000', 'event: ready\ndata: {}', ...Array.from({ length: 50 }, (_, i) => `event: message\ndata: ${i + 1}`), 'event: inbox.deleted\ndata: {}']);
+    expect(events).toEqual([
+      'retry: 2000',
+      'event: ready\ndata: {}',
+      ...Array.from({ length: 50 }, (_, i) => `event: message\ndata: ${i + 1}`),
+      'event: note\ndata: "Grüße ✓ 😀"',
+      'event: inbox.deleted\ndata: {}',
+    ]);
   } finally {
     await served.close();
   }
