@@ -18,6 +18,8 @@ import type { ChunkFraming, NodeOutgoing, SocketSink } from './socket-sink.ts';
 
 const encoder = new TextEncoder();
 
+const byteLength = (chunk: Uint8Array): number => chunk.byteLength;
+
 /** Longest delay a Node timer takes (about 24.8 days); a later deadline re-arms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -163,7 +165,7 @@ export class SseConnection {
         },
         cancel: () => this.#cleanup(),
       },
-      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+      { highWaterMark: 0, size: byteLength },
     );
     // Each ping also checks the credential again: a revocation made where this
     // process's bus cannot hear it (another process on the same database) ends
