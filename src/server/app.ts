@@ -171,15 +171,15 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
         }),
     }),
   );
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: ctx.config.maxRequestBytes,
-      onError: () => {
-        throw new HttpError('payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
-      },
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: ctx.config.maxRequestBytes,
+    onError: () => {
+      throw new HttpError('payload_too_large', `The request body is over the limit of ${ctx.config.maxRequestBytes} bytes.`);
+    },
+  });
+  // A GET or HEAD has no body under @hono/node-server; asking for it would build a whole
+  // second Request (headers, abort controller) that an open event stream then keeps.
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
 
   // An empty body sent as JSON reads as `{}`: clients often send the header on every request.
   app.use('*', async (c, next) => {

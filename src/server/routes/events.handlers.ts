@@ -14,7 +14,9 @@ import { credentialKeyOf } from '../auth/caps.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { createRouter } from '../http/router.ts';
 import { callerFeedPolicy } from '../streams/caller-feed.ts';
+import { createMessageFrames } from '../streams/frames.ts';
 import { openEventStream, streamAccess } from '../streams/open.ts';
+import { createChunkFraming } from '../streams/socket-sink.ts';
 import type { StreamSettings } from '../streams/open.ts';
 import { eventsRoute } from './events.routes.ts';
 
@@ -28,19 +30,23 @@ export type EventsRoutesOptions = StreamSettings;
 export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOptions = {}): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
   const logger = ctx.logger.child({ component: 'events' });
+  const framing = createChunkFraming();
+  const frames = createMessageFrames();
 
   app.openapi(eventsRoute, async (c) => {
     const principal: Principal = c.var.principal;
     requireCredential(principal);
     const inbox = principal.kind === 'inboxToken' ? await ctx.store.findInboxById(principal.inboxId) : null;
+    const address = clientAddressOf(c);
     return openEventStream(c, {
       label: 'events',
       logger,
       settings: options,
-      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), clientAddressOf(c)),
+      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), address),
       access: streamAccess(ctx, principal, principal.kind === 'inboxToken' ? { id: principal.inboxId, expiresAt: inbox?.expiresAt ?? null } : null),
       subscribe: (listener) => ctx.bus.subscribeAll(listener),
-      policy: () => callerFeedPolicy(ctx, principal),
+      policy: () => callerFeedPolicy(ctx, principal, frames),
+      framing,
     });
   });
 

@@ -14,7 +14,9 @@ import { createRouter } from '../http/router.ts';
 import type { MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 import { createMessageFrames, MAX_WHOLE_MESSAGE_EVENT_BYTES } from '../streams/frames.ts';
 import { inboxStreamPolicy } from '../streams/inbox-stream.ts';
+import type { InboxSource } from '../streams/inbox-stream.ts';
 import { openEventStream, streamAccess } from '../streams/open.ts';
+import { createChunkFraming } from '../streams/socket-sink.ts';
 import type { StreamSettings } from '../streams/open.ts';
 import { streamRoute } from './stream.routes.ts';
 
@@ -55,6 +57,18 @@ async function readAfter(ctx: ServerContext, inboxId: string, afterSeq: number, 
 }
 
 /**
+ * Where an inbox stream reads its inbox. Built apart from the request
+ * handler: a closure made there would keep the request's whole context (Hono's
+ * `c`, the request, its headers) for as long as the stream is open.
+ */
+function inboxSource(ctx: ServerContext, inboxId: string, whole: boolean): InboxSource {
+  return {
+    lastSeq: async () => (await ctx.store.findInboxById(inboxId))?.lastSeq ?? null,
+    after: (afterSeq, limit) => readAfter(ctx, inboxId, afterSeq, limit, whole),
+  };
+}
+
+/**
  * `GET /inboxes/{id}/stream`: the Server-Sent Events stream of an inbox, as the
  * contract describes it. The bus is subscribed before the replay is read, and
  * events are de-duplicated by seq, so no message falls between replay and
@@ -65,6 +79,7 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
   const app = createRouter<AppEnv>();
   const replayPageSize = options.replayPageSize ?? 200;
   const frames = createMessageFrames();
+  const framing = createChunkFraming();
   const logger = ctx.logger.child({ component: 'stream' });
 
   app.openapi(streamRoute, async (c) => {
@@ -74,25 +89,19 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
     const whole = includesMessage(query.include);
     const principal = c.var.principal;
     const inbox = await loadVisibleInbox(ctx, principal, id);
+    const address = clientAddressOf(c);
     return openEventStream(c, {
       label: 'stream',
       logger,
       logFields: { inboxId: inbox.id },
-      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), clientAddressOf(c)),
+      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), address),
       settings: options,
       access: streamAccess(ctx, principal, inbox),
       subscribe: (listener) => ctx.bus.subscribe(inbox.id, listener),
       // A whole message may take up to 1 MiB in one event: the bound leaves room for one beyond the usual queue.
       extraBytes: whole ? MAX_WHOLE_MESSAGE_EVENT_BYTES : 0,
-      policy: () =>
-        inboxStreamPolicy(
-          inbox.id,
-          {
-            lastSeq: async () => (await ctx.store.findInboxById(inbox.id))?.lastSeq ?? null,
-            after: (afterSeq, limit) => readAfter(ctx, inbox.id, afterSeq, limit, whole),
-          },
-          { replayPageSize, frames, whole, lastEventId },
-        ),
+      framing,
+      policy: () => inboxStreamPolicy(inbox.id, inboxSource(ctx, inbox.id, whole), { replayPageSize, frames, whole, lastEventId }),
     });
   });
 

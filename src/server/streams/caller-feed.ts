@@ -7,10 +7,12 @@
 import { canSee, isActive, listVisibleInboxes } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { ServerContext } from '../context/context.ts';
-import { toMessageSummary, toWireInbox } from '../http/present.ts';
+import { toWireInbox } from '../http/present.ts';
 import { formatEvent } from '../http/sse.ts';
 import type { InboxRecord, MessageSummaryRecord, StorePage } from '../storage/contract/types.ts';
 import type { StreamPolicy } from './connection.ts';
+import { createMessageFrames } from './frames.ts';
+import type { MessageFrames } from './frames.ts';
 import { SeqLedger } from './ledger.ts';
 
 /** Messages read per query when catching up an inbox after a bus gap. */
@@ -45,13 +47,15 @@ async function listVisible(ctx: ServerContext, principal: Exclude<Principal, { k
  * whether the caller gets it, by the same rule as every other endpoint
  * (`canSee`); the answer is remembered per connection, so a deleted inbox's
  * event reaches those who could see it, and nobody else learns its id.
+ * A message event's bytes come from `frames`, shared by the router's
+ * connections, so that a message is serialized once for every feed.
  */
-export function callerFeedPolicy(ctx: ServerContext, principal: Exclude<Principal, { kind: 'anonymous' }>): StreamPolicy {
+export function callerFeedPolicy(ctx: ServerContext, principal: Exclude<Principal, { kind: 'anonymous' }>, frames: MessageFrames = createMessageFrames()): StreamPolicy {
   /** Inbox id → whether this caller may see it (filled as events come). */
   const visible = new Map<string, boolean>();
   /** What was sent of each of the caller's inboxes; only on a bus that may have gaps. */
   const ledger = ctx.bus.mayResync === true ? new SeqLedger() : null;
-  let write: (text: string) => void = () => {};
+  let write: (text: string | Uint8Array) => void = () => {};
 
   const mayLookUp = async (inboxId: string): Promise<boolean> => {
     if (principal.kind === 'operator') return true;
@@ -65,7 +69,7 @@ export function callerFeedPolicy(ctx: ServerContext, principal: Exclude<Principa
   };
   const sendMessage = (inboxId: string, message: MessageSummaryRecord) => {
     if (ledger && !ledger.take(inboxId, message.seq)) return;
-    write(formatEvent('message', { inboxId, message: toMessageSummary(message) }));
+    write(frames.feedFrame(inboxId, message));
   };
   const sendCreated = (inbox: InboxRecord) => {
     visible.set(inbox.id, true);

@@ -13,8 +13,12 @@ import type { ServerContext } from '../context/context.ts';
 import type { BusEvent } from '../events/types.ts';
 import { formatEvent } from '../http/sse.ts';
 import type { AccessRevokedReason } from '../../wire/schemas.ts';
+import { createChunkFraming, socketSinkOf } from './socket-sink.ts';
+import type { ChunkFraming, NodeOutgoing, SocketSink } from './socket-sink.ts';
 
 const encoder = new TextEncoder();
+
+const byteLength = (chunk: Uint8Array): number => chunk.byteLength;
 
 /** Longest delay a Node timer takes (about 24.8 days); a later deadline re-arms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -82,8 +86,18 @@ export interface ConnectionOptions {
   /** Bytes queued (not yet taken by the socket) past which the client is dropped as too slow. */
   maxBufferedBytes: number;
   access: ConnectionAccess;
-  /** The Node response under @hono/node-server, destroyed directly to drop a slow client. */
-  outgoing?: { destroy?: () => void };
+  /**
+   * The Node response under @hono/node-server: destroyed directly to drop a
+   * slow client and, once the adapter has sent the headers and everything
+   * queued before, written directly (see {@link SseConnection}).
+   */
+  outgoing?: NodeOutgoing;
+  /**
+   * Frames direct writes as HTTP/1.1 chunks; share one between the
+   * connections of a router, so that a message event is framed once.
+   * @defaultValue one for this connection
+   */
+  framing?: ChunkFraming;
   /** @defaultValue {@link nodeTimers} */
   timers?: ConnectionTimers;
   /**
@@ -102,10 +116,24 @@ type Task = () => void | Promise<void>;
  * access is being checked; a ping timer that also checks the credential
  * again; a timer at the moment access ends by itself. `end` sends a final
  * event, `drop` cuts the connection; either way the cleanup runs once.
+ *
+ * The bytes go out through {@link SseConnection.body} until the adapter has
+ * written the headers and everything queued before and waits for more (its
+ * read is pending: the body's `pull`); from then on, under Node, they are
+ * written to the socket directly and at once, as HTTP/1.1 chunks, with no
+ * promise, tick or cork per chunk (`socket-sink.ts`), so that one bus event
+ * reaches 1,000 sockets in one pass. The body stays open (its read pending)
+ * until the connection ends, and then closes, which ends the response after
+ * the last direct write. The bound is the same either way: the bytes queued
+ * in the body, then the bytes the socket holds.
  */
 export class SseConnection {
   readonly body: ReadableStream<Uint8Array>;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
+  /** The socket, once it is written directly. */
+  #sink: SocketSink | null = null;
+  #stopDrain: () => void = () => {};
+  readonly #bound: number;
   #closed = false;
   #busy = false;
   readonly #held: Task[] = [];
@@ -123,15 +151,21 @@ export class SseConnection {
   constructor(options: ConnectionOptions, extraBytes = 0) {
     this.#options = options;
     this.#timers = options.timers ?? nodeTimers;
+    this.#bound = options.maxBufferedBytes + extraBytes;
+    // High-water mark 0: `pull` runs only while the reader waits, that is when
+    // everything enqueued so far has been handed over. The bound is checked here.
     this.body = new ReadableStream<Uint8Array>(
       {
         start: (controller) => {
           this.#controller = controller;
         },
-        pull: () => this.#wakeRoom(),
+        pull: () => {
+          this.#goDirect();
+          this.#wakeRoom();
+        },
         cancel: () => this.#cleanup(),
       },
-      new ByteLengthQueuingStrategy({ highWaterMark: options.maxBufferedBytes + extraBytes }),
+      { highWaterMark: 0, size: byteLength },
     );
     // Each ping also checks the credential again: a revocation made where this
     // process's bus cannot hear it (another process on the same database) ends
@@ -169,12 +203,13 @@ export class SseConnection {
   /** Queues bytes for the client (nothing once closed). */
   write(text: string | Uint8Array): void {
     if (this.#closed) return;
+    if (this.#sink !== null) return this.#sink.write(text);
     this.#controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text);
   }
 
   /** Resolves once the client has taken enough that the queue is below its bound (for a replay, page by page). */
   room(): Promise<void> {
-    if (this.#closed || (this.#controller.desiredSize ?? 1) > 0) return Promise.resolve();
+    if (this.#closed || this.#queued() < this.#bound) return Promise.resolve();
     return new Promise((resolve) => (this.#roomWaiter = resolve));
   }
 
@@ -300,8 +335,25 @@ export class SseConnection {
   }
 
   #checkOverflow(): void {
-    if (this.#closed || (this.#controller.desiredSize ?? 0) >= 0) return;
+    if (this.#closed || this.#queued() <= this.#bound) return;
     this.drop('client too slow');
+  }
+
+  /** Bytes written and not yet taken by the client's socket (as far as this process can see). */
+  #queued(): number {
+    return this.#sink === null ? -(this.#controller.desiredSize ?? 0) : this.#sink.queued();
+  }
+
+  /**
+   * Called from `pull`, when the adapter waits for the body: the bytes
+   * enqueued so far are written. Once its headers are written too, the
+   * connection writes to the socket itself.
+   */
+  #goDirect(): void {
+    const { outgoing } = this.#options;
+    if (this.#sink !== null || this.#closed || outgoing === undefined) return;
+    this.#sink = socketSinkOf(outgoing, this.#options.framing ?? createChunkFraming());
+    if (this.#sink !== null) this.#stopDrain = this.#sink.onDrain(() => this.#wakeRoom());
   }
 
   #wakeRoom(): void {
@@ -317,6 +369,7 @@ export class SseConnection {
     this.#timers.clearInterval(this.#ping);
     if (this.#deadline !== null) this.#timers.clearTimeout(this.#deadline);
     this.#deadline = null;
+    this.#stopDrain();
     this.#wakeRoom();
     this.#options.onClose?.();
   }

@@ -2,12 +2,14 @@
  * The `message` events of the event stream as bytes: the summary, or with
  * `?include=message` the whole message (the same object as
  * `GET /messages/{id}`) when its JSON is at most
- * {@link MAX_WHOLE_MESSAGE_EVENT_BYTES}. A live message is serialized and
- * encoded once, however many streams of its inbox are open.
+ * {@link MAX_WHOLE_MESSAGE_EVENT_BYTES}; and the `message` events of
+ * `GET /me/events`. A live message is serialized and encoded once, however
+ * many streams of its inbox (or callers' feeds) are open.
  *
  * @packageDocumentation
  */
 import { toMessage, toMessageSummary } from '../http/present.ts';
+import { formatEvent } from '../http/sse.ts';
 import type { MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 
 /** The largest whole message a stream event carries (its JSON, in bytes); a larger one is sent as its summary. */
@@ -21,6 +23,11 @@ export interface MessageFrames {
    * bodies and the JSON is small enough; otherwise the summary.
    */
   frame(record: MessageSummaryRecord | MessageRecord, whole: boolean): Uint8Array;
+  /**
+   * The `message` event of `GET /me/events` (no `id`; data `{ inboxId, message }`,
+   * the message's summary): the same bytes for every caller who may see it.
+   */
+  feedFrame(inboxId: string, record: MessageSummaryRecord): Uint8Array;
 }
 
 const encoder = new TextEncoder();
@@ -41,6 +48,7 @@ function frameOf(json: string, seq: number): Uint8Array {
 export function createMessageFrames(): MessageFrames {
   const summaries = new WeakMap<object, Uint8Array>();
   const wholes = new WeakMap<object, Uint8Array>();
+  const feed = new WeakMap<object, { inboxId: string; bytes: Uint8Array }>();
 
   const summaryFrame = (record: MessageSummaryRecord): Uint8Array => {
     let bytes = summaries.get(record);
@@ -52,6 +60,13 @@ export function createMessageFrames(): MessageFrames {
   };
 
   return {
+    feedFrame(inboxId, record) {
+      const known = feed.get(record);
+      if (known !== undefined && known.inboxId === inboxId) return known.bytes;
+      const bytes = encoder.encode(formatEvent('message', { inboxId, message: toMessageSummary(record) }));
+      feed.set(record, { inboxId, bytes });
+      return bytes;
+    },
     frame(record, whole) {
       if (!whole || !isWhole(record)) return summaryFrame(record);
       let bytes = wholes.get(record);

@@ -15,6 +15,7 @@ import { eventStreamResponse } from '../http/sse.ts';
 import type { InboxRecord } from '../storage/contract/types.ts';
 import { SseConnection } from './connection.ts';
 import type { ConnectionAccess, ConnectionOptions, ConnectionTimers, StreamPolicy } from './connection.ts';
+import type { ChunkFraming, NodeOutgoing } from './socket-sink.ts';
 
 /** The settings both streams share (`ctx.config.stream` and the routers' options). */
 export interface StreamSettings {
@@ -65,6 +66,12 @@ export interface OpenStreamRequest {
   /** Room beyond the bound for one large event (a whole message). */
   extraBytes?: number;
   /**
+   * Frames the connection's direct writes as HTTP/1.1 chunks: one per router,
+   * so that a message event shared by its streams is framed once.
+   * @defaultValue one per connection
+   */
+  framing?: ChunkFraming;
+  /**
    * Admission of the connection: called once the request is known to open
    * one (never for a `HEAD`), before anything is subscribed. Throw an
    * `HttpError` to refuse it (a cap on open streams per credential); the
@@ -74,9 +81,9 @@ export interface OpenStreamRequest {
   admit?: () => () => void;
 }
 
-/** The Node response under @hono/node-server (destroyed directly to drop a slow client). */
-function outgoingOf(c: Context<AppEnv>): { destroy?: () => void } | undefined {
-  return (c.env as { outgoing?: { destroy?: () => void } } | undefined)?.outgoing;
+/** The Node response under @hono/node-server (destroyed directly to drop a slow client, written directly once the headers are out). */
+function outgoingOf(c: Context<AppEnv>): NodeOutgoing | undefined {
+  return (c.env as { outgoing?: NodeOutgoing } | undefined)?.outgoing;
 }
 
 /**
@@ -102,6 +109,7 @@ export function openEventStream(c: Context<AppEnv>, request: OpenStreamRequest):
     timers: request.settings.timers,
     access: request.access,
     outgoing: outgoingOf(c),
+    framing: request.framing,
     onClose: release,
   };
   const connection = new SseConnection(options, request.extraBytes ?? 0);
