@@ -31,7 +31,17 @@ export function messageRowMappers(flag: ColumnReader<boolean>): { toSummary: (ro
 /** The preview of a text body: whitespace collapsed, the first 200 characters. */
 export function previewOf(body: string | null): string {
   if (!body) return '';
-  return Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
+  const collapsed = body.replace(/\s+/g, ' ').trim();
+  if (collapsed.length <= 200) return collapsed;
+  // The first 200 code points, without an array of every character of a long body.
+  let preview = '';
+  let count = 0;
+  for (const ch of collapsed) {
+    if (count === 200) break;
+    preview += ch;
+    count++;
+  }
+  return preview;
 }
 
 /** The `envelope_json` column: the stored envelope, or null (none recorded, or unreadable). */
