@@ -28,15 +28,29 @@ export function messageRowMappers(flag: ColumnReader<boolean>): { toSummary: (ro
   };
 }
 
-/** The preview of a text body: whitespace collapsed, the first 200 characters. */
+const WHITESPACE = /\s/;
+
+/**
+ * The preview of a text body: whitespace collapsed, the first 200 characters
+ * (code points). Reads only as far into the body as the preview needs.
+ */
 export function previewOf(body: string | null): string {
   if (!body) return '';
-  const collapsed = body.replace(/\s+/g, ' ').trim();
-  if (collapsed.length <= 200) return collapsed;
-  // The first 200 code points, without an array of every character of a long body.
   let preview = '';
   let count = 0;
-  for (const ch of collapsed) {
+  let space = false;
+  for (const ch of body) {
+    // A run of whitespace becomes one space, and only between two other characters (trimmed at both ends).
+    if (WHITESPACE.test(ch)) {
+      space = count > 0;
+      continue;
+    }
+    if (space) {
+      if (count === 200) break;
+      preview += ' ';
+      count++;
+      space = false;
+    }
     if (count === 200) break;
     preview += ch;
     count++;
