@@ -18,7 +18,8 @@ test('a preview keeps the first 200 characters, counts an emoji as one and never
 
 test('a preview is the body with whitespace runs collapsed and trimmed, cut after 200 code points, whatever the body', () => {
   const definition = (body: string) => Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
-  const piece = fc.constantFrom(' ', '\n', '\t', '\u00A0', '\u2028', '\u3000', '\uFEFF', 'a', 'é', '😀', '\uD83D', '\uDE00', '\u0000', 'word ');
+  const piece = fc.constantFrom(' ', '\n', '\t', '\u00A0', '\u2028', '\u3000', '\uFEFF', 'a', 'é', '😀', '\uD83D', '\uDE00', '\u0000', 'word ',
+    '\u000B', '\u000C', '\u0085', '\u1680', '\u180E', '\u2000', '\u200A', '\u200B', '\u2029', '\u202F', '\u205F', '\u00AD');
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 400 }), (pieces) => {
       const body = pieces.join('');
