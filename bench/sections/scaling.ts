@@ -31,6 +31,9 @@ export interface ScalingResult {
   rssMb: number;
   rssAfterGcMb: number;
   heapAfterGcMb: number;
+  /** The rest of the breakdown after the GC: V8 heap reserved (young generation included) and memory of C++ objects bound to JS, MB. */
+  heapTotalAfterGcMb: number;
+  externalAfterGcMb: number;
 }
 
 /** Measures `requests` first-page reads after 20 unmeasured ones. */
@@ -64,6 +67,11 @@ export async function runScaling(options: { sizes: number[]; requests: number; b
     const latency = await firstPage(host.ready.apiUrl, filled.inboxId, filled.token, options.requests);
     const raw = await host.stats(false);
     const gc = await host.stats(true);
+    const mb = (bytes: number | undefined) => (bytes ?? Number.NaN) / 1e6;
+    options.log(
+      `scaling: ${messages} messages, ${mode}: RSS ${mb(gc.rss).toFixed(1)} MB after GC = V8 heap ${mb(gc.heapTotal).toFixed(1)} reserved (${mb(gc.heapUsed).toFixed(1)} used)` +
+        ` + external ${mb(gc.external).toFixed(1)} + the rest (code, malloc, SQLite)`,
+    );
     return {
       messages,
       mode,
@@ -72,6 +80,8 @@ export async function runScaling(options: { sizes: number[]; requests: number; b
       rssMb: raw.rss / 1e6,
       rssAfterGcMb: gc.rss / 1e6,
       heapAfterGcMb: gc.heapUsed / 1e6,
+      heapTotalAfterGcMb: mb(gc.heapTotal),
+      externalAfterGcMb: mb(gc.external),
     };
   };
   for (const run of runs) {

@@ -292,6 +292,33 @@ for (const backend of BACKENDS) {
       await store.close();
     });
 
+    test('the copies a delivery returns are exactly what reading them back gives, lone surrogates and NULs included', async () => {
+      const { store, domainId } = await setup();
+      const a = await inbox(store, domainId, 'same-a');
+      const b = await inbox(store, domainId, 'same-b');
+      const odd = 'half \uD83D pair \uDE00 nul\u0000 \uE000 😀';
+      const message = newMessage(odd, {
+        from: null,
+        to: [{ address: 'same-a@inboxkit.test', name: odd }],
+        cc: [{ address: 'cc@example.com', name: 'C' }],
+        replyTo: [{ address: 'reply@example.com', name: odd }],
+        headers: { subject: odd, 'x-odd': odd },
+        text: `${odd} ${'y'.repeat(300)}`,
+        rawHtml: `<p>${odd}</p>`,
+        sanitizedHtml: `<p>${odd}</p>`,
+        attachments: [
+          { filename: `${odd}.txt`, contentType: 'text/plain', contentId: `<${odd}>`, inline: true, content: new Uint8Array([1, 2, 3]) },
+          { filename: 'b.bin', contentType: 'application/octet-stream', contentId: null, inline: false, content: new Uint8Array(0) },
+        ],
+      });
+      const envelopes = new Map([[b.id, { mailFrom: odd, rcptTo: [`${odd}@inboxkit.test`], clientAddress: null, helo: odd }]]);
+      const stored = await store.insertMessage([a.id, b.id], message, T0, envelopes);
+      expect(stored).toHaveLength(2);
+      for (const copy of stored) expect(copy).toStrictEqual(await store.findMessage(copy.id));
+      expect(stored[0]!.subject).toBe('half \uFFFD pair \uFFFD nul\u0000 \uE000 😀');
+      await store.close();
+    });
+
     test('text with NUL and private-use characters round-trips exactly, and ids with NUL find nothing', async () => {
       const { store, domainId } = await setup();
       const a = await inbox(store, domainId, 'a');

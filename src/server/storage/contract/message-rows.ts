@@ -28,10 +28,47 @@ export function messageRowMappers(flag: ColumnReader<boolean>): { toSummary: (ro
   };
 }
 
-/** The preview of a text body: whitespace collapsed, the first 200 characters. */
+const WHITESPACE = /\s/;
+
+/** Whether the UTF-16 unit at `i` is whitespace as `\s` (and `trim`) means it. */
+function isSpace(text: string, i: number): boolean {
+  const code = text.charCodeAt(i);
+  if (code < 0x80) return code === 32 || (code >= 9 && code <= 13);
+  return WHITESPACE.test(text.charAt(i));
+}
+
+/**
+ * The preview of a text body: whitespace collapsed, the first 200 characters
+ * (code points). Reads only as far into the body as the preview needs, then
+ * collapses just that part.
+ */
 export function previewOf(body: string | null): string {
   if (!body) return '';
-  return Array.from(body.replace(/\s+/g, ' ').trim()).slice(0, 200).join('');
+  let count = 0;
+  let space = false;
+  // End of the part of the body the preview is made of.
+  let end = 0;
+  for (let i = 0; i < body.length; ) {
+    if (isSpace(body, i)) {
+      // A run of whitespace counts as one space, and only between two other characters.
+      space = count > 0;
+      i++;
+      continue;
+    }
+    if (space) {
+      space = false;
+      if (count === 200) break;
+      count++;
+      end = i;
+    }
+    if (count === 200) break;
+    const code = body.charCodeAt(i);
+    const pair = code >= 0xd800 && code <= 0xdbff && (body.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+    i += pair ? 2 : 1;
+    count++;
+    end = i;
+  }
+  return body.slice(0, end).replace(/\s+/g, ' ').trimStart();
 }
 
 /** The `envelope_json` column: the stored envelope, or null (none recorded, or unreadable). */

@@ -6,35 +6,71 @@
  * @packageDocumentation
  */
 import { MESSAGE_CURSOR, decodeCursor, encodeCursor } from '../contract/cursor.ts';
-import type { AddressRecord, MessageEnvelope, MessageRecord, MessageStore, NewMessage } from '../contract/types.ts';
+import type { AddressRecord, AttachmentRecord, MessageEnvelope, MessageRecord, MessageStore, NewMessage } from '../contract/types.ts';
 import { bytes, flag, json, keysetPage, mapRow, newId, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
 import { ATTACHMENT_COLUMNS, SUMMARY_COLUMNS, envelopeJson, envelopeOf, messageRowMappers, previewOf } from '../contract/message-rows.ts';
 
 const { toSummary, toAttachment } = messageRowMappers(flag);
 
-/** Stores one copy of a message in an inbox whose seq was just bumped to `seq`; returns its id. */
-function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage, receivedAt: number, envelope: MessageEnvelope | undefined): string {
+/** A string as SQLite's UTF-8 gives it back: each lone surrogate becomes U+FFFD. */
+function asStored(value: string): string {
+  return (value as string & { toWellFormed(): string }).toWellFormed();
+}
+
+/** A nullable string as SQLite gives it back. */
+function asStoredOrNull(value: string | null): string | null {
+  return value === null ? null : asStored(value);
+}
+
+/**
+ * Stores one copy of a message in an inbox whose seq was just bumped to `seq`.
+ * Resolves with the copy whole, as {@link readMessage} would read it back, built
+ * from the values just written instead of reading the row again: the JSON
+ * columns are parsed from the text written, strings pass through the same
+ * lone-surrogate replacement SQLite's UTF-8 applies.
+ */
+function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage, receivedAt: number, envelope: MessageEnvelope | undefined): MessageRecord {
   const id = newId('msg');
+  const fromJson = message.from === null ? null : JSON.stringify(message.from);
+  const toJson = JSON.stringify(message.to);
+  const ccJson = JSON.stringify(message.cc);
+  const replyToJson = JSON.stringify(message.replyTo);
+  const headersJson = JSON.stringify(message.headers);
+  const preview = previewOf(message.text);
+  const storedEnvelope = envelopeJson(envelope);
   sql.run(
     `INSERT INTO messages (id, inbox_id, seq, from_json, to_json, cc_json, reply_to_json, subject, preview, received_at,
        size, has_attachments, headers_json, text_body, raw_html, sanitized_html, envelope_from, envelope_json)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    id, inboxId, seq,
-    message.from === null ? null : JSON.stringify(message.from),
-    JSON.stringify(message.to), JSON.stringify(message.cc), JSON.stringify(message.replyTo),
-    message.subject, previewOf(message.text), receivedAt, message.raw.byteLength, message.attachments.length > 0 ? 1 : 0,
-    JSON.stringify(message.headers), message.text, message.rawHtml, message.sanitizedHtml, message.envelopeFrom, envelopeJson(envelope),
+    id, inboxId, seq, fromJson, toJson, ccJson, replyToJson,
+    message.subject, preview, receivedAt, message.raw.byteLength, message.attachments.length > 0 ? 1 : 0,
+    headersJson, message.text, message.rawHtml, message.sanitizedHtml, message.envelopeFrom, storedEnvelope,
   );
   sql.run('INSERT INTO message_raw (message_id, raw) VALUES (?, ?)', id, message.raw);
-  message.attachments.forEach((a, position) => {
+  const attachments: AttachmentRecord[] = message.attachments.map((a, position) => {
+    const attachmentId = newId('att');
     sql.run(
       `INSERT INTO attachments (id, message_id, position, filename, content_type, size, content_id, inline, content)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      newId('att'), id, position, a.filename, a.contentType, a.content.byteLength, a.contentId, a.inline ? 1 : 0, a.content,
+      attachmentId, id, position, a.filename, a.contentType, a.content.byteLength, a.contentId, a.inline ? 1 : 0, a.content,
     );
+    return {
+      id: attachmentId, messageId: id, filename: asStored(a.filename), contentType: asStored(a.contentType),
+      size: a.content.byteLength, contentId: asStoredOrNull(a.contentId), inline: a.inline,
+    };
   });
-  return id;
+  return {
+    id, inboxId, seq,
+    from: fromJson === null ? null : json<AddressRecord>(fromJson),
+    to: json<AddressRecord[]>(toJson), cc: json<AddressRecord[]>(ccJson),
+    subject: asStored(message.subject), preview: asStored(preview), receivedAt,
+    size: message.raw.byteLength, hasAttachments: message.attachments.length > 0,
+    replyTo: json<AddressRecord[]>(replyToJson), headers: json<Record<string, string>>(headersJson),
+    text: asStoredOrNull(message.text), rawHtml: asStoredOrNull(message.rawHtml), sanitizedHtml: asStoredOrNull(message.sanitizedHtml),
+    attachments,
+    envelope: envelopeOf(storedEnvelope),
+  };
 }
 
 /** A stored message with its bodies and attachment metadata, or null. */
@@ -67,9 +103,7 @@ export function createSqliteMessages(sql: Sql): MessageStore {
           );
           // The inbox was deleted between RCPT and the end of DATA: nothing to store for it.
           if (!bumped) continue;
-          const id = insertCopy(sql, inboxId, Number(bumped.last_seq), message, receivedAt, envelopes?.get(inboxId));
-          const record = readMessage(sql, id);
-          if (record) stored.push(record);
+          stored.push(insertCopy(sql, inboxId, Number(bumped.last_seq), message, receivedAt, envelopes?.get(inboxId)));
         }
         return stored;
       });
