@@ -8,7 +8,9 @@
  * @packageDocumentation
  */
 import { InboxkitError } from '../core/errors.ts';
-import { dnsName, testDnsResolver } from './test-dns.ts';
+import { testDnsResolver } from './test-dns.ts';
+import { readMailauthAnswer } from '../../wire/mailauth-reading.ts';
+import type { MailauthAnswer } from '../../wire/mailauth-reading.ts';
 import type { DnsResolver, TestDns } from './test-dns.ts';
 import type { RequestOptions } from '../core/types.ts';
 
@@ -65,20 +67,7 @@ export interface AuthenticatableMessage {
   raw(options?: RequestOptions): Promise<Uint8Array>;
 }
 
-interface MailauthStatus {
-  result?: string;
-  comment?: string | false;
-  header?: Record<string, string>;
-  aligned?: string | false;
-}
-interface MailauthResult {
-  dkim?: { headerFrom?: string[]; results?: Array<{ signingDomain?: string; selector?: string; status?: MailauthStatus; info?: string }> };
-  spf?: { domain?: string; status?: MailauthStatus } | false;
-  dmarc?: { status?: MailauthStatus; domain?: string; policy?: string; p?: string; alignment?: { spf?: { result?: string | false }; dkim?: { result?: string | false } } } | false;
-  arc?: { status?: MailauthStatus } | false;
-  headers?: string;
-}
-type Authenticate = (input: Buffer, options: Record<string, unknown>) => Promise<MailauthResult>;
+type Authenticate = (input: Buffer, options: Record<string, unknown>) => Promise<MailauthAnswer>;
 
 /** The command that installs the optional peer dependency. */
 export const MAILAUTH_INSTALL = 'npm install --save-dev mailauth';
@@ -93,67 +82,6 @@ async function loadMailauth(): Promise<Authenticate> {
       { cause: error },
     );
   }
-}
-
-function keyName(selector: string, domain: string): string {
-  return `${selector}._domainkey.${domain}`;
-}
-
-/** A DKIM result's reason, in words that say what to fix. */
-function dkimReason(comment: string, selector: string, domain: string): string {
-  const at = keyName(selector, domain);
-  if (comment === 'body hash did not verify') return 'body hash did not verify: the body was changed after signing (sign the final body; a relay or template step must not rewrite it)';
-  if (comment === 'no key') return `no key at ${at} in the test DNS: add { '${at}': 'v=DKIM1; k=rsa; p=<base64 public key>' } to dns`;
-  if (comment === 'bad signature') return `bad signature: the key at ${at} does not verify the signed headers (a signed header was changed after signing, or the key is not the public half of the signing key)`;
-  if (comment === 'message not signed') return 'the message has no DKIM-Signature header: sign it (nodemailer: the dkim transport option)';
-  if (/^invalid public key|unknown key|key not for email|inappropriate hash/.test(comment)) return `${comment}: the record at ${at} in the test DNS is not a usable DKIM key`;
-  return comment;
-}
-
-function dkimOf(result: MailauthResult, headerFrom: string | null): DkimSignatureResult[] {
-  const rows = result.dkim?.results ?? [];
-  if (rows.length === 0) return [{ domain: '', selector: '', result: 'none', reason: dkimReason('message not signed', '', ''), aligned: false }];
-  return rows.map((row) => {
-    const domain = row.signingDomain ?? row.status?.header?.d ?? '';
-    const selector = row.selector ?? row.status?.header?.s ?? '';
-    const outcome = row.status?.result ?? 'none';
-    const comment = typeof row.status?.comment === 'string' ? row.status.comment : '';
-    const aligned = Boolean(row.status?.aligned);
-    let reason: string | null = outcome === 'pass' ? null : dkimReason(comment || (outcome === 'none' ? 'message not signed' : outcome), selector, domain);
-    if (outcome === 'pass' && !aligned && headerFrom) reason = `passes, but From domain ${headerFrom} is not aligned with d=${domain}, so DMARC cannot use it`;
-    return { domain, selector, result: outcome, reason, aligned };
-  });
-}
-
-function spfOf(result: MailauthResult, session: AuthenticationReport['session']): AuthenticationReport['spf'] {
-  const spf = result.spf || undefined;
-  const outcome = spf?.status?.result ?? 'none';
-  const domain = spf?.domain ?? null;
-  const comment = typeof spf?.status?.comment === 'string' ? spf.status.comment : '';
-  let reason: string | null = null;
-  if (outcome === 'none') reason = `no SPF record for ${domain ?? 'the envelope sender'} in the test DNS: add { '${domain ?? '<domain>'}': 'v=spf1 ip4:${session.clientAddress} -all' }`;
-  else if (outcome === 'fail' || outcome === 'softfail') reason = `${session.clientAddress} is not permitted by the SPF record of ${domain ?? '?'} (${comment || outcome}): add it to the record (ip4:/ip6:/a/mx), or send from a permitted address`;
-  else if (outcome !== 'pass') reason = comment || `SPF ${outcome} for ${domain ?? '?'}`;
-  return { result: outcome, domain, reason };
-}
-
-function dmarcOf(result: MailauthResult, dkim: DkimSignatureResult[], spf: AuthenticationReport['spf']): AuthenticationReport['dmarc'] {
-  const dmarc = result.dmarc || undefined;
-  const outcome = dmarc?.status?.result ?? 'none';
-  const domain = dmarc?.domain ?? dmarc?.status?.header?.from ?? result.dkim?.headerFrom?.[0]?.split('@').pop() ?? null;
-  const policy = dmarc?.policy ?? dmarc?.p ?? null;
-  let reason: string | null = null;
-  if (outcome === 'none') reason = `no DMARC record at _dmarc.${domain ?? '<From domain>'} in the test DNS: add { '_dmarc.${domain ?? '<domain>'}': 'v=DMARC1; p=reject' }`;
-  else if (outcome !== 'pass') {
-    const passing = dkim.filter((d) => d.result === 'pass');
-    const parts: string[] = [];
-    if (passing.length === 0) parts.push('no DKIM signature passes');
-    else for (const d of passing.filter((p) => !p.aligned)) parts.push(`From domain ${domain} not aligned with d=${d.domain}`);
-    if (spf.result !== 'pass') parts.push(`SPF is ${spf.result}`);
-    else if (spf.domain && dnsName(spf.domain) !== dnsName(domain ?? '') && !dnsName(spf.domain).endsWith(`.${dnsName(domain ?? '')}`)) parts.push(`From domain ${domain} not aligned with the SPF domain ${spf.domain}`);
-    reason = `DMARC ${outcome} for ${domain}: ${parts.join('; ') || 'no aligned pass'}. Sign with d=${domain} (or a subdomain), or send MAIL FROM an address of ${domain} that SPF permits`;
-  }
-  return { result: outcome, domain, policy, reason };
 }
 
 /**
@@ -183,16 +111,5 @@ export async function authenticateMessage(message: AuthenticatableMessage, optio
     resolver,
     disableBimi: true,
   });
-  const headerFrom = result.dkim?.headerFrom?.[0]?.split('@').pop() ?? null;
-  const dkim = dkimOf(result, headerFrom);
-  const spf = spfOf(result, session);
-  const arc = result.arc || undefined;
-  return {
-    dkim,
-    spf,
-    dmarc: dmarcOf(result, dkim, spf),
-    arc: { result: arc?.status?.result ?? 'none', reason: typeof arc?.status?.comment === 'string' ? arc.status.comment : null },
-    session,
-    authenticationResults: (result.headers ?? '').replace(/^Authentication-Results:\s*/im, '').trim(),
-  };
+  return readMailauthAnswer(result, session);
 }
