@@ -17,7 +17,7 @@ export { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.
 export { checkMessageLinks, describeCheckedLink, describeLinkReport } from './link-check.ts';
 export { authenticateMessage, MAILAUTH_INSTALL } from './message/authentication.ts';
 export type { AuthenticatableMessage } from './message/authentication.ts';
-export { testDnsResolver } from './message/test-dns.ts';
+export { mergeTestDns, testDnsResolver } from './message/test-dns.ts';
 export type { DnsResolver } from './message/test-dns.ts';
 export { listUnsubscribeUris } from '../extract/index.ts';
 export { contentSourceOf } from './message/content-source.ts';

@@ -8,7 +8,7 @@
  */
 import { test as base } from '@playwright/test';
 import { InboxkitError, ReceivedMessage } from '../client/index.ts';
-import { listUnsubscribeUris } from '../client/internals.ts';
+import { listUnsubscribeUris, mergeTestDns } from '../client/internals.ts';
 import type { AuthenticationOptions, AuthenticationReport, InboxHandle, Message, TestDns } from '../client/index.ts';
 import { checkMessageLinks } from './link-check.ts';
 import type { LinkCheckContext, LinkCheckOptions, LinkCheckReport } from './link-check.ts';
@@ -106,10 +106,11 @@ export class TestMessage extends ReceivedMessage {
 
   /**
    * Sender authentication against the config's test DNS (`use: { inboxkit: { dns } }`)
-   * with this call's `dns` added name by name; see `ReceivedMessage.authentication()`.
+   * with this call's `dns` added name by name (a name it gives, in any case and with or
+   * without the trailing dot, replaces the config's); see `ReceivedMessage.authentication()`.
    */
   override async authentication(options: AuthenticationOptions = {}): Promise<AuthenticationReport> {
-    return super.authentication({ ...options, dns: { ...this.#dns, ...options.dns } });
+    return super.authentication({ ...options, dns: mergeTestDns(this.#dns, options.dns) });
   }
 
   /**

@@ -140,6 +140,24 @@ function compile(dns: TestDns): Zone {
   return zone;
 }
 
+/**
+ * A test DNS with the names of `over` in place of the same names of `base`,
+ * names compared as DNS compares them (any case, with or without the
+ * trailing dot): a name a call gives replaces the config's entry for it, it
+ * is not merged with it (two SPF records would be a permerror).
+ *
+ * @example
+ * ```ts
+ * mergeTestDns({ 'Acme.example.': 'v=spf1 -all' }, { 'acme.example': 'v=spf1 ip4:127.0.0.1 -all' });
+ * // { 'acme.example': 'v=spf1 ip4:127.0.0.1 -all' }
+ * ```
+ */
+export function mergeTestDns(base: TestDns, over: TestDns | undefined): TestDns {
+  if (over === undefined) return base;
+  const replaced = new Set(Object.keys(over).map(dnsName));
+  return { ...Object.fromEntries(Object.entries(base).filter(([name]) => !replaced.has(dnsName(name)))), ...over };
+}
+
 /** A DNS resolver as mailauth calls it: `(name, type) => records`, Node's `dns.promises.resolve` shapes. */
 export type DnsResolver = (name: string, type: string) => Promise<unknown[]>;
 

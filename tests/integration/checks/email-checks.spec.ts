@@ -99,6 +99,15 @@ test.describe('email-check matchers', () => {
     await expect(message).toBeAuthenticated({ dns: { 'mail._domainkey.acme.example': wrong }, dkim: false });
   });
 
+  test('a call\'s dns replaces the config\'s record of the same name, whatever its case and trailing dot', async ({ inbox, send }) => {
+    await send({ to: inbox.address, subject: 'Moved sender', text: 'hi' });
+    const message = await inbox.waitForMessage({ subject: 'Moved sender' });
+    expect((await message.authentication()).spf.result).toBe('pass');
+    // One SPF record, the call's: merged with the config's, two records would be a permerror.
+    const report = await message.authentication({ dns: { 'ACME.example.': 'v=spf1 -all' } });
+    expect(report.spf.result).toBe('fail');
+  });
+
   test('a newsletter without one-click unsubscribe fails the content checks with the rule and its fix', async ({ inbox, send, app }) => {
     await send(newsletter(app, inbox.address, false));
     const message = await inbox.waitForMessage({ subject: /news/ });
