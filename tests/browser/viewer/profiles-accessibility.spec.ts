@@ -64,7 +64,7 @@ test('the Checks tab lists the clients that lack a feature the email uses', asyn
   await expect(page.getByRole('button', { name: 'Check authentication' })).toBeVisible();
 });
 
-test('the accessibility check lists an image without alt and a layout table, with impact, help link and selector', async ({ page, viewer }) => {
+test('the accessibility check lists an image without alt and a layout table, with impact, help link and selector', { tag: '@heavy' }, async ({ page, viewer }) => {
   const inbox = await viewer.createInbox();
   const html = '<table><tr><td><img src="https://cdn.acme.example/logo.png" width="120" height="40"></td><td><p>Welcome aboard</p></td></tr></table>';
   await viewer.send({ to: inbox.address, subject: 'Inaccessible', html, text: 'Welcome aboard' });
@@ -84,7 +84,8 @@ test('the accessibility check lists an image without alt and a layout table, wit
   await page.getByRole('button', { name: 'Check accessibility' }).click();
   const table = page.getByRole('table', { name: /accessibility violation/ });
   const imageAlt = table.getByRole('row', { name: /^image-alt/ });
-  await expect(imageAlt).toContainText('critical');
+  // An axe audit in light and dark takes seconds on a loaded machine.
+  await expect(imageAlt).toContainText('critical', { timeout: 15_000 });
   await expect(imageAlt.getByRole('link')).toHaveAttribute('href', /^https:\/\/dequeuniversity\.com\/rules\/axe\/.*image-alt/);
   await expect(imageAlt).toContainText('img');
   await expect(imageAlt.getByRole('cell').last()).toHaveText('light, dark');
@@ -104,7 +105,7 @@ test('the accessibility check lists an image without alt and a layout table, wit
   await expect(page.locator('iframe.audit-frame')).toHaveCount(0);
 });
 
-test('the accessibility check of a clean email finds no violations', async ({ page, viewer }) => {
+test('the accessibility check of a clean email finds no violations', { tag: '@heavy' }, async ({ page, viewer }) => {
   const inbox = await viewer.createInbox();
   const html = '<h1>Welcome</h1><p>Your account is ready.</p><table role="presentation"><tr><td><img src="https://cdn.acme.example/logo.png" alt="Acme"></td></tr></table>';
   await viewer.send({ to: inbox.address, subject: 'Accessible', html, text: 'Welcome' });
@@ -112,11 +113,11 @@ test('the accessibility check of a clean email finds no violations', async ({ pa
   await page.getByRole('link', { name: /Accessible/ }).click();
   await page.getByRole('tab', { name: 'Renders' }).click();
   await page.getByRole('button', { name: 'Check accessibility' }).click();
-  await expect(page.getByText('No accessibility violations found')).toBeVisible();
+  await expect(page.getByText('No accessibility violations found')).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('table', { name: /accessibility violation/ })).toHaveCount(0);
 });
 
-test('the accessibility check audits dark mode too: low contrast only in dark mode is found there', async ({ page, viewer }) => {
+test('the accessibility check audits dark mode too: low contrast only in dark mode is found there', { tag: '@heavy' }, async ({ page, viewer }) => {
   const inbox = await viewer.createInbox();
   const html = '<style>@media (prefers-color-scheme: dark){body{background:#000000} p{color:#222222}}</style><h1>Welcome</h1><p>Readable by day only</p>';
   await viewer.send({ to: inbox.address, subject: 'Dark contrast', html, text: 'Welcome' });
@@ -125,7 +126,7 @@ test('the accessibility check audits dark mode too: low contrast only in dark mo
   await page.getByRole('tab', { name: 'Renders' }).click();
   await page.getByRole('button', { name: 'Check accessibility' }).click();
   const contrast = page.getByRole('table', { name: /accessibility violation/ }).getByRole('row', { name: /^color-contrast/ });
-  await expect(contrast).toContainText('serious');
+  await expect(contrast).toContainText('serious', { timeout: 15_000 });
   await expect(contrast.getByRole('cell').last()).toHaveText('dark');
 });
 

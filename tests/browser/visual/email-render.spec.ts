@@ -110,7 +110,7 @@ test('remote images reach the network only when loaded, and a placeholder keeps 
   expect(site.requests).toEqual(['/logo.png']);
 });
 
-test('dark mode differs from light where the email uses prefers-color-scheme, and a client without it gets the forced-dark approximation', async ({ inbox, send }) => {
+test('dark mode differs from light where the email uses prefers-color-scheme, and a client without it gets the forced-dark approximation', { tag: '@heavy' }, async ({ inbox, send }) => {
   const styled = `<html><head><style>body{background:#ffffff;color:#111111} @media (prefers-color-scheme: dark){body{background:#111111;color:#eeeeee}}</style></head><body><p>Hello</p></body></html>`;
   await send({ to: inbox.address, subject: 'Dark aware', html: styled });
   await send({ to: inbox.address, subject: 'Plain', html: '<p style="color:#111111">Hello</p>' });
@@ -138,7 +138,7 @@ test('dark mode differs from light where the email uses prefers-color-scheme, an
   expect(gmail.png.equals(light.png)).toBe(false);
 });
 
-test('an email lacking alt text, with low contrast, a layout table and no lang fails toBeAccessible naming each; a clean one passes', async ({ inbox, send }) => {
+test('an email lacking alt text, with low contrast, a layout table and no lang fails toBeAccessible naming each; a clean one passes', { tag: '@heavy' }, async ({ inbox, send }) => {
   await send({
     to: inbox.address,
     subject: 'Careless',
@@ -166,7 +166,7 @@ test('an email lacking alt text, with low contrast, a layout table and no lang f
   await expect(await inbox.waitForMessage({ subject: 'Careful' })).toBeAccessible();
 });
 
-test('contrast is audited in dark mode too: dark styles with unreadable text fail in dark only', async ({ inbox, send }) => {
+test('contrast is audited in dark mode too: dark styles with unreadable text fail in dark only', { tag: '@heavy' }, async ({ inbox, send }) => {
   const html = `<html lang="en"><head><style>@media (prefers-color-scheme: dark){body{background:#000000!important} p{color:#222222!important}}</style></head><body style="background:#ffffff"><p style="color:#222222">Readable by day</p></body></html>`;
   await send({ to: inbox.address, subject: 'Night', html });
   const message = await inbox.waitForMessage({ subject: 'Night' });
