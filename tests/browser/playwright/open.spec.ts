@@ -2,56 +2,8 @@
  * `inbox.open(page, message)` in Chromium: the email is shown without network
  * access, and a click on one of its links navigates the page normally.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import nodemailer from 'nodemailer';
-import { test as base, expect } from '../../../src/playwright/index.ts';
-import { startServer } from '../../../src/server/index.ts';
-import type { RunningServer } from '../../../src/server/index.ts';
-
-/** A small web site that records every path requested from it. */
-interface Site {
-  url: string;
-  requests: string[];
-}
-
-const test = base.extend<{ site: Site; send: (mail: { to: string; subject: string; html?: string; text?: string }) => Promise<void> }, { local: RunningServer }>({
-  local: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const server = await startServer({ port: 0, smtpPort: 0 });
-      await use(server);
-      await server.close();
-    },
-    { scope: 'worker' },
-  ],
-  inboxkit: [async ({ local }, use) => use({ baseUrl: local.url }), { scope: 'worker' }],
-  // eslint-disable-next-line no-empty-pattern
-  site: async ({}, use) => {
-    const requests: string[] = [];
-    const server = createServer((req, res) => {
-      requests.push(req.url ?? '');
-      if (req.url === '/confirm') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end('<!doctype html><title>Confirmed</title><h1>Confirmed</h1><img src="/logo.png" alt="logo">');
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'image/gif' });
-      res.end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    await use({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests });
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  },
-  send: async ({ local }, use) => {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: local.smtpPort, secure: false, ignoreTLS: true });
-    await use(async (mail) => {
-      await transport.sendMail({ from: 'Acme <no-reply@acme.example>', ...mail });
-    });
-    transport.close();
-  },
-});
+import { expect } from '../../../src/playwright/index.ts';
+import { test } from '../email-fixtures.ts';
 
 test('an opened email loads nothing from the network, and clicking its link navigates there with the site loading normally', async ({ page, context, inbox, site, send }) => {
   await send({

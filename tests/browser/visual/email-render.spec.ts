@@ -4,54 +4,12 @@
  * dark mode, client profiles, and axe-core's findings through `toBeAccessible`.
  */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import nodemailer from 'nodemailer';
 import { firefox, webkit } from '@playwright/test';
 import type { Page } from '@playwright/test';
-import { test as base, expect } from '../../../src/playwright/index.ts';
+import { expect } from '../../../src/playwright/index.ts';
 import { renderEmail } from '../../../src/playwright/render.ts';
-import { startServer } from '../../../src/server/index.ts';
-import type { RunningServer } from '../../../src/server/index.ts';
-
-interface Site {
-  url: string;
-  requests: string[];
-}
-type Send = (mail: { to: string; subject: string; html?: string; text?: string }) => Promise<void>;
-
-const test = base.extend<{ site: Site; send: Send }, { local: RunningServer }>({
-  local: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const server = await startServer({ port: 0, smtpPort: 0 });
-      await use(server);
-      await server.close();
-    },
-    { scope: 'worker' },
-  ],
-  inboxkit: [async ({ local }, use) => use({ baseUrl: local.url }), { scope: 'worker' }],
-  // eslint-disable-next-line no-empty-pattern
-  site: async ({}, use) => {
-    const requests: string[] = [];
-    const server = createServer((req, res) => {
-      requests.push(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'image/gif' });
-      res.end(Buffer.from('R0lGODlhAQABAIAAAAAAAP///ywAAAAAAQABAAACAUwAOw==', 'base64'));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    await use({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests });
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  },
-  send: async ({ local }, use) => {
-    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: local.smtpPort, secure: false, ignoreTLS: true });
-    await use(async (mail) => {
-      await transport.sendMail({ from: 'Acme <no-reply@acme.example>', ...mail });
-    });
-    transport.close();
-  },
-});
+import { test } from '../email-fixtures.ts';
+import type { Site } from '../email-fixtures.ts';
 
 function codeEmail(site: Site, code: string, date: string): string {
   return `<!doctype html><html lang="en"><body style="font-family:sans-serif;margin:0">
