@@ -18,6 +18,23 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** A Playwright config whose webServer entry is `inboxkitServer({ port, smtpPort, <options> })`, the fixtures pointed at it. */
+function servedConfig(port: number, smtpPort: number, options: string): string {
+  return `import { defineConfig } from '@playwright/test';
+import { inboxkitServer } from '$FIXTURES';
+const inboxkit = inboxkitServer({ port: ${port}, smtpPort: ${smtpPort}, ${options} });
+process.env.INBOXKIT_SMTP_PORT = inboxkit.env.INBOXKIT_SMTP_PORT;
+export default defineConfig({
+  testDir: '.',
+  outputDir: './test-results',
+  workers: 1,
+  reporter: [['json', { outputFile: 'report.json' }]],
+  use: { ...inboxkit.use },
+  webServer: [inboxkit.webServer],
+});
+`;
+}
+
 test('the webServer entry starts the local service for the run, and mail sent to its SMTP port reaches the fixture\'s inbox', { tag: '@heavy' }, async () => {
   const [port, smtpPort] = [await freePort(), await freePort()];
   const run = await runInline(
@@ -34,19 +51,7 @@ test('uses the started service', async ({ inbox }) => {
 `,
     },
     {
-      config: `import { defineConfig } from '@playwright/test';
-import { inboxkitServer } from '$FIXTURES';
-const inboxkit = inboxkitServer({ port: ${port}, smtpPort: ${smtpPort}, args: ['--domain', 'acme.test'] });
-process.env.INBOXKIT_SMTP_PORT = inboxkit.env.INBOXKIT_SMTP_PORT;
-export default defineConfig({
-  testDir: '.',
-  outputDir: './test-results',
-  workers: 1,
-  reporter: [['json', { outputFile: 'report.json' }]],
-  use: { ...inboxkit.use },
-  webServer: [inboxkit.webServer],
-});
-`,
+      config: servedConfig(port, smtpPort, "args: ['--domain', 'acme.test']"),
     },
   );
   const result = resultOf(run, 'uses the started service');
@@ -62,19 +67,7 @@ async function runWithServer(options: string, spec: string, title: string) {
   const run = await runInline(
     { 'served.spec.ts': `import { test, expect, SpamCheckUnavailableError } from '$FIXTURES';\nimport { send } from './send.ts';\n${spec}` },
     {
-      config: `import { defineConfig } from '@playwright/test';
-import { inboxkitServer } from '$FIXTURES';
-const inboxkit = inboxkitServer({ port: ${port}, smtpPort: ${smtpPort}, ${options} });
-process.env.INBOXKIT_SMTP_PORT = inboxkit.env.INBOXKIT_SMTP_PORT;
-export default defineConfig({
-  testDir: '.',
-  outputDir: './test-results',
-  workers: 1,
-  reporter: [['json', { outputFile: 'report.json' }]],
-  use: { ...inboxkit.use },
-  webServer: [inboxkit.webServer],
-});
-`,
+      config: servedConfig(port, smtpPort, options),
       // .ci/run exports INBOXKIT_SPAM_CHECK for the examples, and `inboxkit serve` reads it: empty, the service has a scanner only through the option.
       env: { INBOXKIT_SPAM_CHECK: '' },
     },
