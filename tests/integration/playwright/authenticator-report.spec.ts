@@ -42,16 +42,6 @@ export default class StepLines {
 }
 `;
 
-const CONFIG = `import { defineConfig } from '@playwright/test';
-export default defineConfig({
-  testDir: '.',
-  outputDir: './test-results',
-  workers: 1,
-  retries: 0,
-  reporter: [['json', { outputFile: 'report.json' }], ['./step-lines.ts']],
-});
-`;
-
 function lineOf(text: string, marker: string): number {
   const index = text.split('\n').findIndex((line) => line.includes(marker));
   if (index < 0) throw new Error(`no line with ${marker}`);
@@ -59,7 +49,7 @@ function lineOf(text: string, marker: string): number {
 }
 
 test('enrolment and codes are report steps at the spec\'s lines, and the secret is never in the report', { tag: '@heavy' }, async () => {
-  const run = await runInline({ 'two-factor.spec.ts': SPEC, 'step-lines.ts': REPORTER }, { config: CONFIG });
+  const run = await runInline({ 'two-factor.spec.ts': SPEC, 'step-lines.ts': REPORTER }, { reporter: './step-lines.ts' });
   const { steps, errors } = JSON.parse(run.out.get('steps.json') ?? '{}') as { steps: Array<{ title: string; line?: number; file?: string }>; errors: Array<{ stack: string; line?: number }> };
   const ok = resultOf(run, 'enrols and takes two codes');
   expect(ok.status, ok.errors.join('\n')).toBe('passed');

@@ -164,6 +164,8 @@ export interface InlineOptions {
   configExtra?: string;
   /** A whole playwright.config.ts instead of the generated one. */
   config?: string;
+  /** A reporter file of the inline project (e.g. `./steps.ts`) the generated config adds after the JSON report. */
+  reporter?: string;
   /** Workers of the inner run. */
   workers?: number;
   /** Environment of the inner run (added to a cleaned copy of this process's). */
@@ -198,7 +200,7 @@ export default defineConfig({
   fullyParallel: true,
   workers: ${options.workers ?? 1},
   retries: 0,
-  reporter: [['json', { outputFile: 'report.json' }]],
+  reporter: [['json', { outputFile: 'report.json' }]${options.reporter ? `, [${JSON.stringify(options.reporter)}]` : ''}],
   use: { inboxkit: ${JSON.stringify(options.inboxkit ?? {})} },
   ${options.configExtra ?? ''}
 });

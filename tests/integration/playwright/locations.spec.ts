@@ -48,17 +48,6 @@ export default class LocationsReporter {
 }
 `;
 
-const CONFIG = `import { defineConfig } from '@playwright/test';
-export default defineConfig({
-  testDir: '.',
-  outputDir: './test-results',
-  workers: 1,
-  retries: 0,
-  reporter: [['json', { outputFile: 'report.json' }], ['./locations-reporter.ts']],
-  use: { inboxkit: { baseUrl: process.env.INBOXKIT_BASE_URL } },
-});
-`;
-
 /** The first `at …` frame of the test's first error. */
 function topFrame(recorded: Recorded): string {
   const stack = recorded.errors[0]?.stack ?? '';
@@ -97,7 +86,7 @@ test('a message that should not arrive', async ({ inbox }) => {
 test('each failure points at the spec line that caused it, in the error and in the report step', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     { 'where.spec.ts': SPEC, 'locations-reporter.ts': REPORTER },
-    { config: CONFIG, env: { ...smtpEnv(server), INBOXKIT_BASE_URL: server.url } },
+    { reporter: './locations-reporter.ts', inboxkit: { baseUrl: server.url }, env: smtpEnv(server) },
   );
   const recorded = JSON.parse(run.out.get('locations.json') ?? '{}') as Record<string, Recorded>;
   const at = (marker: string) => `where.spec.ts:${lineOf(SPEC, marker)}`;
