@@ -9,29 +9,19 @@
 import type { AuthenticationCheck } from '../wire/authentication-check.ts';
 import type { Message } from '../wire/schemas.ts';
 import type { Api } from './api.ts';
-import { h, replace } from './dom.ts';
+import { grid, h, replace } from './dom.ts';
 
 const EXAMPLE = '{\n  "mail._domainkey.acme.example": "v=DKIM1; k=rsa; p=MIIBIjANBg…",\n  "acme.example": "v=spf1 ip4:127.0.0.1 -all",\n  "_dmarc.acme.example": "v=DMARC1; p=reject"\n}';
-
-function table(caption: string, columns: string[], rows: string[][]): HTMLElement {
-  return h(
-    'table',
-    { class: 'grid' },
-    h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((cell) => h('td', {}, cell))))),
-  );
-}
 
 function results(report: AuthenticationCheck): Node[] {
   const { session } = report;
   return [
-    table(
+    grid(
       'DKIM (one row per signature)',
       ['Domain', 'Selector', 'Result', 'Reason'],
       report.dkim.map((d) => [d.domain || '—', d.selector || '—', d.result, d.reason ?? '']),
     ),
-    table('SPF, DMARC, ARC', ['Check', 'Result', 'Domain', 'Reason'], [
+    grid('SPF, DMARC, ARC', ['Check', 'Result', 'Domain', 'Reason'], [
       ['SPF', report.spf.result, report.spf.domain ?? '—', report.spf.reason ?? ''],
       ['DMARC', report.dmarc.result + (report.dmarc.policy ? ` (p=${report.dmarc.policy})` : ''), report.dmarc.domain ?? '—', report.dmarc.reason ?? ''],
       ['ARC', report.arc.result, '—', report.arc.reason ?? ''],

@@ -14,20 +14,10 @@ import type { ContentFinding, ContentSource } from '../extract/index.ts';
 import type { Message } from '../wire/schemas.ts';
 import type { SpamCheck } from '../wire/spam-check.ts';
 import type { Api } from './api.ts';
-import { h, replace } from './dom.ts';
+import { grid, h, replace } from './dom.ts';
 import { loadEmailClients } from './lazy.ts';
 import { authenticationForm } from './authentication-form.ts';
 import type { CompatibilityReport } from './email-clients.ts';
-
-function grid(caption: string, columns: string[], rows: Array<Array<string | Node>>): HTMLElement {
-  return h(
-    'table',
-    { class: 'grid' },
-    h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((cell) => h('td', {}, cell))))),
-  );
-}
 
 async function partsOf(api: Api, message: Message): Promise<ContentSource> {
   const raw = await api.raw(message.id);

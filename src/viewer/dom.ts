@@ -31,6 +31,25 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
   return el;
 }
 
+/**
+ * A table of the viewer's `grid` style: a caption, a header row of column
+ * names, and one row per entry (cells as text or nodes).
+ *
+ * @example
+ * ```ts
+ * grid('SPF, DMARC, ARC', ['Check', 'Result'], [['SPF', 'pass']]);
+ * ```
+ */
+export function grid(caption: string, columns: string[], rows: Array<Array<string | Node>>): HTMLTableElement {
+  return h(
+    'table',
+    { class: 'grid' },
+    h('caption', {}, caption),
+    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((cell) => h('td', {}, cell))))),
+  );
+}
+
 /** Appends children (strings as text nodes). */
 export function append(parent: Node, ...children: Child[]): void {
   for (const child of children) {
