@@ -4,7 +4,7 @@
  * placeholders of their declared size, and the parts that change with every
  * send (the one-time code, tokens in visible URLs, dates) are wrapped in
  * `<span data-inboxkit-dynamic>` with a fixed text, so that they can be masked
- * and the layout does not move with their digits.
+ * and the layout does not move with their digits or a date's day and month names.
  *
  * @packageDocumentation
  */
@@ -117,11 +117,16 @@ function neutralText(text: string): string {
 }
 
 /**
- * The placeholder of one dynamic part. A token URL's query and fragment change
- * length from send to send (random ids, percent-encoded `+` and `/`), so they
- * become a run of fixed length: the layout after the URL does not move.
+ * The placeholder of one dynamic part, the same whatever the send. A token
+ * URL's query and fragment change length from send to send (random ids,
+ * percent-encoded `+` and `/`), so they become a run of fixed length. A date
+ * changes length with its day and month names and numbers (`Wednesday, 25`
+ * against `Thursday, 3`), so each run of letters or digits in it becomes `00`
+ * and only its punctuation and spaces stay: the layout after either does not
+ * move, and the masked box keeps its size from day to day.
  */
 function placeholderOf(kind: DynamicPart['kind'], value: string): string {
+  if (kind === 'date') return value.replace(/[\p{L}\p{N}]+/gu, '00');
   const cut = kind === 'token' ? value.search(/[?#]/) : -1;
   return cut < 0 ? neutralText(value) : `${neutralText(value.slice(0, cut))}?${'0'.repeat(48)}`;
 }

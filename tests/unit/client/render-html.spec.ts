@@ -8,7 +8,7 @@ import { prepareRenderHtml } from '../../../src/client/internals.ts';
 
 const prepare = (html: string, codes: string[] = [], images: 'blocked' | 'placeholder' | 'loaded' = 'placeholder') => prepareRenderHtml(html, { images, codes, maskDynamic: true });
 
-test('the code, a token URL in the text and the dates are marked: the code and dates by a placeholder of their length, the token URL\'s query by a run of fixed length', () => {
+test('the code, a token URL in the text and the dates are marked: the code by a placeholder of its length, the token URL\'s query by a run of fixed length, each word and number of a date by 00', () => {
   const { html, dynamic } = prepare('<p>Code: 482913. Or open https://app.example/magic?token=a1b2c3d4e5f6g7h8i9j0 before 25 November 2026 at 19:17 UTC (sent 2026-11-25T19:17:03Z).</p>', ['482913']);
   expect(dynamic).toEqual([
     { kind: 'code', text: '482913' },
@@ -18,9 +18,16 @@ test('the code, a token URL in the text and the dates are marked: the code and d
   ]);
   const spans = cheerio.load(html)('[data-inboxkit-dynamic]').toArray().map((el) => cheerio.load(el).text());
   // The token's length changes from send to send, so its query becomes 48 characters whatever it was.
-  expect(spans.map((s) => s.length)).toEqual(dynamic.map((d) => (d.kind === 'token' ? 'https://app.example/magic?'.length + 48 : d.text.length)));
+  expect(spans[0]).toBe('000000');
   expect(spans[1]).toBe(`00000://000.0000000/00000?${'0'.repeat(48)}`);
+  expect(spans.slice(2)).toEqual(['00 00 00 00 00:00 00', '00-00-00:00:00']);
   expect(html).not.toContain('482913');
+});
+
+test('a date has the same placeholder whatever its day: weekday and month names and day numbers of other lengths do not change it', () => {
+  const placeholder = (date: string) => cheerio.load(prepare(`<p>Requested on ${date}.</p>`).html)('[data-inboxkit-dynamic]').text();
+  expect(placeholder('Wednesday, 25 November 2026 at 23:59 UTC')).toBe('00, 00 00 00 00 00:00 00');
+  expect(placeholder('Thursday, 3 May 2027 at 0:14 UTC')).toBe(placeholder('Wednesday, 25 November 2026 at 23:59 UTC'));
 });
 
 test('what only looks dynamic is left alone: an IP address, a plain link, a phone number, text in a style', () => {
