@@ -23,7 +23,7 @@ import { systemClock } from './internal/clock.ts';
 import { ReceivedMessage } from './message/received.ts';
 import type { InboxStream, StreamOptions } from './stream/stream.ts';
 import type { ListParams, RequestOptions } from './core/types.ts';
-import { atCallSite, captureCallSite } from './core/call-site.ts';
+import { atCallSite, captureCallSite } from '../errors/call-site.ts';
 import { WaitState, absenceSpec, peekSpec, runWait, waitSpec } from './wait/index.ts';
 import type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSource } from './wait/index.ts';
 
@@ -42,17 +42,7 @@ import type { ExpectNoMessageOptions, PeekOptions, WaitOptions, WaitSource } fro
  * await inbox.delete();
  * ```
  */
-/**
- * The key under which the fixtures give a handle the class of the messages
- * its waits return (`src/client/internals.ts`), so each message is built
- * once, as what the test receives. Not part of the public API.
- * @internal
- */
-export const MESSAGE_FACTORY: unique symbol = Symbol('inboxkit.messageFactory');
-
 export class InboxHandle {
-  /** Builds the messages this handle's waits return; `null`: a `ReceivedMessage`. @internal */
-  [MESSAGE_FACTORY]: ((data: Message) => ReceivedMessage) | null = null;
   readonly #client: InboxkitClient;
   readonly #waits = new WaitState();
   readonly #source: WaitSource;
@@ -80,8 +70,17 @@ export class InboxHandle {
       stream: (options) => client.inboxes.stream(this.id, this.requestOptions(options)),
       messages: (options) => client.messages.list(this.id, this.requestOptions(options)),
       message: (id, options) => client.messages.get(id, this.requestOptions(options)),
-      wrap: (message) => this[MESSAGE_FACTORY]?.(message) ?? new ReceivedMessage(this, message),
+      wrap: (message) => this.wrapMessage(message),
     };
+  }
+
+  /**
+   * Builds the message object the waits return for a message of this inbox.
+   * A subclass overrides it to return a richer message (the Playwright
+   * fixtures return a `TestMessage`), so each message is built once.
+   */
+  protected wrapMessage(data: Message): ReceivedMessage {
+    return new ReceivedMessage(this, data);
   }
 
   /** The client this handle calls through. */

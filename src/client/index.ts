@@ -81,18 +81,25 @@ export {
 export type { ApiErrorInit } from './core/errors.ts';
 export { createPkceVerifier, pkceChallenge } from './pkce.ts';
 export type { ClientOptions, RequestOptions, ListParams, RetryOptions, RateLimit, ResponseInfo, WithResponse } from './core/types.ts';
-export { checkCompatibility } from './message/compatibility.ts';
-export type { CheckedLink, LinkCheckContext, LinkCheckOptions, LinkCheckReport, LinkRequester, LinkResponse } from './link-check.ts';
-export type { AuthenticationOptions, AuthenticationReport, DkimSignatureResult } from './message/authentication.ts';
-export { checkContent, CONTENT_RULES, GMAIL_CLIP_BYTES } from '../extract/index.ts';
-export type { ContentFinding, ContentCheckOptions, ContentSource, ContentRule, ContentSeverity } from '../extract/index.ts';
+// The analysis room (src/checks) is below the client: these are its public names, re-exported
+// because `message.compatibility()`, `.contentChecks()`, `.authentication()`, `.checkLinks()` and
+// the renders return or take them.
+export { checkCompatibility } from '../checks/compatibility.ts';
+export type { CheckedLink, LinkCheckContext, LinkCheckOptions, LinkCheckReport, LinkRequester, LinkResponse } from '../checks/link-check.ts';
+export type { AuthenticationReport, DkimSignatureResult } from '../checks/authentication.ts';
+export type { AuthenticationOptions, OriginalParts } from './message/received.ts';
+export type { OriginalAttachment } from '../checks/original.ts';
+export { checkContent } from '../checks/content-checks.ts';
+export { CONTENT_RULES, GMAIL_CLIP_BYTES } from '../checks/content-rules.ts';
+export type { ContentFinding, ContentCheckOptions, ContentSource } from '../checks/content-checks.ts';
+export type { ContentRule, ContentRuleId, ContentSeverity } from '../checks/content-rules.ts';
 export { SpamCheckUnavailableError } from './spam-check.ts';
 export type { SpamCheck, SpamRule } from '../wire/spam-check.ts';
-export type { TestDns, DnsRecordSet, MxRecord } from './message/test-dns.ts';
-export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from './message/compatibility.ts';
-export { applyClientProfile, CLIENT_PROFILE_NOTE } from './client-profile.ts';
-export type { ClientProfileResult, ProfileRemoval } from './client-profile.ts';
-export type { DynamicPart, ImageMode } from './render-html.ts';
+export type { TestDns, DnsRecordSet, MxRecord } from '../checks/test-dns.ts';
+export type { CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from '../checks/compatibility.ts';
+export { applyClientProfile, CLIENT_PROFILE_NOTE } from '../checks/client-profile.ts';
+export type { ClientProfileResult, ProfileRemoval } from '../checks/client-profile.ts';
+export type { DynamicPart, ImageMode } from '../checks/render-source.ts';
 export { FaultsResource, DeliveryFaultsUnsupportedError } from './faults.ts';
 export type { DeliveryFaultOptions } from './faults.ts';
 export type { DeliveryFault, ClearedDeliveryFault } from '../wire/faults.ts';

@@ -15,7 +15,3 @@ export type { UnwrapResult } from './unwrap.ts';
 export type { ExtractInput, ExtractSource } from './input.ts';
 export { ExtractionError, LinkNotFoundError, AmbiguousLinkError, OtpNotFoundError } from './errors.ts';
 export type { ExtractedLink, OtpCandidate, OtpCandidates, RejectedOtp, ExtractedFrom } from './types.ts';
-export { checkContent, listUnsubscribeUris } from './content-checks.ts';
-export type { ContentFinding, ContentCheckOptions, ContentSource } from './content-checks.ts';
-export { CONTENT_RULES, GMAIL_CLIP_BYTES } from './content-rules.ts';
-export type { ContentRule, ContentSeverity } from './content-rules.ts';

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import { formatAddress } from '../client/internals.ts';
+import { formatAddress } from '../client/internal/format.ts';
 import type { Address, ExtractedLink, InboxHandle, MessageSummary, OtpCandidate, ReceivedMessage } from '../client/index.ts';
 
 /** Links listed in a message summary; more are counted, and get_link finds any of them. */

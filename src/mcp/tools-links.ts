@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import { z } from 'zod';
-import { checkMessageLinks, describeCheckedLink } from '../client/internals.ts';
+import { checkMessageLinks, describeCheckedLink } from '../checks/link-check.ts';
 import type { LinkRequester, LinkResponse } from '../client/index.ts';
 import { McpToolError } from './errors.ts';
 import { bounded } from './format.ts';
@@ -59,7 +59,7 @@ export const checkLinks: ToolDefinition = {
     const imageCount = (message.html ?? '').match(/<img\b/gi)?.length ?? 0;
     const images = ((args.images as boolean | undefined) ?? true) && imageCount <= MAX_CHECKED;
     const report = await checkMessageLinks(
-      { links: (filter) => message.links(filter).slice(0, MAX_CHECKED), html: message.html },
+      { links: () => message.links().slice(0, MAX_CHECKED), html: message.html },
       { request: fetchRequester(signal), baseURL: undefined },
       { allow, exclude: (args.exclude as string[] | undefined) ?? [], images, timeout: 10_000, concurrency: 4, maxRedirects: 5 },
     );

@@ -9,6 +9,9 @@
  */
 import type { Page } from '@playwright/test';
 import { InboxkitError } from '../client/index.ts';
+import { AXE_DEFAULT_TAGS, AXE_MAX_NODES, EMAIL_IRRELEVANT_RULES, configureAxeForEmail } from '../checks/axe-config.ts';
+
+export { EMAIL_IRRELEVANT_RULES };
 
 /** axe's impact levels, least to most severe. */
 export type AxeImpact = 'minor' | 'moderate' | 'serious' | 'critical';
@@ -52,11 +55,7 @@ export interface AccessibilityViolation {
   nodes: Array<{ target: string; html: string; summary: string }>;
 }
 
-/** Rules about a page's structure that an email (shown inside a client's page) cannot meet. */
-export const EMAIL_IRRELEVANT_RULES = ['region', 'landmark-one-main', 'page-has-heading-one', 'bypass', 'document-title', 'meta-viewport'];
-const DEFAULT_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'inboxkit'];
 const IMPACTS: AxeImpact[] = ['minor', 'moderate', 'serious', 'critical'];
-const MAX_NODES = 20;
 
 /** axe-core's source, imported on first use; a clear error when it is not installed. */
 async function axeSource(): Promise<string> {
@@ -97,43 +96,18 @@ interface RawViolation {
  */
 export async function auditPage(page: Page, options: AccessibilityOptions = {}): Promise<Omit<AccessibilityViolation, 'colorSchemes'>[]> {
   await page.addScriptTag({ content: await axeSource() });
+  await page.evaluate(configureAxeForEmail);
   const run = {
     rules: options.rules ? [...options.rules] : null,
     disabled: [...EMAIL_IRRELEVANT_RULES.filter((r) => !options.rules?.includes(r)), ...(options.disableRules ?? [])],
-    tags: [...(options.tags ?? DEFAULT_TAGS)],
+    tags: [...(options.tags ?? AXE_DEFAULT_TAGS)],
   };
   const result = await page.evaluate(async ({ rules, disabled, tags }) => {
     type Axe = {
-      configure(spec: unknown): void;
       getRules(): Array<{ ruleId: string }>;
       run(context: unknown, options: unknown): Promise<{ violations: RawViolation[] }>;
-      commons: { table: { isDataTable(node: Element): boolean } };
     };
     const axe = (window as unknown as { axe: Axe }).axe;
-    axe.configure({
-      checks: [
-        {
-          id: 'inboxkit-presentation-role',
-          evaluate: (node: Element) => ['presentation', 'none'].includes((node.getAttribute('role') ?? '').trim().toLowerCase()),
-          metadata: { impact: 'moderate', messages: { pass: 'The layout table has role="presentation"', fail: 'This table holds no data but lacks role="presentation": screen readers announce its rows and columns' } },
-        },
-      ],
-      rules: [
-        {
-          id: 'inboxkit-layout-table',
-          selector: 'table',
-          matches: (node: Element) => !axe.commons.table.isDataTable(node) || ['presentation', 'none'].includes((node.getAttribute('role') ?? '').trim().toLowerCase()),
-          any: ['inboxkit-presentation-role'],
-          tags: ['inboxkit', 'best-practice'],
-          impact: 'moderate',
-          metadata: {
-            description: 'Ensures tables used for layout have role="presentation"',
-            help: 'Layout tables must have role="presentation" (or "none")',
-            helpUrl: 'https://www.w3.org/WAI/tutorials/tables/',
-          },
-        },
-      ],
-    });
     const known = new Set(axe.getRules().map((r) => r.ruleId));
     const unknown = (rules ?? []).filter((r) => !known.has(r));
     if (unknown.length > 0) return { unknown, violations: [] as RawViolation[] };
@@ -152,7 +126,7 @@ export async function auditPage(page: Page, options: AccessibilityOptions = {}):
       impact: v.impact,
       help: v.help,
       helpUrl: v.helpUrl,
-      nodes: v.nodes.slice(0, MAX_NODES).map((n) => ({ target: n.target.map(String).join(' '), html: n.html.length > 200 ? `${n.html.slice(0, 199)}…` : n.html, summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').trim() })),
+      nodes: v.nodes.slice(0, AXE_MAX_NODES).map((n) => ({ target: n.target.map(String).join(' '), html: n.html.length > 200 ? `${n.html.slice(0, 199)}…` : n.html, summary: (n.failureSummary ?? '').replace(/\s+/g, ' ').trim() })),
     }));
 }
 

@@ -6,7 +6,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions, TestInfo } from '@playwright/test';
 import { ConflictError, ConnectionError, InboxkitError, NotFoundError, PermissionDeniedError, createClient } from '../client/index.ts';
-import { DEFAULT_HTTP_PORT } from '../client/internals.ts';
+import { DEFAULT_HTTP_PORT } from '../wire/defaults.ts';
 import type { InboxHandle, InboxkitClient } from '../client/index.ts';
 import { defaultWaitTimeout } from './budget.ts';
 import { localPartFor } from './local-part.ts';

@@ -37,7 +37,6 @@ export { inboxkitServer } from './server.ts';
 export type { InboxkitServer, InboxkitServerOptions, InboxkitServerEnv, WebServerEntry } from './server.ts';
 export { renderEmailDocument } from './report.ts';
 export { TestMessage } from './test-message.ts';
-export { checkMessageLinks, describeCheckedLink, describeLinkReport } from './link-check.ts';
 export type { LinkCheckOptions, LinkCheckReport, CheckedLink, LinkCheckContext } from './link-check.ts';
 export type { CompatibilityOptions } from './check-matchers.ts';
 export type { EmailScreenshotOptions } from './visual-matchers.ts';
@@ -62,7 +61,6 @@ export type { AuthenticatorClock, CodeOptions } from './authenticator/device.ts'
 export { AuthenticatorError } from './authenticator/otp-params.ts';
 export type { OtpAlgorithm } from './authenticator/otp-params.ts';
 export { WaitTimeoutError, UnexpectedMessageError } from '../client/index.ts';
-export { describeCriteria } from '../client/internals.ts';
 export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, ReceivedAttachment, WaitOptions, ExpectNoMessageOptions, ExtractedLink, LinkFilterArg, OtpCandidate } from '../client/index.ts';
 
 /**

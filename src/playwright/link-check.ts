@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { checkMessageLinks, describeCheckedLink, describeLinkReport } from '../client/internals.ts';
+export { checkMessageLinks, describeCheckedLink, describeLinkReport } from '../checks/link-check.ts';
 export type { CheckedLink, LinkCheckOptions, LinkCheckReport } from '../client/index.ts';
 import type { APIRequestContext } from '@playwright/test';
 import type { LinkCheckContext as ClientLinkCheckContext } from '../client/index.ts';

@@ -8,7 +8,8 @@
  */
 import type { ExpectMatcherState, MatcherReturnType } from '@playwright/test';
 import { InboxkitError, OtpNotFoundError } from '../client/index.ts';
-import { describeCriteria, describeLinkFilter } from '../client/internals.ts';
+import { describeCriteria } from '../client/internal/criteria.ts';
+import { describeLinkFilter } from '../extract/index.ts';
 import type { MessageMatch, ReceivedMessage } from '../client/index.ts';
 import { TestInbox } from './test-inbox.ts';
 import { checkMatchers } from './check-matchers.ts';

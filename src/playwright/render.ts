@@ -8,9 +8,9 @@
  */
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { CLIENT_PROFILE_NOTE, InboxkitError, applyClientProfile } from '../client/index.ts';
-import { prepareRenderHtml, renderSource } from '../client/internals.ts';
+import { prepareRenderHtml, renderSource } from '../checks/render-source.ts';
 import type { DynamicPart, ImageMode, ProfileRemoval } from '../client/index.ts';
-import type { RenderSource } from '../client/internals.ts';
+import type { RenderSource } from '../checks/render-source.ts';
 
 /** A width: pixels (200–2000), `'mobile'` (375) or `'desktop'` (the email's natural width, at most 800). */
 export type RenderWidth = number | 'mobile' | 'desktop';

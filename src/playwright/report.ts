@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import type { TestInfo } from '@playwright/test';
-import { formatAddress } from '../client/internals.ts';
+import { formatAddress } from '../client/internal/format.ts';
 import type { Message } from '../client/index.ts';
 
 /** The parts of a message an attachment is made from. */

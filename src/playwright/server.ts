@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PlaywrightTestConfig } from '@playwright/test';
 import { InboxkitError } from '../client/index.ts';
-import { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../client/internals.ts';
+import { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT, urlHost } from '../wire/defaults.ts';
 
 /** One `webServer` entry of a Playwright config. */
 export type WebServerEntry = Exclude<NonNullable<PlaywrightTestConfig['webServer']>, readonly unknown[]>;

@@ -9,11 +9,13 @@
 import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import type { Locator, Page, TestInfo } from '@playwright/test';
-import { MESSAGE_FACTORY, atCallSite, callLocation, captureCallSite, describeCriteria } from '../client/internals.ts';
+import { atCallSite, callLocation, captureCallSite } from '../errors/call-site.ts';
+import { describeCriteria } from '../client/internal/criteria.ts';
 import type { DeliveryFault, DeliveryFaultOptions, ExpectNoMessageOptions, InboxHandle, Message, MessageMatch, MessageSummary, ReceivedMessage, TestDns, WaitOptions } from '../client/index.ts';
-import type { CallLocation, CallSite } from '../client/internals.ts';
+import type { CallLocation, CallSite } from '../errors/call-site.ts';
 import type { LinkCheckContext } from './link-check.ts';
 import { TestMessage } from './test-message.ts';
+import { TestInboxHandle } from './test-inbox-handle.ts';
 import type { BrowserSource } from './render.ts';
 import { openEmail } from './open.ts';
 import type { OpenableMessage } from './open.ts';
@@ -32,7 +34,7 @@ function started<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** What a {@link TestInbox} needs from the fixture that made it. @internal */
-interface TestInboxContext {
+export interface TestInboxContext {
   /** The running test. */
   testInfo: TestInfo;
   /** The timeout of a wait that was given none, computed when the wait starts. */
@@ -105,10 +107,9 @@ export class TestInbox {
 
   /** Made by the fixtures; use the `inbox` fixture or `createInbox()`. */
   constructor(handle: InboxHandle, context: TestInboxContext) {
-    this.#handle = handle;
-    this.#context = context;
     // The waits build each message once, as the TestMessage the test receives.
-    handle[MESSAGE_FACTORY] = (data) => new TestMessage(handle, data, context.linkCheck ?? null, { dns: context.dns, browser: context.renderBrowser ?? null });
+    this.#handle = new TestInboxHandle(handle, context);
+    this.#context = context;
   }
 
   /** The client's handle of this inbox, for everything the fixture does not wrap. */
@@ -297,7 +298,7 @@ export class TestInbox {
     if (!this.#claimAttachment(message)) return;
     const { testInfo } = this.#context;
     const label = this.#nextLabel(message)();
-    this.#context.atTeardown(() => this.#attachRaw(label, message.id));
+    this.#context.atTeardown(() => this.#attachRaw(label, message));
     await attachMessage(testInfo, label, message, null);
   }
 
@@ -309,7 +310,7 @@ export class TestInbox {
     this.#context.atTeardown(async () => {
       const label = labelled();
       await attachMessage(this.#context.testInfo, label, message, null);
-      await this.#attachRaw(label, message.id);
+      await this.#attachRaw(label, message);
     });
   }
 
@@ -331,10 +332,15 @@ export class TestInbox {
     return this.#context.inboxCount() > 1 ? ` to ${this.address}` : '';
   }
 
-  /** Reads a message's raw source and attaches it; nothing when it cannot be read (the report says what was attached). */
-  async #attachRaw(label: string, id: string): Promise<void> {
-    const raw = await this.#handle.raw(id).then(
-      (source) => source.bytes,
+  /**
+   * Reads a message's raw source and attaches it; nothing when it cannot be
+   * read (the report says what was attached). A received message's own
+   * reading is used, so a message the checks already read is not fetched again.
+   */
+  async #attachRaw(label: string, message: ReceivedMessage | Message): Promise<void> {
+    const read = 'raw' in message && typeof message.raw === 'function' ? message.raw() : this.#handle.raw(message.id).then((source) => source.bytes);
+    const raw = await read.then(
+      (bytes) => bytes,
       () => null,
     );
     if (raw !== null) await attachRawSource(this.#context.testInfo, label, raw);

@@ -8,7 +8,8 @@
  */
 import { test as base } from '@playwright/test';
 import { InboxkitError, ReceivedMessage } from '../client/index.ts';
-import { listUnsubscribeUris, mergeTestDns } from '../client/internals.ts';
+import { listUnsubscribeUris } from '../checks/content-checks.ts';
+import { mergeTestDns } from '../checks/test-dns.ts';
 import type { AuthenticationOptions, AuthenticationReport, InboxHandle, Message, TestDns } from '../client/index.ts';
 import { checkMessageLinks } from './link-check.ts';
 import type { LinkCheckContext, LinkCheckOptions, LinkCheckReport } from './link-check.ts';

@@ -2,8 +2,8 @@
  * The script of the viewer's accessibility frame (built into `axe-runner.js`
  * when axe-core is installed): runs axe-core, loaded before it in the same
  * frame, over the frame's document (the message's sanitized HTML) with the
- * rules `toBeAccessible` runs (src/playwright/accessibility.ts: axe's WCAG and
- * best-practice rules without the page-structure ones, plus
+ * one configuration `toBeAccessible` runs (src/checks/axe-config.ts: axe's WCAG
+ * and best-practice rules without the page-structure ones, plus
  * `inboxkit-layout-table`), and posts the violations to the viewer.
  *
  * The frame is sandboxed with scripts but without the viewer's origin, and its
@@ -13,6 +13,8 @@
  * @packageDocumentation
  */
 
+import { AXE_DEFAULT_TAGS, AXE_MAX_NODES, EMAIL_IRRELEVANT_RULES, configureAxeForEmail } from '../checks/axe-config.ts';
+
 interface AxeViolation {
   id: string;
   impact: string | null;
@@ -21,46 +23,19 @@ interface AxeViolation {
   nodes: Array<{ target: unknown[]; failureSummary?: string }>;
 }
 interface Axe {
-  configure(spec: unknown): void;
   run(context: unknown, options: unknown): Promise<{ violations: AxeViolation[] }>;
-  commons: { table: { isDataTable(node: Element): boolean } };
 }
 
-/** Rules about a page's structure that an email cannot meet (as `EMAIL_IRRELEVANT_RULES` in src/playwright/accessibility.ts). */
-const OFF = ['region', 'landmark-one-main', 'page-has-heading-one', 'bypass', 'document-title', 'meta-viewport'];
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice', 'inboxkit'];
-const MAX_NODES = 20;
-const isPresentation = (node: Element) => ['presentation', 'none'].includes((node.getAttribute('role') ?? '').trim().toLowerCase());
-
 async function audit(axe: Axe): Promise<unknown> {
-  axe.configure({
-    checks: [
-      {
-        id: 'inboxkit-presentation-role',
-        evaluate: isPresentation,
-        metadata: { impact: 'moderate', messages: { pass: 'The layout table has role="presentation"', fail: 'This table holds no data but lacks role="presentation": screen readers announce its rows and columns' } },
-      },
-    ],
-    rules: [
-      {
-        id: 'inboxkit-layout-table',
-        selector: 'table',
-        matches: (node: Element) => !axe.commons.table.isDataTable(node) || isPresentation(node),
-        any: ['inboxkit-presentation-role'],
-        tags: ['inboxkit', 'best-practice'],
-        impact: 'moderate',
-        metadata: { description: 'Ensures tables used for layout have role="presentation"', help: 'Layout tables must have role="presentation" (or "none")', helpUrl: 'https://www.w3.org/WAI/tutorials/tables/' },
-      },
-    ],
-  });
-  const { violations } = await axe.run(document, { runOnly: { type: 'tag', values: TAGS }, rules: Object.fromEntries(OFF.map((r) => [r, { enabled: false }])), resultTypes: ['violations'] });
+  configureAxeForEmail();
+  const { violations } = await axe.run(document, { runOnly: { type: 'tag', values: AXE_DEFAULT_TAGS }, rules: Object.fromEntries(EMAIL_IRRELEVANT_RULES.map((r) => [r, { enabled: false }])), resultTypes: ['violations'] });
   return violations.map((v) => ({
     id: v.id,
     impact: v.impact ?? 'minor',
     help: v.help,
     helpUrl: v.helpUrl,
-    targets: v.nodes.slice(0, MAX_NODES).map((n) => n.target.map(String).join(' ')),
-    summaries: v.nodes.slice(0, MAX_NODES).map((n) => n.failureSummary ?? ''),
+    targets: v.nodes.slice(0, AXE_MAX_NODES).map((n) => n.target.map(String).join(' ')),
+    summaries: v.nodes.slice(0, AXE_MAX_NODES).map((n) => n.failureSummary ?? ''),
   }));
 }
 

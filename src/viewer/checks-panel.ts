@@ -9,8 +9,11 @@
  *
  * @packageDocumentation
  */
-import { CONTENT_RULES, checkContent, extractLinks } from '../extract/index.ts';
-import type { ContentFinding, ContentSource } from '../extract/index.ts';
+import { extractLinks } from '../extract/index.ts';
+import { checkContent } from '../checks/content-checks.ts';
+import type { ContentFinding, ContentSource } from '../checks/content-checks.ts';
+import { CONTENT_RULES } from '../checks/content-rules.ts';
+import { contentPartsOf, parseOriginal } from '../checks/original.ts';
 import type { Message } from '../wire/schemas.ts';
 import type { SpamCheck } from '../wire/spam-check.ts';
 import type { Api } from './api.ts';
@@ -20,10 +23,7 @@ import { authenticationForm } from './authentication-form.ts';
 import type { CompatibilityReport } from './email-clients.ts';
 
 async function partsOf(api: Api, message: Message): Promise<ContentSource> {
-  const raw = await api.raw(message.id);
-  const { default: PostalMime } = await import('postal-mime');
-  const parsed = await PostalMime.parse(raw);
-  return { headers: parsed.headers.map((x) => ({ key: x.key.toLowerCase(), value: x.value })), html: parsed.html ?? null, text: parsed.text ?? null };
+  return contentPartsOf(await parseOriginal(await api.raw(message.id)));
 }
 
 function contentSection(findings: ContentFinding[]): Node {

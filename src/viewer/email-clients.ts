@@ -3,16 +3,16 @@
  * opens client profiles or runs the checks: the caniemail package with its
  * data set (bundled for the browser by scripts/build-viewer.ts), and the same
  * code `message.compatibility()` and `toHaveScreenshot({ client })` run
- * (src/client/message/compatibility.ts, src/client/client-profile.ts: pure
+ * (src/checks/compatibility.ts, src/checks/client-profile.ts: pure
  * code over HTML, handed this bundle's copy of the data).
  *
  * @packageDocumentation
  */
 import * as caniemailPackage from 'caniemail';
-import { profileWith } from '../client/client-profile.ts';
-import type { ClientProfileResult } from '../client/client-profile.ts';
-import { compatibilityWith } from '../client/message/compatibility.ts';
-import type { CaniemailLibrary, CompatibilityReport } from '../client/message/compatibility.ts';
+import { profileWith } from '../checks/client-profile.ts';
+import type { ClientProfileResult } from '../checks/client-profile.ts';
+import { compatibilityWith } from '../checks/compatibility.ts';
+import type { CaniemailLibrary, CompatibilityReport } from '../checks/compatibility.ts';
 
 const library = caniemailPackage as unknown as CaniemailLibrary;
 

@@ -9,17 +9,27 @@ import type { Address, Attachment, DeletedMessage, Envelope, Message } from '../
 import type { SpamCheck } from '../../wire/spam-check.ts';
 import { extractLinks, extractOtp, extractOtps, findLink } from '../../extract/index.ts';
 import type { ExtractedLink, LinkFilterArg, OtpCandidates, OtpOptions } from '../../extract/index.ts';
-import { throwFromCall } from '../core/call-site.ts';
+import { throwFromCall } from '../../errors/call-site.ts';
 import { InboxkitError } from '../core/errors.ts';
 import type { AttachmentDownload, RawMessage } from '../core/types.ts';
-import { messageCompatibility } from './compatibility.ts';
-import type { CompatibilityReport, EmailClientNames } from './compatibility.ts';
-import { authenticateMessage } from './authentication.ts';
-import type { AuthenticationOptions, AuthenticationReport } from './authentication.ts';
-import { checkContent } from '../../extract/index.ts';
-import type { ContentCheckOptions, ContentFinding } from '../../extract/index.ts';
-import { contentSourceOf } from './content-source.ts';
+import { messageCompatibility } from '../../checks/compatibility.ts';
+import type { CompatibilityReport, EmailClientNames } from '../../checks/compatibility.ts';
+import { authenticationSession, runAuthentication, withoutLookups } from '../../checks/authentication.ts';
+import type { AuthenticationReport, SessionOverrides } from '../../checks/authentication.ts';
+import { checkContent } from '../../checks/content-checks.ts';
+import type { ContentCheckOptions, ContentFinding } from '../../checks/content-checks.ts';
+import { MessageOriginal } from '../../checks/original.ts';
+import type { ParsedOriginal } from '../../checks/original.ts';
+
+/** The parts of a message as it was sent, from `message.original()`. */
+export type OriginalParts = ParsedOriginal;
 import type { RequestOptions } from '../core/types.ts';
+
+/**
+ * Options of `message.authentication()`: the test DNS and the SMTP session's
+ * overrides, with a request's options for reading the raw source.
+ */
+export interface AuthenticationOptions extends SessionOverrides, RequestOptions {}
 
 /**
  * The calls a {@link ReceivedMessage} makes about itself; an `InboxHandle` is one
@@ -104,6 +114,7 @@ export class ReceivedMessage {
    */
   readonly envelope: Envelope | null;
   readonly #inbox: MessageOwner;
+  #original: MessageOriginal<RequestOptions> | undefined;
 
   /** Made by the waits; see `inbox.waitForMessage()`. `inbox.received(message)` wraps a message fetched otherwise. */
   constructor(inbox: MessageOwner, data: Message) {
@@ -126,6 +137,29 @@ export class ReceivedMessage {
     this.size = data.size;
     this.hasAttachments = data.hasAttachments;
     this.envelope = data.envelope ?? null;
+  }
+
+  /** The raw source, read and parsed at most once for every analysis of this message. */
+  #originalSource(): MessageOriginal<RequestOptions> {
+    this.#original ??= new MessageOriginal<RequestOptions>(async (options) => (await this.#inbox.raw(this.id, options)).bytes);
+    return this.#original;
+  }
+
+  /**
+   * The message as it was sent, parsed from its raw source: every header in
+   * order, the original (unsanitized) HTML part, the text part and the
+   * attachments. The raw source is read and parsed once per message, and
+   * every check of it (compatibility, content rules, sender authentication,
+   * renders, audits, the report's `.eml`) shares that one reading.
+   *
+   * @example
+   * ```ts
+   * const { html, headers } = await message.original();
+   * expect(headers.find((h) => h.key === 'list-unsubscribe')).toBeDefined();
+   * ```
+   */
+  async original(options?: RequestOptions): Promise<OriginalParts> {
+    return this.#originalSource().parsed(options);
   }
 
   #source(): { html: string | null; text: string | null; subject: string } {
@@ -211,8 +245,10 @@ export class ReceivedMessage {
    * expect(auth.dkim[0]?.result).toBe('pass');
    * ```
    */
-  async authentication(options?: AuthenticationOptions): Promise<AuthenticationReport> {
-    return authenticateMessage(this, options);
+  async authentication(options: AuthenticationOptions = {}): Promise<AuthenticationReport> {
+    const session = authenticationSession(this.envelope, options);
+    const raw = await this.#originalSource().raw(options);
+    return withoutLookups(await runAuthentication({ raw, dns: options.dns ?? {}, session, trustReceived: this.envelope === null }));
   }
 
   /**
@@ -230,7 +266,7 @@ export class ReceivedMessage {
    * ```
    */
   async contentChecks(options: ContentCheckOptions & RequestOptions = {}): Promise<ContentFinding[]> {
-    return checkContent(await contentSourceOf(this, options), options);
+    return checkContent(await this.#originalSource().contentSource(options), options);
   }
 
   /**
@@ -253,10 +289,9 @@ export class ReceivedMessage {
     return owner.spamCheck(this.id, options);
   }
 
-  /** The raw source (`.eml` bytes) as received over SMTP. */
+  /** The raw source (`.eml` bytes) as received over SMTP (read once per message; each call returns a copy). */
   async raw(options?: RequestOptions): Promise<Uint8Array> {
-    const raw = await this.#inbox.raw(this.id, options);
-    return raw.bytes;
+    return (await this.#originalSource().raw(options)).slice();
   }
 
   /**

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import type { MessageSummary } from '../../wire/schemas.ts';
-import { formatAddress } from '../core/format.ts';
+import { formatAddress } from '../internal/format.ts';
 import type { WaitMismatch } from './errors.ts';
 
 /** How many non-matching messages a timeout error lists, and how many with their failed criteria. */

@@ -6,7 +6,7 @@
  */
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import { ApiError } from '../core/errors.ts';
-import { bodyMismatches, needsFullMessage, summaryMismatches } from '../message/criteria.ts';
+import { bodyMismatches, needsFullMessage, summaryMismatches } from '../internal/criteria.ts';
 import type { MessageCriteria } from '../message/criteria.ts';
 import type { ReceivedMessage } from '../message/received.ts';
 import type { WaitSource } from './source.ts';

@@ -8,9 +8,9 @@
  */
 import type { Message, MessageSummary } from '../../wire/schemas.ts';
 import { AbortError, InboxkitError } from '../core/errors.ts';
-import { describeCriteria, toCriteria } from '../message/criteria.ts';
+import { describeCriteria, toCriteria } from '../internal/criteria.ts';
 import type { MessageCriteria } from '../message/criteria.ts';
-import { formatAddress } from '../core/format.ts';
+import { formatAddress } from '../internal/format.ts';
 import type { ReceivedMessage } from '../message/received.ts';
 import type { InboxAccessRevokedEvent, InboxGoneEvent } from '../stream/stream.ts';
 import { UnexpectedMessageError, WaitTimeoutError } from './errors.ts';

@@ -8,7 +8,7 @@
  */
 import { test as base } from '@playwright/test';
 import type { Locator, TestInfo } from '@playwright/test';
-import { captureCallSite } from '../../client/internals.ts';
+import { captureCallSite } from '../../errors/call-site.ts';
 import { AuthenticatorDevice, atSite, stepOptions, systemClock } from './device.ts';
 import type { AuthenticatorClock } from './device.ts';
 import { AuthenticatorError, findOtpSourceInText, maskUri, parseOtpSource } from './otp-params.ts';

@@ -8,8 +8,8 @@
 import { inspect } from 'node:util';
 import { test as base } from '@playwright/test';
 import { HOTP, Secret, TOTP } from 'otpauth';
-import { atCallSite, callLocation, captureCallSite } from '../../client/internals.ts';
-import type { CallLocation, CallSite } from '../../client/internals.ts';
+import { atCallSite, callLocation, captureCallSite } from '../../errors/call-site.ts';
+import type { CallLocation, CallSite } from '../../errors/call-site.ts';
 import { AuthenticatorError, maskSecret } from './otp-params.ts';
 import type { OtpAlgorithm, OtpParameters } from './otp-params.ts';
 import { planCode } from './schedule.ts';

@@ -14,8 +14,8 @@ import { InvalidCursorError } from '../storage/contract/cursor.ts';
 import type { MessageRecord } from '../storage/contract/types.ts';
 import { authenticationCheckRoute, deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute } from './messages.routes.ts';
 import { SpamCheckError } from '../spam/scanner.ts';
-import { AuthenticationCheckError, checkAuthentication } from '../checks/authentication.ts';
-import { TestDnsError } from '../checks/test-dns.ts';
+import { AuthenticationCheckError, authenticationSession, runAuthentication } from '../../checks/authentication.ts';
+import { TestDnsError } from '../../checks/test-dns.ts';
 import type { AuthenticationCheck, AuthenticationCheckRequest } from '../../wire/authentication-check.ts';
 
 /** Longest an authentication check may take. */
@@ -36,18 +36,14 @@ const DOWNLOAD_HEADERS = {
  */
 async function authenticate(message: MessageRecord, raw: Uint8Array, body: AuthenticationCheckRequest): Promise<AuthenticationCheck> {
   const envelope = message.envelope ?? null;
-  const session = {
-    mailFrom: body.mailFrom ?? envelope?.mailFrom ?? '',
-    clientAddress: body.clientAddress ?? envelope?.clientAddress ?? '127.0.0.1',
-    helo: body.helo ?? envelope?.helo ?? null,
-  };
+  const session = authenticationSession(envelope, body);
   try {
-    return await checkAuthentication({ raw, dns: body.dns, session, trustReceived: envelope === null, timeoutMs: AUTHENTICATION_TIMEOUT_MS });
+    return await runAuthentication({ raw, dns: body.dns, session, trustReceived: envelope === null, timeoutMs: AUTHENTICATION_TIMEOUT_MS });
   } catch (error) {
     if (error instanceof TestDnsError) throw new HttpError('validation_error', `${error.message} (see docs/email-checks.md).`);
     if (!(error instanceof AuthenticationCheckError)) throw error;
     if (error.kind === 'unavailable') throw new HttpError('authentication_unavailable', error.message);
-    throw new HttpError('authentication_failed', `The authentication check failed: ${error.message}; send a smaller test DNS (an SPF record that includes many others is a likely cause).`);
+    throw new HttpError('authentication_failed', `The authentication check failed: ${error.message.replace(/^authentication: /, '')}; send a smaller test DNS (an SPF record that includes many others is a likely cause).`);
   }
 }
 

@@ -8,6 +8,7 @@ import { firefox, webkit } from '@playwright/test';
 import type { Page } from '@playwright/test';
 import { expect } from '../../../src/playwright/index.ts';
 import { renderEmail } from '../../../src/playwright/render.ts';
+import { parseOriginal } from '../../../src/checks/original.ts';
 import { test } from '../email-fixtures.ts';
 import type { Site } from '../email-fixtures.ts';
 
@@ -145,7 +146,7 @@ test('bad input is refused clearly: an unknown client, a width out of range, an 
   await expect(message.render({ width: 2500 })).rejects.toThrow(/got 2500/);
   await expect(expect(message).toHaveScreenshot({ widths: [] })).rejects.toThrow(/widths is empty/);
 
-  const empty = await renderEmail(async () => Promise.reject(new Error('the browser is not reached')), { subject: '', html: null, text: null, raw: async () => new TextEncoder().encode('Subject: x\r\n\r\n'), otp: () => '', otps: () => [] }).then(
+  const empty = await renderEmail(async () => Promise.reject(new Error('the browser is not reached')), { subject: '', html: null, text: null, original: async () => parseOriginal('Subject: x\r\n\r\n'), otp: () => '', otps: () => [] }).then(
     () => null,
     (e: unknown) => e as Error,
   );
@@ -165,7 +166,7 @@ for (const [name, type] of [
     const browser = await type.launch();
     try {
       const raw = new TextEncoder().encode('Subject: Hi\r\nContent-Type: text/html\r\n\r\n<p>Hello 2026-11-25</p>\r\n');
-      const render = await renderEmail(async () => browser, { subject: 'Hi', html: null, text: null, raw: async () => raw, otp: () => '', otps: () => [] }, { width: 'mobile' });
+      const render = await renderEmail(async () => browser, { subject: 'Hi', html: null, text: null, original: async () => parseOriginal(raw), otp: () => '', otps: () => [] }, { width: 'mobile' });
       expect(render.width).toBe(375);
       expect(render.dynamic).toEqual([{ kind: 'date', text: '2026-11-25' }]);
       await render.close();

@@ -6,7 +6,7 @@
 import * as cheerio from 'cheerio';
 import { test, expect } from '@playwright/test';
 import { applyClientProfile } from '../../../src/client/index.ts';
-import { clientFeatureSupport } from '../../../src/client/internals.ts';
+import { clientFeatureSupport } from '../../../src/checks/compatibility.ts';
 
 /** Every `family.platform` the data knows. */
 const CLIENTS = [

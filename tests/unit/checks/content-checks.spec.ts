@@ -4,7 +4,7 @@
  */
 import { test, expect } from '@playwright/test';
 import { CONTENT_RULES, GMAIL_CLIP_BYTES, checkContent } from '../../../src/client/index.ts';
-import { contentSourceOf } from '../../../src/client/internals.ts';
+import { contentSourceOf } from '../../../src/checks/original.ts';
 import type { ContentSource } from '../../../src/client/index.ts';
 
 const GOOD_HEADERS = [

@@ -11,7 +11,7 @@ import { createSocket } from 'node:dgram';
 import { test, expect } from '@playwright/test';
 import { InboxkitError } from '../../../src/client/index.ts';
 import type { TestDns } from '../../../src/client/index.ts';
-import { testDnsResolver } from '../../../src/client/internals.ts';
+import { testDnsResolver } from '../../../src/checks/test-dns.ts';
 
 /** What a query answers: the records, or the code of the error mailauth reads (`ENOTFOUND`: NXDOMAIN, `ENODATA`: NODATA). */
 async function answer(map: TestDns, name: string, type: string): Promise<unknown[] | string> {

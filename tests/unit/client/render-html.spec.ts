@@ -4,7 +4,7 @@
  */
 import { test, expect } from '@playwright/test';
 import * as cheerio from 'cheerio';
-import { prepareRenderHtml } from '../../../src/client/internals.ts';
+import { prepareRenderHtml } from '../../../src/checks/render-source.ts';
 
 const prepare = (html: string, codes: string[] = [], images: 'blocked' | 'placeholder' | 'loaded' = 'placeholder') => prepareRenderHtml(html, { images, codes, maskDynamic: true });
 

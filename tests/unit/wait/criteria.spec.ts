@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { bodyMismatches, describeCriteria, matchesPattern, needsFullMessage, summaryMismatches, toCriteria } from '../../../src/client/message/criteria.ts';
+import { bodyMismatches, describeCriteria, matchesPattern, needsFullMessage, summaryMismatches, toCriteria } from '../../../src/client/internal/criteria.ts';
 import { pollDelay } from '../../../src/client/wait/feed.ts';
 import { InboxkitError } from '../../../src/client/index.ts';
 import type { MessageSummary } from '../../../src/client/index.ts';

@@ -6,7 +6,25 @@
  * @packageDocumentation
  */
 import { isIPv4, isIPv6 } from 'node:net';
-import { InboxkitError } from '../core/errors.ts';
+import { InboxkitError } from '../errors/inboxkit-error.ts';
+import { dnsName } from './dns-name.ts';
+
+export { dnsName };
+
+/** A test DNS that is not usable: the message names the record and the form it should have. */
+export class TestDnsError extends InboxkitError {
+  override name = 'TestDnsError';
+}
+
+/** One query the checks made of the test DNS, for the explanations. */
+export interface DnsLookup {
+  /** The name asked, normalised ({@link dnsName}). */
+  name: string;
+  /** The record type asked (`TXT`, `A`, …). */
+  type: string;
+  /** Whether the map had records of that name and type. */
+  found: boolean;
+}
 
 /** An MX record: `'10 mx.acme.example'` or `{ priority, exchange }`. */
 export type MxRecord = string | { priority: number; exchange: string };
@@ -55,17 +73,12 @@ function dnsError(code: 'ENOTFOUND' | 'ENODATA', name: string, type: string): Er
   return Object.assign(new Error(`${code === 'ENOTFOUND' ? 'no such name' : `no ${type} record`} ${name} in the test DNS`), { code, hostname: name });
 }
 
-/** The normal form of a DNS name: lower case, no trailing dot. */
-export function dnsName(name: string): string {
-  return name.trim().toLowerCase().replace(/\.$/, '');
-}
-
 function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 
-function bad(name: string, problem: string): InboxkitError {
-  return new InboxkitError(
+function bad(name: string, problem: string): TestDnsError {
+  return new TestDnsError(
     `test DNS: the record of ${JSON.stringify(name)} ${problem}. A name maps to its TXT records (a string or an array of strings) or to { TXT, A, AAAA, MX, CNAME, PTR }.`,
   );
 }
@@ -117,16 +130,16 @@ function checkRecord(name: string, type: RecordType, record: unknown): unknown {
 /**
  * Checks a test DNS and returns it normalised.
  *
- * @throws InboxkitError naming the record that is malformed and what it should look like.
+ * @throws TestDnsError naming the record that is malformed and what it should look like.
  */
 function compile(dns: TestDns): Zone {
   if (typeof dns !== 'object' || dns === null || Array.isArray(dns)) {
-    throw new InboxkitError(`test DNS: expected an object of DNS names to records, got ${JSON.stringify(dns)}.`);
+    throw new TestDnsError(`test DNS: expected an object of DNS names to records, got ${JSON.stringify(dns)}.`);
   }
   const zone: Zone = new Map();
   for (const [rawName, value] of Object.entries(dns)) {
     const name = dnsName(rawName);
-    if (name === '' || /\s/.test(name)) throw new InboxkitError(`test DNS: ${JSON.stringify(rawName)} is not a DNS name.`);
+    if (name === '' || /\s/.test(name)) throw new TestDnsError(`test DNS: ${JSON.stringify(rawName)} is not a DNS name.`);
     const set: DnsRecordSet = typeof value === 'string' || Array.isArray(value) ? { TXT: value as string[] } : (value as DnsRecordSet);
     if (typeof set !== 'object' || set === null) throw bad(name, `is ${JSON.stringify(value)}`);
     const entry = zone.get(name) ?? {};
@@ -167,9 +180,9 @@ export type DnsResolver = (name: string, type: string) => Promise<unknown[]>;
  * lacks is `ENOTFOUND`; a type it lacks is `ENODATA`. `lookups` records every
  * query, for the explanations.
  *
- * @throws InboxkitError when a record of the map is malformed.
+ * @throws TestDnsError when a record of the map is malformed.
  */
-export function testDnsResolver(dns: TestDns, lookups: Array<{ name: string; type: string; found: boolean }> = []): DnsResolver {
+export function testDnsResolver(dns: TestDns, lookups: DnsLookup[] = []): DnsResolver {
   const zone = compile(dns);
   return async (rawName, type) => {
     const name = dnsName(rawName);

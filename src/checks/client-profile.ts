@@ -11,8 +11,8 @@
  */
 import * as cheerio from 'cheerio';
 import type * as CssTree from 'css-tree';
-import { clientFeatureSupport } from './message/compatibility.ts';
-import type { CaniemailLibrary, ClientFeatureSupport } from './message/compatibility.ts';
+import { clientFeatureSupport } from './compatibility.ts';
+import type { CaniemailLibrary, ClientFeatureSupport } from './compatibility.ts';
 
 /** One kind of thing a client profile removed from an email. */
 export interface ProfileRemoval {

@@ -1,21 +1,20 @@
 /**
  * Content checks: the rules of `content-rules.ts` applied to a message's
- * headers and original parts (the client reads them from the raw source with
- * `postal-mime`: the sanitized HTML of the API has lost exactly the script,
+ * headers and original parts (read from the raw source with `postal-mime`, once per
+ * message, by `original.ts`: the sanitized HTML of the API has lost exactly the script,
  * form and `<link>` elements some rules look for). Pure and browser-safe, so the
  * viewer runs the same code.
  *
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import { InboxkitError } from '../errors/inboxkit-error.ts';
 import { CONTENT_RULES, GMAIL_CLIP_BYTES } from './content-rules.ts';
-import type { ContentSeverity } from './content-rules.ts';
+import type { ContentRuleId, ContentSeverity } from './content-rules.ts';
 
 /** One thing a content rule found. */
 export interface ContentFinding {
   /** The rule's id (see `CONTENT_RULES`). */
-  rule: string;
+  rule: ContentRuleId;
   /** `error` or `warning`. */
   severity: ContentSeverity;
   /** What is wrong, and the fix. */
@@ -46,9 +45,8 @@ export interface ContentSource {
 
 const MAX_FINDINGS_PER_RULE = 20;
 
-function finding(rule: string, message: string, where: string): ContentFinding {
+function finding(rule: ContentRuleId, message: string, where: string): ContentFinding {
   const known = CONTENT_RULES[rule];
-  if (!known) throw new InboxkitError(`content checks: internal: unknown rule ${rule}`);
   return { rule, severity: known.severity, message: `${message}. Fix: ${known.fix}`, where };
 }
 
@@ -123,7 +121,7 @@ function htmlFindings(html: string): ContentFinding[] {
   if (size > GMAIL_CLIP_BYTES) findings.push(finding('html-size', `The HTML is ${size} bytes, over Gmail's clipping limit of ${GMAIL_CLIP_BYTES}`, 'html part'));
   const $ = cheerio.load(html, { sourceCodeLocationInfo: true } as cheerio.CheerioOptions);
   type Wrapped = ReturnType<typeof $>;
-  const each = (selector: string, rule: string, message: (el: Wrapped) => string | null) => {
+  const each = (selector: string, rule: ContentRuleId, message: (el: Wrapped) => string | null) => {
     let count = 0;
     $(selector).each((_, node) => {
       const el = $(node);

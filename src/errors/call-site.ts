@@ -9,7 +9,7 @@
  * @packageDocumentation
  */
 import { fileURLToPath } from 'node:url';
-import { InboxkitError } from './errors.ts';
+import { InboxkitError } from './inboxkit-error.ts';
 
 /** Where a call was made: the frames below the called function. */
 export interface CallSite {

@@ -9,7 +9,15 @@
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import type { ReceivedMessage } from './message/received.ts';
+import type { ExtractedLink } from '../extract/index.ts';
+
+/** What the link check reads of a message: its links and its sanitized HTML (for the images). */
+export interface LinkCheckable {
+  /** The message's links, as `message.links()` gives them. */
+  links(): ExtractedLink[];
+  /** The sanitized HTML. */
+  html: string | null;
+}
 
 /** One answer of a {@link LinkRequester}: Playwright's `APIResponse` is one. */
 export interface LinkResponse {
@@ -216,7 +224,7 @@ async function follow(item: CheckedLink, ctx: LinkCheckContext, origins: string[
  *
  * @throws Error when no origin may be requested (no `baseURL` and no `allow`), or an option is invalid.
  */
-export async function checkMessageLinks(message: Pick<ReceivedMessage, 'links' | 'html'>, ctx: LinkCheckContext, options: LinkCheckOptions = {}): Promise<LinkCheckReport> {
+export async function checkMessageLinks(message: LinkCheckable, ctx: LinkCheckContext, options: LinkCheckOptions = {}): Promise<LinkCheckReport> {
   const resolved = checkOptions(options);
   const origins: string[] = [];
   if (ctx.baseURL !== undefined && ctx.baseURL !== '') {

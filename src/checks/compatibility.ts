@@ -14,8 +14,9 @@
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import { InboxkitError } from '../core/errors.ts';
-import type { RequestOptions } from '../core/types.ts';
+import { InboxkitError } from '../errors/inboxkit-error.ts';
+import { originalHtml } from './original.ts';
+import type { ParsedOriginal } from './original.ts';
 
 /** One feature of the email that a client lacks or supports only in part. */
 export interface FeatureUse {
@@ -112,8 +113,8 @@ export interface CaniemailLibrary {
 
 const MAX_LINES = 5;
 
-/** The bundle, three folders up from both src/client/message and dist/client/message. */
-const VENDOR_BUNDLE = '../../../vendor/caniemail.js';
+/** The bundle, two folders up from both src/checks and dist/checks. */
+const VENDOR_BUNDLE = '../../vendor/caniemail.js';
 
 async function loadCaniemail(): Promise<CaniemailLibrary> {
   // Loaded on first use: the data set is large, and most runs never check compatibility.
@@ -326,27 +327,20 @@ function emptyClient(client: string, data: CaniemailLibrary['rawData']): ClientC
 }
 
 /** What {@link messageCompatibility} needs of a message. */
-export interface CompatibilitySource {
+export interface CompatibilitySource<O = unknown> {
   /** The sanitized HTML, the fallback when the raw source cannot be read. */
   html: string | null;
-  /** The raw source. */
-  raw(options?: RequestOptions): Promise<Uint8Array>;
+  /** The message's original parts, read and parsed once (`message.original()`). */
+  original(options?: O): Promise<ParsedOriginal>;
 }
 
 /**
  * The compatibility of a received message: its original HTML part (from the
  * raw source), or its sanitized HTML when the server does not serve raw sources.
  */
-export async function messageCompatibility(message: CompatibilitySource, clients?: EmailClientNames, options?: RequestOptions): Promise<CompatibilityReport> {
-  let original: string | null | undefined;
-  try {
-    const { default: PostalMime } = await import('postal-mime');
-    const parsed = await PostalMime.parse(await message.raw(options));
-    original = parsed.html ?? null;
-  } catch (error) {
-    // Only a server without the raw-source extension is a reason to fall back; other failures are the caller's to see.
-    if (!(error instanceof InboxkitError && 'status' in error && (error.status === 404 || error.status === 405))) throw error;
-  }
+export async function messageCompatibility<O>(message: CompatibilitySource<O>, clients?: EmailClientNames, options?: O): Promise<CompatibilityReport> {
+  // Only a server without the raw-source extension is a reason to fall back; other failures are the caller's to see.
+  const original = await originalHtml(message, options);
   if (original !== undefined) return checkCompatibility(original, clients);
   const report = await checkCompatibility(message.html, clients);
   return report.source === 'original' ? { ...report, source: 'sanitized' } : report;

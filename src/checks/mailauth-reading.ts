@@ -1,13 +1,14 @@
 /**
  * How mailauth's answer reads as an authentication result: each DKIM
  * signature, SPF, DMARC and ARC, with a reason that says what to fix when it
- * did not pass. Pure and free of imports but the wire type, so that the
+ * did not pass. Pure (the wire type and the DNS name's normal form only), so that the
  * client's `message.authentication()` and the service's authentication check
  * (`POST /messages/{id}/authentication`) explain a result in the same words.
  *
  * @packageDocumentation
  */
-import type { AuthenticationCheck } from './authentication-check.ts';
+import type { AuthenticationCheck } from '../wire/authentication-check.ts';
+import { dnsName as normalName } from './dns-name.ts';
 
 /** One status in mailauth's answer. */
 export interface MailauthStatus {
@@ -28,11 +29,6 @@ export interface MailauthAnswer {
 
 /** An authentication result without the test DNS's lookups (the service adds them). */
 export type AuthenticationReading = Omit<AuthenticationCheck, 'lookups'>;
-
-/** The normal form of a DNS name: trimmed, lower case, no trailing dot. */
-function normalName(name: string): string {
-  return name.trim().toLowerCase().replace(/\.$/, '');
-}
 
 /** A DKIM result's reason, in words that say what to fix. */
 function dkimReason(comment: string, selector: string, domain: string): string {

@@ -9,8 +9,9 @@
  * @packageDocumentation
  */
 import * as cheerio from 'cheerio';
-import { InboxkitError } from './core/errors.ts';
-import type { RequestOptions } from './core/types.ts';
+import { InboxkitError } from '../errors/inboxkit-error.ts';
+import { isRawUnsupported } from './original.ts';
+import type { OriginalAttachment, ParsedOriginal } from './original.ts';
 
 /** A part of the email that changes with every send, masked in snapshots. */
 export interface DynamicPart {
@@ -184,7 +185,7 @@ const MAX_INLINE_IMAGE_BYTES = 2 * 1024 * 1024;
 const MAX_INLINE_TOTAL_BYTES = 8 * 1024 * 1024;
 
 /** `cid:` references of the original HTML, resolved to `data:` URLs of the message's own inline parts, so the render needs no network. */
-function inlineCidImages(html: string, attachments: ReadonlyArray<{ contentId?: string; mimeType: string; content: ArrayBuffer | Uint8Array | string }>): string {
+function inlineCidImages(html: string, attachments: readonly OriginalAttachment[]): string {
   const byId = new Map<string, string>();
   let total = 0;
   for (const a of attachments) {
@@ -203,13 +204,13 @@ function inlineCidImages(html: string, attachments: ReadonlyArray<{ contentId?: 
 }
 
 /** What {@link renderSource} needs of a message. */
-export interface RenderSource {
+export interface RenderSource<O = unknown> {
   /** The sanitized HTML, used when the raw source cannot be read. */
   html: string | null;
   /** The text body, rendered when there is no HTML. */
   text: string | null;
-  /** The raw source. */
-  raw(options?: RequestOptions): Promise<Uint8Array>;
+  /** The message's original parts, read and parsed once (`message.original()`). */
+  original(options?: O): Promise<ParsedOriginal>;
 }
 
 /**
@@ -220,14 +221,13 @@ export interface RenderSource {
  *
  * @throws InboxkitError when the message has neither HTML nor text (an empty message).
  */
-export async function renderSource(message: RenderSource, options?: RequestOptions): Promise<{ html: string; source: 'original' | 'sanitized' | 'text' }> {
+export async function renderSource<O>(message: RenderSource<O>, options?: O): Promise<{ html: string; source: 'original' | 'sanitized' | 'text' }> {
   let original: string | null = null;
   try {
-    const { default: PostalMime } = await import('postal-mime');
-    const parsed = await PostalMime.parse(await message.raw(options));
-    original = parsed.html === undefined ? null : inlineCidImages(parsed.html, parsed.attachments);
+    const parsed = await message.original(options);
+    original = parsed.html === null ? null : inlineCidImages(parsed.html, parsed.attachments);
   } catch (error) {
-    if (!(error instanceof InboxkitError && 'status' in error && (error.status === 404 || error.status === 405))) throw error;
+    if (!isRawUnsupported(error)) throw error;
   }
   if (original !== null && original.trim() !== '') return { html: original, source: 'original' };
   if (message.html !== null && message.html.trim() !== '') return { html: message.html, source: 'sanitized' };
