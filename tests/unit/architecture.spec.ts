@@ -9,6 +9,7 @@ import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { depsFor, refusal } from '../../scripts/deps.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const src = path.join(root, 'src');
@@ -217,6 +218,64 @@ test('the architecture table of docs/architecture.md names every folder of src/ 
     }
   }
   expect(undeclared, 'imports the architecture table of docs/architecture.md does not allow').toEqual([]);
+});
+
+/** Every import specifier of a file, relative or a package: static, type-only, re-exports and dynamic imports alike. */
+function allImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\s[^'";]*?\bfrom\s*['"]([^'"]+)['"]|^\s*import\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/gm)].map((m) => (m[1] ?? m[2] ?? m[3])!);
+}
+
+test('every folder of src/ is under a DEPS.list, the one statement of what it may import', () => {
+  const folders = new Set(sourceFiles(src).map((file) => path.dirname(file)));
+  const without = [...folders].filter((dir) => depsFor(path.join(dir, 'x.ts'), src) === undefined).map((dir) => path.relative(root, dir));
+  expect(without, 'folders with no DEPS.list in them or above them (up to src/)').toEqual([]);
+});
+
+test('every import of src/ is one its nearest DEPS.list allows (the lists lint reads)', () => {
+  const refused: string[] = [];
+  for (const file of sourceFiles(src)) {
+    const deps = depsFor(file, src)!;
+    for (const specifier of allImports(file)) {
+      const why = refusal(deps, file, specifier);
+      if (why) refused.push(`${path.relative(root, file)}: ${why}`);
+    }
+  }
+  expect(refused).toEqual([]);
+});
+
+test('the architecture table of docs/architecture.md names for each folder the folders its DEPS.list allows', () => {
+  const { rows } = readmeArchitecture();
+  const mismatched: string[] = [];
+  for (const [folder, may] of rows) {
+    const deps = depsFor(path.join(src, folder, 'x.ts'), src);
+    if (!deps) continue;
+    const listed = new Set([...deps.folders, ...deps.files].map((target) => folderOf(target.endsWith(path.sep) ? path.join(target, 'x.ts') : target)).filter((f) => f !== folder));
+    const extra = [...listed].filter((f) => !may.has(f));
+    const missing = [...may].filter((f) => !listed.has(f));
+    if (extra.length || missing.length) mismatched.push(`src/${folder}: DEPS.list allows ${extra.map((f) => `src/${f}`).join(', ') || 'nothing more'}; the table adds ${missing.map((f) => `src/${f}`).join(', ') || 'nothing more'}`);
+  }
+  expect(mismatched).toEqual([]);
+});
+
+test('a DEPS.list allows its own folder, what it names, and nothing else', () => {
+  const list = path.join(src, 'checks', 'DEPS.list');
+  const deps = depsFor(path.join(src, 'checks', 'x.ts'), src, (name) => (name === list ? '../errors/\n../wire/schemas.ts\ncheerio\nhono/*\n# a comment\n!./inner/\n./inner/index.ts\n!./root.ts <- ./index.ts\n' : undefined))!;
+  const file = path.join(src, 'checks', 'x.ts');
+  expect(refusal(deps, file, './y.ts')).toBeNull();
+  expect(refusal(deps, file, '../errors/inboxkit-error.ts')).toBeNull();
+  expect(refusal(deps, file, '../wire/schemas.ts')).toBeNull();
+  expect(refusal(deps, file, 'cheerio')).toBeNull();
+  expect(refusal(deps, file, 'cheerio/utils')).toContain('is not allowed here');
+  expect(refusal(deps, file, 'hono/body-limit')).toBeNull();
+  expect(refusal(deps, file, './inner/index.ts')).toBeNull();
+  expect(refusal(deps, file, './inner/deep.ts')).toContain('only through inner/index.ts');
+  expect(refusal(deps, path.join(src, 'checks', 'inner', 'a.ts'), './deep.ts')).toBeNull();
+  expect(refusal(deps, file, './root.ts')).toContain('lets only index.ts import root.ts');
+  expect(refusal(deps, path.join(src, 'checks', 'index.ts'), './root.ts')).toBeNull();
+  expect(refusal(deps, file, '../wire/defaults.ts')).toContain('src/checks/DEPS.list');
+  expect(refusal(deps, file, '../client/index.ts')).toContain('is not allowed here');
+  expect(refusal(deps, file, 'node:fs')).toContain('is not allowed here');
 });
 
 test('every file docs/architecture.md names exists', () => {

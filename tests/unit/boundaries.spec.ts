@@ -1,6 +1,7 @@
 /**
- * The module boundaries hold: the lint configuration refuses an import across
- * them, so `npm test` fails on one.
+ * The module boundaries hold: lint's `inboxkit/deps` rule refuses an import
+ * that the nearest `DEPS.list` does not allow (scripts/deps.js), so `npm test`
+ * fails on one.
  */
 import { test, expect } from '@playwright/test';
 import { ESLint } from 'eslint';
@@ -12,7 +13,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 async function importErrors(file: string, specifier: string): Promise<string[]> {
   const eslint = new ESLint({ cwd: root });
   const [result] = await eslint.lintText(`import { x } from '${specifier}';\nexport const y = x;\n`, { filePath: path.join(root, file) });
-  return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  return (result?.messages ?? []).filter((m) => m.ruleId === 'inboxkit/deps').map((m) => m.message);
 }
 
 const refused: Array<[string, string]> = [
@@ -52,11 +53,12 @@ const allowed: Array<[string, string]> = [
   ['src/server/example.ts', '../wire/schemas.ts'],
   ['src/client/example.ts', '../wire/schemas.ts'],
   ['src/playwright/example.ts', '../client/index.ts'],
-  ['src/playwright/example.ts', '../client/internals.ts'],
+  ['src/playwright/example.ts', '../client/internal/criteria.ts'],
+  ['src/playwright/example.ts', '../checks/render-source.ts'],
   ['src/viewer/example.ts', '../extract/index.ts'],
   ['src/viewer/example.ts', '../client/core/errors.ts'],
-  ['src/viewer/example.ts', '../client/message/compatibility.ts'],
-  ['src/viewer/example.ts', '../client/client-profile.ts'],
+  ['src/viewer/example.ts', '../checks/compatibility.ts'],
+  ['src/viewer/example.ts', '../checks/client-profile.ts'],
   ['src/viewer/example.ts', 'eventsource-parser'],
   ['src/mcp/example.ts', '../client/index.ts'],
   ['src/mcp/example.ts', '@modelcontextprotocol/sdk/server/mcp.js'],
@@ -116,7 +118,7 @@ test.describe('server layers and the CLI', () => {
       : `import { x } from '${specifier}';\nexport const y = x;\n`;
     const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
     return (result?.messages ?? [])
-      .filter((m) => m.ruleId === 'no-restricted-imports' || m.ruleId === '@typescript-eslint/no-restricted-imports')
+      .filter((m) => m.ruleId === 'inboxkit/deps')
       .map((m) => m.message);
   }
 
@@ -140,9 +142,10 @@ test.describe('server layers and the CLI', () => {
     ['auth imports the server context', 'src/server/auth/example.ts', '../context/context.ts'],
     ['a route imports the composition root', 'src/server/routes/example.ts', '../app.ts'],
     ['the sweeper imports the composition root', 'src/server/example.ts', './start.ts'],
-    ['the authentication check imports the store', 'src/server/checks/example.ts', '../storage/contract/types.ts'],
-    ['the authentication check imports the HTTP layer', 'src/server/checks/example.ts', '../http/errors.ts'],
-    ['the authentication check imports the client', 'src/server/checks/example.ts', '../../client/message/test-dns.ts'],
+    ['the analysis room imports the store', 'src/checks/example.ts', '../server/storage/contract/types.ts'],
+    ['the analysis room imports the HTTP layer', 'src/checks/example.ts', '../server/http/errors.ts'],
+    ['the analysis room imports the client', 'src/checks/example.ts', '../client/index.ts'],
+    ['the viewer imports an analysis that needs Node', 'src/viewer/example.ts', '../checks/test-dns.ts'],
   ];
   for (const [what, file, specifier] of layerRefused) {
     test(`lint refuses it when ${what} (${file} → ${specifier})`, async () => {
@@ -172,11 +175,11 @@ test.describe('server layers and the CLI', () => {
     ['src/server/start.ts', './app.ts'],
     ['src/server/routes/example.ts', '../auth/visibility.ts'],
     ['src/server/smtp/example.ts', '../forward/forwarder.ts'],
-    ['src/server/storage/sqlite/example.ts', '../types.ts'],
-    ['src/server/storage/example.ts', 'events'],
-    ['src/server/checks/example.ts', 'mailauth'],
-    ['src/server/checks/example.ts', '../../wire/authentication-check.ts'],
-    ['src/server/routes/example.ts', '../checks/authentication.ts'],
+    ['src/server/storage/sqlite/example.ts', '../contract/types.ts'],
+    ['src/server/storage/example.ts', 'node:events'],
+    ['src/checks/example.ts', 'mailauth'],
+    ['src/checks/example.ts', '../wire/authentication-check.ts'],
+    ['src/server/routes/example.ts', '../../checks/authentication.ts'],
   ];
   for (const [file, specifier] of layerAllowed) {
     test(`lint lets ${file} import ${specifier}`, async () => {
