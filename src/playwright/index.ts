@@ -29,13 +29,12 @@ import { inboxkitMatchers } from './matchers.ts';
 export { inboxkitFixtures, DEFAULT_BASE_URL } from './fixtures.ts';
 export type { InboxkitOptions, InboxkitTestFixtures, InboxkitWorkerFixtures, InboxkitAccount, CreateInbox, CreateTestInboxOptions } from './fixtures.ts';
 export { TestInbox } from './test-inbox.ts';
-export { inboxkitMatchers, describeLinkMatch } from './matchers.ts';
+export { inboxkitMatchers } from './matchers.ts';
 export type { LinkMatch, ToHaveReceivedOptions } from './matchers.ts';
 export { defineConfig } from './config.ts';
 export type { InboxkitConfig, InboxkitUseOptions } from './config.ts';
 export { inboxkitServer } from './server.ts';
 export type { InboxkitServer, InboxkitServerOptions, InboxkitServerEnv, WebServerEntry } from './server.ts';
-export { renderEmailDocument } from './report.ts';
 export { TestMessage } from './test-message.ts';
 export type { LinkCheckOptions, LinkCheckReport, CheckedLink, LinkCheckContext } from './link-check.ts';
 export type { CompatibilityOptions } from './check-matchers.ts';
@@ -43,23 +42,26 @@ export type { EmailScreenshotOptions } from './visual-matchers.ts';
 export type { AccessibilityOptions, AccessibilityViolation, AxeImpact } from './accessibility.ts';
 export { EMAIL_IRRELEVANT_RULES } from './accessibility.ts';
 export type { RenderOptions, RenderWidth, RenderedEmail } from './render.ts';
+// From the client, so a snapshot or accessibility test names a render's images, masked parts and client profile with the one import it already has.
 export { applyClientProfile, CLIENT_PROFILE_NOTE } from '../client/index.ts';
 export type { ClientProfileResult, ProfileRemoval, DynamicPart, ImageMode } from '../client/index.ts';
 export type { EmailChecksOptions } from './email-check-matchers.ts';
-export type { AuthenticationExpectations, ContentExpectations, SpamExpectations, ExpectedAuthResult, CheckOutcome } from './email-checks.ts';
-export type { TestMessageOptions, UnsubscribeResult } from './test-message.ts';
+export type { AuthenticationExpectations, ContentExpectations, SpamExpectations, ExpectedAuthResult } from './email-checks.ts';
+export type { UnsubscribeResult } from './test-message.ts';
+// From the client, so an email-checks test types its test DNS, reads the reports and findings the matchers attach, and catches a missing scanner without importing `inboxkit` too.
 export { CONTENT_RULES, SpamCheckUnavailableError } from '../client/index.ts';
 export type { TestDns, DnsRecordSet, AuthenticationReport, AuthenticationOptions, DkimSignatureResult, ContentFinding, ContentRule, ContentCheckOptions, SpamCheck, SpamRule, Envelope } from '../client/index.ts';
+// From the client, so a test that makes the intake refuse mail (`inbox.failDeliveries()`) or reads `message.compatibility()` has the types and the error with `test` and `expect`.
 export { DeliveryFaultsUnsupportedError } from '../client/index.ts';
 export type { DeliveryFault, DeliveryFaultOptions, CompatibilityReport, ClientCompatibility, CompatibilityScore, FeatureUse, EmailClientNames } from '../client/index.ts';
 export type { OpenableMessage } from './open.ts';
-export { defaultWaitTimeout, teardownReserve } from './budget.ts';
 export { Authenticator, DEFAULT_MIN_REMAINING } from './authenticator/authenticator.ts';
 export type { EnrollOptions, EnrollSource } from './authenticator/authenticator.ts';
 export { AuthenticatorDevice } from './authenticator/device.ts';
 export type { AuthenticatorClock, CodeOptions } from './authenticator/device.ts';
 export { AuthenticatorError } from './authenticator/otp-params.ts';
 export type { OtpAlgorithm } from './authenticator/otp-params.ts';
+// From the client, so a test's waits (criteria, options, the message they return and the errors they throw) are typed from the same import as the `inbox` fixture.
 export { WaitTimeoutError, UnexpectedMessageError } from '../client/index.ts';
 export type { MessageCriteria, MessageMatch, MessagePredicate, ReceivedMessage, ReceivedAttachment, WaitOptions, ExpectNoMessageOptions, ExtractedLink, LinkFilterArg, OtpCandidate } from '../client/index.ts';
 
