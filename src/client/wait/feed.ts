@@ -2,8 +2,9 @@
  * {@link MessageFeed}: the messages of an inbox, each once and oldest first,
  * as a wait needs them: pushed by the event stream, and read from the message
  * list with backoff while the stream is unavailable (no such endpoint, a
- * buffering proxy, repeated drops). The stream judges its own health
- * (`InboxStream.state`); the feed only chooses between it and polling.
+ * buffering proxy, repeated drops). The stream judges its own health, and
+ * the feed reads it through one state (`InboxStream.state`) and one event
+ * (the lifecycle's `ready`), only to choose between the stream and polling.
  *
  * @packageDocumentation
  */
@@ -175,8 +176,12 @@ export class MessageFeed {
       readyTimeoutMs: this.#options.readyTimeoutMs,
       timeout: this.#options.readyTimeoutMs,
       reconnectDelayMs: RECONNECT_DELAY_MS,
+      // The stream's health reaches the feed through one event (this one) and one state
+      // (`stream.state`); the loop below reads only the messages and the final event.
       onLifecycle: (event) => {
-        if (event.type === 'ready') wentLive.abort();
+        if (event.type !== 'ready') return;
+        this.#learnStart(event.lastSeq);
+        wentLive.abort();
       },
     });
     const ended = (async (): Promise<string | null> => {
@@ -185,9 +190,7 @@ export class MessageFeed {
           if (event.type === 'message') {
             if (event.whole !== null && !this.#delivered.has(event.message.seq)) this.#sink.pushedWhole(event.whole);
             this.#push([event.message]);
-          } else if (event.type === 'ready') {
-            this.#learnStart(event.lastSeq);
-          } else {
+          } else if (event.type !== 'ready') {
             this.#sink.ended(event);
             return null;
           }
