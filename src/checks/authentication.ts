@@ -10,6 +10,7 @@
  */
 import { InboxkitError } from '../errors/inboxkit-error.ts';
 import type { AuthenticationCheck } from '../wire/authentication-check.ts';
+import { boundDkimSignatures, skippedReason } from './dkim-bound.ts';
 import { readMailauthAnswer } from './mailauth-reading.ts';
 import type { MailauthAnswer } from './mailauth-reading.ts';
 import { testDnsResolver } from './test-dns.ts';
@@ -99,6 +100,8 @@ export interface AuthenticationInput {
 
 /**
  * Checks DKIM, SPF, DMARC and ARC of a raw message against the test DNS only.
+ * Only the first DKIM signatures are verified (`dkim-bound.ts`); the rest are
+ * reported with the result `skipped` and a reason naming the bound.
  *
  * @throws TestDnsError when a record of the map is not usable.
  * @throws AuthenticationCheckError when mailauth is missing or the check passes its time bound.
@@ -113,9 +116,10 @@ export async function runAuthentication(input: AuthenticationInput): Promise<Aut
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new AuthenticationCheckError('timeout', `authentication: the check took longer than ${timeoutMs} ms`)), timeoutMs);
   });
+  const bounded = boundDkimSignatures(input.raw);
   try {
     const answer = await Promise.race([
-      authenticate(Buffer.from(input.raw.buffer, input.raw.byteOffset, input.raw.byteLength), {
+      authenticate(Buffer.from(bounded.raw.buffer, bounded.raw.byteOffset, bounded.raw.byteLength), {
         ip: session.clientAddress,
         ...(session.helo !== null ? { helo: session.helo } : {}),
         sender: session.mailFrom,
@@ -126,7 +130,10 @@ export async function runAuthentication(input: AuthenticationInput): Promise<Aut
       }),
       late,
     ]);
-    return { ...readMailauthAnswer(answer, session), lookups };
+    const reading = readMailauthAnswer(answer, session);
+    const total = bounded.kept + bounded.skipped.length;
+    const skipped = bounded.skipped.map((s) => ({ domain: s.domain, selector: s.selector, result: 'skipped', reason: skippedReason(bounded.kept, total), aligned: false }));
+    return { ...reading, dkim: [...reading.dkim, ...skipped], lookups };
   } finally {
     clearTimeout(timer);
   }

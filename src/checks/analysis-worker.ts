@@ -1,0 +1,37 @@
+/**
+ * The worker thread of {@link createAnalysisRunner}: runs one analysis of
+ * untrusted mail (sender authentication, link and code extraction, content
+ * rules) and posts its answer. It is started for one job and ended after it,
+ * or terminated when the job passes its time bound; its heap is bounded by the
+ * runner's `resourceLimits`.
+ *
+ * @packageDocumentation
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { extractLinks, extractOtps } from '../extract/index.ts';
+import { runAuthentication } from './authentication.ts';
+import { checkContent } from './content-checks.ts';
+import { contentSourceOf } from './original.ts';
+import type { AnalysisJob } from './analysis-runner.ts';
+
+async function run(job: AnalysisJob): Promise<unknown> {
+  switch (job.kind) {
+    case 'authentication':
+      return runAuthentication(job.input);
+    case 'extract': {
+      const links = extractLinks(job.source);
+      const otps = extractOtps(job.source, job.otp);
+      return { links, otps: { candidates: [...otps], rejected: otps.rejected } };
+    }
+    case 'content':
+      return checkContent(await contentSourceOf({ raw: async () => job.raw }), job.options);
+  }
+}
+
+const port = parentPort;
+if (port) {
+  run(workerData as AnalysisJob).then(
+    (value) => port.postMessage({ ok: true, value }),
+    (error: unknown) => port.postMessage({ ok: false, error: { name: (error as Error)?.name ?? 'Error', message: String((error as Error)?.message ?? error), kind: (error as { kind?: unknown })?.kind } }),
+  );
+}
