@@ -49,7 +49,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 400 }],
-      'max-lines-per-function': ['error', { max: 120 }],
+      'max-lines-per-function': ['error', { max: 100 }],
     },
   },
   boundary(['src/server/**'], [
