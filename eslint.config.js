@@ -33,7 +33,7 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     rules: {
       'max-lines': ['error', { max: 400 }],
-      'max-lines-per-function': ['error', { max: 120 }],
+      'max-lines-per-function': ['error', { max: 100 }],
     },
   },
   {

@@ -30,7 +30,7 @@ function contentSection(findings: ContentFinding[]): Node {
   if (findings.length === 0) return h('p', {}, `No findings: all ${Object.keys(CONTENT_RULES).length} content rules pass.`);
   return grid(
     'Content rules (message.contentChecks(), toPassContentChecks)',
-    ['Rule', 'Severity', 'Where', 'Finding and fix', 'Why'],
+    [{ name: 'Rule', wrap: 'id' }, 'Severity', { name: 'Where', wrap: 'text' }, { name: 'Finding and fix', wrap: 'text' }, { name: 'Why', wrap: 'text' }],
     findings.map((f) => [h('code', {}, f.rule), f.severity, f.where, f.message, CONTENT_RULES[f.rule]?.why ?? '']),
   );
 }
@@ -42,7 +42,7 @@ function spamSection(result: SpamCheck): Node {
     h('p', {}, `${result.scanner}: score ${result.score} of ${result.threshold} — ${result.spam ? 'spam' : 'not spam'} (the scanner's own total ${result.scannerScore}; local-only rules are not counted).`),
     grid(
       'Spam rules (message.spamCheck(), toPassSpamCheck)',
-      ['Points', 'Rule', 'Counted', 'Description'],
+      ['Points', { name: 'Rule', wrap: 'id' }, 'Counted', { name: 'Description', wrap: 'text' }],
       result.rules.map((r) => [r.score.toFixed(1), h('code', {}, r.name), r.localOnly ? 'no (local-only)' : 'yes', r.description]),
     ),
   );

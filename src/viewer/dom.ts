@@ -32,21 +32,41 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = 
 }
 
 /**
+ * A column of {@link grid}: its name, and how its cells wrap when the table is
+ * narrower than its text.
+ */
+export interface GridColumn {
+  /** The column's header. */
+  name: string;
+  /**
+   * `id`: never broken (a rule id, a name to read, search and copy whole: the
+   * column is as wide as its longest); `text`: long text that may break inside
+   * a word too long for the column (a URL, a piece of markup), so the columns
+   * beside it keep their width.
+   * @defaultValue between words only
+   */
+  wrap?: 'id' | 'text';
+}
+
+/**
  * A table of the viewer's `grid` style: a caption, a header row of column
  * names, and one row per entry (cells as text or nodes).
  *
  * @example
  * ```ts
  * grid('SPF, DMARC, ARC', ['Check', 'Result'], [['SPF', 'pass']]);
+ * grid('Content rules', [{ name: 'Rule', wrap: 'id' }, { name: 'Finding', wrap: 'text' }], [[h('code', {}, 'img-alt'), 'An image …']]);
  * ```
  */
-export function grid(caption: string, columns: string[], rows: Array<Array<string | Node>>): HTMLTableElement {
+export function grid(caption: string, columns: Array<string | GridColumn>, rows: Array<Array<string | Node>>): HTMLTableElement {
+  const spec = columns.map((c) => (typeof c === 'string' ? { name: c } : c));
+  const wrapClass = (i: number) => (spec[i]?.wrap ? `wrap-${spec[i].wrap}` : null);
   return h(
     'table',
     { class: 'grid' },
     h('caption', {}, caption),
-    h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { scope: 'col' }, c)))),
-    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((cell) => h('td', {}, cell))))),
+    h('thead', {}, h('tr', {}, ...spec.map((c) => h('th', { scope: 'col' }, c.name)))),
+    h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((cell, i) => h('td', { class: wrapClass(i) }, cell))))),
   );
 }
 

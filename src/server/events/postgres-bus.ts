@@ -24,12 +24,13 @@
  *
  * @packageDocumentation
  */
-import pg from 'pg';
-import { clientConfig, redactUrl } from '../storage/postgres/database.ts';
+import type pg from 'pg';
+import { redactUrl } from '../storage/postgres/database.ts';
 import { EVENTS_CHANNEL } from '../storage/postgres/notify.ts';
 import type { EventNotification } from '../storage/postgres/notify.ts';
 import type { MessageStore } from '../storage/contract/types.ts';
 import { createEventBus } from './bus.ts';
+import { createListenConnection } from './listen-connection.ts';
 import type { BusEvent, EventBus } from './types.ts';
 
 /** The logging the bus needs (a pino logger fits). */
@@ -217,87 +218,31 @@ function createLocalSide(store: PostgresEventBusOptions['store'], logger: Postgr
 export async function createPostgresEventBus(options: PostgresEventBusOptions): Promise<PostgresEventBus> {
   const { store } = options;
   const logger = options.logger ?? silent;
-  const delays = options.reconnectDelaysMs ?? [100, 250, 500, 1000, 2000];
-  const timeoutMs = options.connectionTimeoutMs ?? 5000;
-  const outbox = createOutbox(() => (connected ? client : null));
-  let client: pg.Client | null = null;
-  let connected = false;
-  let closed = false;
-  let attempt = 0;
-  let retryTimer: ReturnType<typeof setTimeout> | null = null;
   const side = createLocalSide(store, logger);
   /** Incoming notifications are handled one after another, in the order they came. */
   let chain: Promise<void> = Promise.resolve();
-  const flush = () => outbox.flush();
-
-  const scheduleReconnect = () => {
-    if (closed || retryTimer) return;
-    const delay = delays[Math.min(attempt, delays.length - 1)] ?? 1000;
-    attempt += 1;
-    retryTimer = setTimeout(() => {
-      retryTimer = null;
-      connect().then(
-        () => {
-          logger.info({ attempts: attempt }, 'event bus: reconnected to PostgreSQL; open streams catch up');
-          attempt = 0;
-          side.resyncAll();
-        },
-        (err: unknown) => {
-          if (attempt === 1 || attempt % 20 === 0) logger.warn({ err, attempts: attempt }, 'event bus: reconnecting to PostgreSQL failed; retrying');
-          scheduleReconnect();
-        },
-      );
-    }, delay);
-    retryTimer.unref?.();
-  };
-
-  const lost = (c: pg.Client, err?: Error) => {
-    if (client !== c) return;
-    client = null;
-    connected = false;
-    c.removeAllListeners('notification');
-    c.end().catch(() => {});
-    if (closed) return;
-    logger.warn({ err }, 'event bus: lost the PostgreSQL LISTEN connection; reconnecting');
-    scheduleReconnect();
-  };
-
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client({ ...clientConfig(store.url, timeoutMs), keepAlive: true });
-    // Before connect(): a failure must never be an unhandled 'error' event.
-    c.on('error', (err) => lost(c, err));
-    c.on('end', () => lost(c));
-    c.on('notification', (msg) => {
-      if (msg.channel !== EVENTS_CHANNEL || msg.payload === undefined) return;
-      const payload = msg.payload;
+  const outbox = createOutbox(() => connection.client);
+  const connection = createListenConnection({
+    url: store.url,
+    connectionTimeoutMs: options.connectionTimeoutMs ?? 5000,
+    reconnectDelaysMs: options.reconnectDelaysMs ?? [100, 250, 500, 1000, 2000],
+    logger,
+    onNotification: (payload) => {
       chain = chain.then(() => side.receive(payload));
-    });
-    try {
-      await c.connect();
-      await c.query(`LISTEN ${EVENTS_CHANNEL}`);
-    } catch (error) {
-      c.removeAllListeners('end');
-      await c.end().catch(() => {});
-      throw error;
-    }
-    if (closed) {
-      await c.end().catch(() => {});
-      return;
-    }
-    client = c;
-    connected = true;
-    flush();
-  };
+    },
+    onListening: () => outbox.flush(),
+    onReconnected: () => side.resyncAll(),
+  });
 
   try {
-    await connect();
+    await connection.connect();
   } catch (error) {
     throw new Error(`inboxkit: the event bus cannot listen on the PostgreSQL database ${redactUrl(store.url)}: ${(error as Error).message}.`, { cause: error });
   }
 
   return {
     get connected() {
-      return connected;
+      return connection.client !== null;
     },
     mayResync: true,
     publish(event) {
@@ -306,18 +251,10 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
       if ('message' in event) return;
       const payload = encodeNotification(store.nodeId, event, logger);
       if (payload !== null) outbox.push(payload);
-      flush();
+      outbox.flush();
     },
     subscribe: side.subscribe,
     subscribeAll: side.subscribeAll,
-    async close() {
-      if (closed) return;
-      closed = true;
-      if (retryTimer) clearTimeout(retryTimer);
-      const c = client;
-      client = null;
-      connected = false;
-      if (c) await c.end().catch(() => {});
-    },
+    close: () => connection.close(),
   };
 }

@@ -7,6 +7,8 @@
  *
  * @packageDocumentation
  */
+import type { Hono } from 'hono';
+import type { RequestIdEnv } from './request-id.ts';
 
 /** What the service tells a mount about itself, for each request. */
 export interface MountInfo {
@@ -36,5 +38,24 @@ export function checkMounts(mounts: readonly AppMount[], apiPrefix: string): voi
     }
     if (seen.has(mount.path)) throw new Error(`Two mounts have the path ${mount.path}.`);
     seen.add(mount.path);
+  }
+}
+
+/** Where the mounts are told the API is. */
+export interface ServeMountsOptions {
+  /** The API prefix (`/api/v1`), which no mount may shadow. */
+  apiPrefix: string;
+  /**
+   * The API root the mounts are told to call (`MountInfo.apiUrl`), once known.
+   * @defaultValue `http://localhost` + the API prefix (in-process use)
+   */
+  selfApiUrl?: (() => string) | undefined;
+}
+
+/** Checks the mounts ({@link checkMounts}) and serves each on `app`, every method of its path. */
+export function serveMounts<E extends RequestIdEnv>(app: Hono<E>, mounts: readonly AppMount[], options: ServeMountsOptions): void {
+  checkMounts(mounts, options.apiPrefix);
+  for (const mount of mounts) {
+    app.all(mount.path, (c) => mount.handler(c.req.raw, { apiUrl: options.selfApiUrl?.() ?? `http://localhost${options.apiPrefix}`, requestId: c.get('requestId') }));
   }
 }

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { requireCredential } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
@@ -24,16 +24,15 @@ import { eventsRoute } from './events.routes.ts';
 export type EventsRoutesOptions = StreamSettings;
 
 /**
- * The caller-wide event stream. Opened with an inbox token, it is bound to
- * that inbox as an inbox stream is: it ends at the inbox's expiry or deletion.
+ * `GET /me/events`: the caller-wide event stream. Opened with an inbox token,
+ * it is bound to that inbox as an inbox stream is: it ends at the inbox's
+ * expiry or deletion.
  */
-export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOptions = {}): OpenAPIHono<AppEnv> {
-  const app = createRouter<AppEnv>();
+function openCallerFeed(ctx: ServerContext, options: EventsRoutesOptions): RouteHandler<typeof eventsRoute, AppEnv> {
   const logger = ctx.logger.child({ component: 'events' });
   const framing = createChunkFraming();
   const frames = createMessageFrames();
-
-  app.openapi(eventsRoute, async (c) => {
+  return async (c) => {
     const principal: Principal = c.var.principal;
     requireCredential(principal);
     const inbox = principal.kind === 'inboxToken' ? await ctx.store.findInboxById(principal.inboxId) : null;
@@ -48,7 +47,12 @@ export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOpti
       policy: () => callerFeedPolicy(ctx, principal, frames),
       framing,
     });
-  });
+  };
+}
 
+/** The caller-wide event stream's route (paths relative to `/api/v1`). */
+export function createEventsRoutes(ctx: ServerContext, options: EventsRoutesOptions = {}): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+  app.openapi(eventsRoute, openCallerFeed(ctx, options));
   return app;
 }

@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { CONNECT_CODE_PREFIX, SESSION_PREFIX, constantTimeEqual, newSecret, verifyPkce } from '../auth/secrets.ts';
 import { requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
@@ -15,11 +15,9 @@ import { iso } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { createCodeRoute, tokenRoute } from './extension.routes.ts';
 
-/** The extension routes (paths relative to `/api/v1`). */
-export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
-  const app = createRouter<AppEnv>();
-
-  app.openapi(createCodeRoute, async (c) => {
+/** `POST /extension/codes`: a connect code bound to a PKCE challenge and a redirect URI, for an API key only. */
+function createCode(ctx: ServerContext): RouteHandler<typeof createCodeRoute, AppEnv> {
+  return async (c) => {
     const principal = c.var.principal;
     requireCredential(principal);
     // Only an API key: a session that could ask for codes would mint sessions that outlive it.
@@ -39,9 +37,12 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       keyHash: principal.keyHash,
     });
     return c.json({ data: { code, expiresAt: iso(expiresAt) } }, 200);
-  });
+  };
+}
 
-  app.openapi(tokenRoute, async (c) => {
+/** `POST /extension/token`: a connect code and its verifier exchanged, once, for a session token. */
+function exchangeCode(ctx: ServerContext): RouteHandler<typeof tokenRoute, AppEnv> {
+  return async (c) => {
     const body = c.req.valid('json');
     const codeHash = ctx.hash(body.code);
     const now = ctx.now();
@@ -66,7 +67,13 @@ export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     if (code.keyHash === null || !(await ctx.store.findUserByApiKeyHash(code.keyHash))) throw refuse('the API key that asked for it was revoked');
     await ctx.store.addSession({ tokenHash: ctx.hash(accessToken), userId: user.id, expiresAt, codeHash, parentKeyHash: code.keyHash });
     return c.json({ data: { accessToken, tokenType: 'Bearer' as const, expiresIn, expiresAt: iso(expiresAt) } }, 200);
-  });
+  };
+}
 
+/** The extension routes (paths relative to `/api/v1`). */
+export function createExtensionRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+  app.openapi(createCodeRoute, createCode(ctx));
+  app.openapi(tokenRoute, exchangeCode(ctx));
   return app;
 }

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { randomBytes } from 'node:crypto';
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { userOf } from '../auth/principal.ts';
 import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
 import { isActive, listVisibleInboxes, loadVisibleInbox, requireCredential } from '../auth/visibility.ts';
@@ -55,11 +55,22 @@ async function checkGuestCap(ctx: ServerContext, address: string, now: number): 
   );
 }
 
-/** The inbox routes (paths relative to `/api/v1`). */
-export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
-  const app = createRouter<AppEnv>();
+/** The domain a new inbox is made on: the one asked for, else the default (else the first). */
+async function pickDomain(ctx: ServerContext, domainId: string | undefined): Promise<DomainRecord> {
+  if (domainId !== undefined) {
+    const domain = await ctx.store.findDomainById(domainId);
+    if (!domain) throw new HttpError('domain_not_found', `No domain ${JSON.stringify(domainId)}; GET /domains lists the domain ids.`);
+    return domain;
+  }
+  const domains = await ctx.store.listDomains();
+  const domain = domains.find((d) => d.isDefault) ?? domains[0] ?? null;
+  if (!domain) throw new Error('inboxkit: no domain is configured');
+  return domain;
+}
 
-  app.openapi(createInboxRoute, async (c) => {
+/** `POST /inboxes`: a new inbox (a random address unless the plan allows a chosen local part) and its token, shown once. */
+function createInbox(ctx: ServerContext): RouteHandler<typeof createInboxRoute, AppEnv> {
+  return async (c) => {
     const principal = c.var.principal;
     const body = c.req.valid('json') ?? {};
     const plan = planOf(ctx.config, principal);
@@ -69,15 +80,7 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     if (body.localPart !== undefined && !plan.entitlements.customAddresses) {
       throw new HttpError('plan_required', `The ${plan.name} plan does not include custom addresses; omit localPart for a random address.`);
     }
-    let domain: DomainRecord | null;
-    if (body.domainId !== undefined) {
-      domain = await ctx.store.findDomainById(body.domainId);
-      if (!domain) throw new HttpError('domain_not_found', `No domain ${JSON.stringify(body.domainId)}; GET /domains lists the domain ids.`);
-    } else {
-      const domains = await ctx.store.listDomains();
-      domain = domains.find((d) => d.isDefault) ?? domains[0] ?? null;
-      if (!domain) throw new Error('inboxkit: no domain is configured');
-    }
+    const domain = await pickDomain(ctx, body.domainId);
     const max = plan.entitlements.maxActiveInboxes;
     if (user && max !== null && (await ctx.store.countActiveInboxesByOwner(user.id, now)) >= max) {
       throw new HttpError('plan_required', `The ${plan.name} plan allows ${max} active inboxes; delete one first.`);
@@ -109,9 +112,12 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       }
     }
     throw new Error('inboxkit: could not find a free random address after 5 attempts');
-  });
+  };
+}
 
-  app.openapi(listInboxesRoute, async (c) => {
+/** `GET /inboxes`: the caller's active inboxes, a page at a time (an inbox token sees its own inbox). */
+function listInboxes(ctx: ServerContext): RouteHandler<typeof listInboxesRoute, AppEnv> {
+  return async (c) => {
     const principal = c.var.principal;
     requireCredential(principal);
     const { cursor, limit } = c.req.valid('query');
@@ -124,14 +130,20 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     }
     const page = await listVisibleInboxes(ctx, principal, { cursor: cursor ?? null, limit });
     return c.json({ data: { items: page.items.map(toWireInbox), nextCursor: page.nextCursor } }, 200);
-  });
+  };
+}
 
-  app.openapi(getInboxRoute, async (c) => {
+/** `GET /inboxes/{id}`. */
+function getInbox(ctx: ServerContext): RouteHandler<typeof getInboxRoute, AppEnv> {
+  return async (c) => {
     const inbox = await loadVisibleInbox(ctx, c.var.principal, c.req.valid('param').id);
     return c.json({ data: toWireInbox(inbox) }, 200);
-  });
+  };
+}
 
-  app.openapi(updateInboxRoute, async (c) => {
+/** `PATCH /inboxes/{id}`: its label, or its forwarding address (when a relay is configured and the plan allows it). */
+function updateInbox(ctx: ServerContext): RouteHandler<typeof updateInboxRoute, AppEnv> {
+  return async (c) => {
     const principal = c.var.principal;
     const inbox = await loadVisibleInbox(ctx, principal, c.req.valid('param').id);
     const body = c.req.valid('json');
@@ -149,15 +161,27 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const updated = await ctx.store.updateInbox(inbox.id, patch);
     if (!updated) throw new HttpError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
     return c.json({ data: toWireInbox(updated) }, 200);
-  });
+  };
+}
 
-  app.openapi(deleteInboxRoute, async (c) => {
+/** `DELETE /inboxes/{id}`: the inbox and its messages; its open streams hear `inbox.deleted`. */
+function deleteInbox(ctx: ServerContext): RouteHandler<typeof deleteInboxRoute, AppEnv> {
+  return async (c) => {
     const inbox = await loadVisibleInbox(ctx, c.var.principal, c.req.valid('param').id);
     const result = await ctx.store.deleteInbox(inbox.id);
     if (!result) throw new HttpError('inbox_not_found', `Inbox ${JSON.stringify(inbox.id)} was deleted meanwhile.`);
     ctx.bus.publish({ type: 'inbox.deleted', inboxId: inbox.id });
     return c.json({ data: { id: inbox.id, deleted: true as const, messagesDeleted: result.messagesDeleted } }, 200);
-  });
+  };
+}
 
+/** The inbox routes (paths relative to `/api/v1`). */
+export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+  app.openapi(createInboxRoute, createInbox(ctx));
+  app.openapi(listInboxesRoute, listInboxes(ctx));
+  app.openapi(getInboxRoute, getInbox(ctx));
+  app.openapi(updateInboxRoute, updateInbox(ctx));
+  app.openapi(deleteInboxRoute, deleteInbox(ctx));
   return app;
 }

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { userOf } from '../auth/principal.ts';
 import { requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
@@ -13,11 +13,9 @@ import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
 import { meRoute, revokeApiKeyRoute, signOutRoute } from './me.routes.ts';
 
-/** The account routes (paths relative to `/api/v1`). */
-export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
-  const app = createRouter<AppEnv>();
-
-  app.openapi(meRoute, (c) => {
+/** `GET /me`: who is calling, and what their plan allows. */
+function me(ctx: ServerContext): RouteHandler<typeof meRoute, AppEnv> {
+  return (c) => {
     const principal = c.var.principal;
     const user = userOf(principal);
     return c.json(
@@ -31,9 +29,12 @@ export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       },
       200,
     );
-  });
+  };
+}
 
-  app.openapi(signOutRoute, async (c) => {
+/** `DELETE /me/session`: signs out the session token sent; its streams end now. */
+function signOut(ctx: ServerContext): RouteHandler<typeof signOutRoute, AppEnv> {
+  return async (c) => {
     const principal = c.var.principal;
     requireCredential(principal);
     if (principal.kind !== 'session') {
@@ -43,9 +44,12 @@ export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     // Streams opened with this session end now, not at their next request.
     await publishAccessRevoked(ctx, principal.user.id, 'session_signed_out');
     return c.json({ data: { signedOut: true as const } }, 200);
-  });
+  };
+}
 
-  app.openapi(revokeApiKeyRoute, async (c) => {
+/** `DELETE /me/api-key` (extension): revokes the API key sent, and what it made. */
+function revokeApiKey(ctx: ServerContext): RouteHandler<typeof revokeApiKeyRoute, AppEnv> {
+  return async (c) => {
     const principal = c.var.principal;
     requireCredential(principal);
     if (principal.kind !== 'apiKey') {
@@ -60,7 +64,14 @@ export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const revoked = await ctx.store.revokeApiKey(principal.keyHash);
     if (revoked) await publishAccessRevoked(ctx, revoked.userId, 'api_key_revoked');
     return c.json({ data: { revoked: true as const } }, 200);
-  });
+  };
+}
 
+/** The account routes (paths relative to `/api/v1`). */
+export function createMeRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+  app.openapi(meRoute, me(ctx));
+  app.openapi(signOutRoute, signOut(ctx));
+  app.openapi(revokeApiKeyRoute, revokeApiKey(ctx));
   return app;
 }

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
@@ -47,37 +47,33 @@ async function authenticate(message: MessageRecord, raw: Uint8Array, body: Authe
   }
 }
 
-/**
- * The message endpoints: list an inbox's messages, read, delete, download an
- * attachment, and the raw source (extension). Paths are relative to `/api/v1`.
- *
- * A message is visible exactly when its inbox is (`loadVisibleInbox`); any
- * other message answers 404 `message_not_found`, like one that does not exist.
- * The routes only read: a message is stored complete at intake (its HTML
- * sanitized, `cid:` images resolved), so no request writes to the store.
- */
-export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
-  const app = createRouter<AppEnv>();
-  let authenticationChecks = 0;
-
-  /** The message, if the caller may see it; otherwise 404 message_not_found. */
-  const loadVisibleMessage = async (principal: Principal, id: string): Promise<MessageRecord> => {
-    const message = await ctx.store.findMessage(id);
-    if (message) {
-      try {
-        await loadVisibleInbox(ctx, principal, message.inboxId);
-        return message;
-      } catch (error) {
-        if (!(error instanceof HttpError) || error.code !== 'inbox_not_found') throw error;
-      }
-    } else if (principal.kind === 'anonymous') {
-      // Same answer as for an existing message: a credential is needed first.
-      await loadVisibleInbox(ctx, principal, '');
+/** The message, if the caller may see it; otherwise 404 message_not_found. */
+async function loadVisibleMessage(ctx: ServerContext, principal: Principal, id: string): Promise<MessageRecord> {
+  const message = await ctx.store.findMessage(id);
+  if (message) {
+    try {
+      await loadVisibleInbox(ctx, principal, message.inboxId);
+      return message;
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.code !== 'inbox_not_found') throw error;
     }
-    throw new HttpError('message_not_found', `No message ${JSON.stringify(id)} is visible to this credential (it may not exist, have been deleted, or belong to another inbox).`);
-  };
+  } else if (principal.kind === 'anonymous') {
+    // Same answer as for an existing message: a credential is needed first.
+    await loadVisibleInbox(ctx, principal, '');
+  }
+  throw new HttpError('message_not_found', `No message ${JSON.stringify(id)} is visible to this credential (it may not exist, have been deleted, or belong to another inbox).`);
+}
 
-  app.openapi(listMessagesRoute, async (c) => {
+/** A message's raw source; 404 message_not_found when it was deleted since it was read. */
+async function loadRaw(ctx: ServerContext, message: MessageRecord): Promise<Uint8Array> {
+  const raw = await ctx.store.findRaw(message.id);
+  if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
+  return raw;
+}
+
+/** `GET /inboxes/{id}/messages`: a page of the inbox's message summaries, newest first, optionally searched. */
+function listMessages(ctx: ServerContext): RouteHandler<typeof listMessagesRoute, AppEnv> {
+  return async (c) => {
     const { id } = c.req.valid('param');
     const { cursor, limit, q } = c.req.valid('query');
     const inbox = await loadVisibleInbox(ctx, c.var.principal, id);
@@ -88,24 +84,33 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       if (error instanceof InvalidCursorError) throw new HttpError('validation_error', error.message);
       throw error;
     }
-  });
+  };
+}
 
-  app.openapi(getMessageRoute, async (c) => {
-    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+/** `GET /messages/{id}`: the whole message. */
+function getMessage(ctx: ServerContext): RouteHandler<typeof getMessageRoute, AppEnv> {
+  return async (c) => {
+    const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
     return c.json({ data: toMessage(message) }, 200);
-  });
+  };
+}
 
-  app.openapi(deleteMessageRoute, async (c) => {
-    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+/** `DELETE /messages/{id}`. */
+function deleteMessage(ctx: ServerContext): RouteHandler<typeof deleteMessageRoute, AppEnv> {
+  return async (c) => {
+    const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
     if (!(await ctx.store.deleteMessage(message.id))) {
       throw new HttpError('message_not_found', `No message ${JSON.stringify(message.id)}: it was deleted meanwhile.`);
     }
     return c.json({ data: { id: message.id, deleted: true as const } }, 200);
-  });
+  };
+}
 
-  app.openapi(getAttachmentRoute, async (c) => {
+/** `GET /messages/{id}/attachments/{attachmentId}`: the attachment's bytes, as a download. */
+function getAttachment(ctx: ServerContext): RouteHandler<typeof getAttachmentRoute, AppEnv> {
+  return async (c) => {
     const { id, attachmentId } = c.req.valid('param');
-    const message = await loadVisibleMessage(c.var.principal, id);
+    const message = await loadVisibleMessage(ctx, c.var.principal, id);
     const found = await ctx.store.findAttachment(message.id, attachmentId);
     if (!found) {
       throw new HttpError('attachment_not_found', `Message ${JSON.stringify(message.id)} has no attachment ${JSON.stringify(attachmentId)}; see its attachments list (GET /messages/${message.id}).`);
@@ -119,12 +124,14 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
         ...DOWNLOAD_HEADERS,
       },
     });
-  });
+  };
+}
 
-  app.openapi(getRawRoute, async (c) => {
-    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
-    const raw = await ctx.store.findRaw(message.id);
-    if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
+/** `GET /messages/{id}/raw` (extension): the source as received, `message/rfc822`. */
+function getRaw(ctx: ServerContext): RouteHandler<typeof getRawRoute, AppEnv> {
+  return async (c) => {
+    const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
+    const raw = await loadRaw(ctx, message);
     return new Response(raw as Uint8Array<ArrayBuffer>, {
       status: 200,
       headers: {
@@ -134,10 +141,13 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
         ...DOWNLOAD_HEADERS,
       },
     });
-  });
+  };
+}
 
-  app.openapi(spamCheckRoute, async (c) => {
-    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+/** `POST /messages/{id}/spam-check`: the message's source scored by the service's spam scanner. */
+function spamCheck(ctx: ServerContext): RouteHandler<typeof spamCheckRoute, AppEnv> {
+  return async (c) => {
+    const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
     const scanner = ctx.spamScanner;
     if (!scanner) {
       throw new HttpError(
@@ -145,8 +155,7 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
         'This service has no spam scanner: start it with --spam-check spamd://127.0.0.1:783 (inboxkit serve) or spamCheck (inboxkitServer), with SpamAssassin\'s spamd running there (Debian: apt-get install spamd; see docs/email-checks.md).',
       );
     }
-    const raw = await ctx.store.findRaw(message.id);
-    if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
+    const raw = await loadRaw(ctx, message);
     try {
       return c.json({ data: await scanner.check(raw) }, 200);
     } catch (error) {
@@ -154,23 +163,49 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       ctx.logger.warn({ err: error, scanner: scanner.url }, 'spam check failed');
       throw new HttpError('spam_check_failed', `The spam check failed: ${error.message}. Check that the scanner runs at ${scanner.url} (see docs/email-checks.md).`);
     }
-  });
+  };
+}
 
-  app.openapi(authenticationCheckRoute, async (c) => {
-    const message = await loadVisibleMessage(c.var.principal, c.req.valid('param').id);
+/**
+ * `POST /messages/{id}/authentication`: DKIM, SPF, DMARC and ARC of the
+ * message against the body's test DNS. At most {@link MAX_AUTHENTICATION_CHECKS}
+ * run at once on the routes that share `running`; more are refused, never queued.
+ */
+function authenticationCheck(ctx: ServerContext, running: { count: number }): RouteHandler<typeof authenticationCheckRoute, AppEnv> {
+  return async (c) => {
+    const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
     const body = c.req.valid('json');
-    const raw = await ctx.store.findRaw(message.id);
-    if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
-    if (authenticationChecks >= MAX_AUTHENTICATION_CHECKS) {
+    const raw = await loadRaw(ctx, message);
+    if (running.count >= MAX_AUTHENTICATION_CHECKS) {
       throw new HttpError('limit_reached', `${MAX_AUTHENTICATION_CHECKS} authentication checks are already running on this service; try again when one has answered.`, { 'Retry-After': '1' });
     }
-    authenticationChecks += 1;
+    running.count += 1;
     try {
       return c.json({ data: await authenticate(message, raw, body) }, 200);
     } finally {
-      authenticationChecks -= 1;
+      running.count -= 1;
     }
-  });
+  };
+}
 
+/**
+ * The message endpoints: list an inbox's messages, read, delete, download an
+ * attachment, the raw source (extension), and the spam and authentication
+ * checks. Paths are relative to `/api/v1`.
+ *
+ * A message is visible exactly when its inbox is (`loadVisibleInbox`); any
+ * other message answers 404 `message_not_found`, like one that does not exist.
+ * The routes only read: a message is stored complete at intake (its HTML
+ * sanitized, `cid:` images resolved), so no request writes to the store.
+ */
+export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+  app.openapi(listMessagesRoute, listMessages(ctx));
+  app.openapi(getMessageRoute, getMessage(ctx));
+  app.openapi(deleteMessageRoute, deleteMessage(ctx));
+  app.openapi(getAttachmentRoute, getAttachment(ctx));
+  app.openapi(getRawRoute, getRaw(ctx));
+  app.openapi(spamCheckRoute, spamCheck(ctx));
+  app.openapi(authenticationCheckRoute, authenticationCheck(ctx, { count: 0 }));
   return app;
 }

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { credentialKeyOf } from '../auth/caps.ts';
@@ -75,14 +75,12 @@ function inboxSource(ctx: ServerContext, inboxId: string, whole: boolean): Inbox
  * live; a skipped seq or a bus `resync` makes the connection read the store
  * after its last seq, so none is missed either.
  */
-export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOptions = {}): OpenAPIHono<AppEnv> {
-  const app = createRouter<AppEnv>();
+function openInboxStream(ctx: ServerContext, options: StreamRoutesOptions): RouteHandler<typeof streamRoute, AppEnv> {
   const replayPageSize = options.replayPageSize ?? 200;
   const frames = createMessageFrames();
   const framing = createChunkFraming();
   const logger = ctx.logger.child({ component: 'stream' });
-
-  app.openapi(streamRoute, async (c) => {
+  return async (c) => {
     const { id } = c.req.valid('param');
     const query = c.req.valid('query');
     const lastEventId = parseLastEventId(c.req.header('last-event-id') ?? query.lastEventId);
@@ -103,7 +101,12 @@ export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOpti
       framing,
       policy: () => inboxStreamPolicy(inbox.id, inboxSource(ctx, inbox.id, whole), { replayPageSize, frames, whole, lastEventId }),
     });
-  });
+  };
+}
 
+/** The event stream's route (paths relative to `/api/v1`). */
+export function createStreamRoutes(ctx: ServerContext, options: StreamRoutesOptions = {}): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+  app.openapi(streamRoute, openInboxStream(ctx, options));
   return app;
 }

@@ -68,3 +68,31 @@ test('the Checks tab checks sender authentication against a pasted test DNS: DKI
   await expect(page.getByText(/is a DKIM key record without a p= tag \("v=DKIM1; <img src=x onerror=alert\(1\)>"\)/)).toBeVisible();
   await expect(page.locator('.auth-results img')).toHaveCount(0);
 });
+
+test.describe('at 1400 px wide', () => {
+  test.use({ viewport: { width: 1400, height: 900 } });
+
+  test('the Checks tab keeps every rule id on one line, and its table within the pane, beside long findings', async ({ page, viewer }, testInfo) => {
+    const inbox = await viewer.createInbox();
+    await viewer.send({
+      to: inbox.address,
+      subject: 'Rule ids',
+      html: '<p>Hi</p><script>x()</script><form action="https://acme.example/f"></form><link rel="stylesheet" href="https://cdn.acme.example/a.css"><img src="https://cdn.acme.example/a.png"><a href="http://acme.example/read">Read</a>',
+      headers: { 'List-Unsubscribe': 'https://acme.example/u' },
+    });
+    await page.goto(viewer.link({ token: inbox.token, inbox: inbox.id }));
+    await page.getByRole('link', { name: /Rule ids/ }).click();
+    await page.getByRole('tab', { name: 'Checks' }).click();
+    await page.getByRole('button', { name: 'Run checks' }).click();
+    const ids = page.getByRole('table', { name: /Content rules/ }).locator('tbody tr td:first-child code');
+    await expect(ids.filter({ hasText: 'external-stylesheet' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('checks-1400.png'), fullPage: true });
+    // A rule id broken over lines is one inline box per line: each must be one box, as wide as its text.
+    const boxes = await ids.evaluateAll((codes) => codes.map((code) => ({ id: code.textContent, lines: code.getClientRects().length, fits: code.scrollWidth <= code.getBoundingClientRect().width + 1 })));
+    expect(boxes.length, 'the content rules found (script, form, external-stylesheet, img-alt, …)').toBeGreaterThanOrEqual(5);
+    expect(boxes.filter((b) => b.lines !== 1 || !b.fits), 'rule ids broken over more than one line').toEqual([]);
+    // ... and the other columns make room for them: the table fits the message pane, every column in view.
+    const pane = await page.locator('#message-pane').evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(pane.scrollWidth, 'the message pane scrolls sideways: a column of the table is out of view').toBeLessThanOrEqual(pane.clientWidth);
+  });
+});
