@@ -13,15 +13,19 @@ import { contentDisposition, toMessage, toMessageSummary } from '../http/present
 import { InvalidCursorError } from '../storage/contract/cursor.ts';
 import type { MessageRecord } from '../storage/contract/types.ts';
 import { authenticationCheckRoute, deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute } from './messages.routes.ts';
-import { SpamCheckError } from '../spam/scanner.ts';
+import { MAX_SCANS_IN_FLIGHT, SpamCheckError } from '../spam/scanner.ts';
+import { createFairShare, shareCallerOf } from '../auth/fair-share.ts';
+import { clientAddressOf } from '../http/client-address.ts';
 import { AuthenticationCheckError, checkAuthentication } from '../checks/authentication.ts';
 import { TestDnsError } from '../checks/test-dns.ts';
 import type { AuthenticationCheck, AuthenticationCheckRequest } from '../../wire/authentication-check.ts';
 
 /** Longest an authentication check may take. */
 const AUTHENTICATION_TIMEOUT_MS = 10_000;
-/** Most authentication checks one service runs at once (RSA work on the event loop); more are refused at once, never queued. */
-const MAX_AUTHENTICATION_CHECKS = 8;
+/** Most authentication checks one node runs at once, and one caller's share of them; more are refused at once, never queued. */
+const AUTHENTICATION_CHECKS = { name: 'authentication checks', total: 8, perCaller: 4 };
+/** Most spam checks one node runs at once (its scanner's own bound), and one caller's share of them. */
+const SPAM_CHECKS = { name: 'spam checks', total: MAX_SCANS_IN_FLIGHT, perCaller: MAX_SCANS_IN_FLIGHT / 2 };
 
 /** Headers that keep a download from being rendered or sniffed as a page of the API's origin. */
 const DOWNLOAD_HEADERS = {
@@ -62,7 +66,9 @@ async function authenticate(message: MessageRecord, raw: Uint8Array, body: Authe
  */
 export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   const app = createRouter<AppEnv>();
-  let authenticationChecks = 0;
+  // One caller can use up only its own share of each pool (src/server/auth/fair-share.ts).
+  const authenticationChecks = createFairShare(AUTHENTICATION_CHECKS);
+  const spamChecks = createFairShare(SPAM_CHECKS);
 
   /** The message, if the caller may see it; otherwise 404 message_not_found. */
   const loadVisibleMessage = async (principal: Principal, id: string): Promise<MessageRecord> => {
@@ -151,12 +157,15 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     }
     const raw = await ctx.store.findRaw(message.id);
     if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
+    const release = spamChecks.acquire(shareCallerOf(c.var.principal, clientAddressOf(c)));
     try {
       return c.json({ data: await scanner.check(raw) }, 200);
     } catch (error) {
       if (!(error instanceof SpamCheckError)) throw error;
       ctx.logger.warn({ err: error, scanner: scanner.url }, 'spam check failed');
       throw new HttpError('spam_check_failed', `The spam check failed: ${error.message}. Check that the scanner runs at ${scanner.url} (see docs/email-checks.md).`);
+    } finally {
+      release();
     }
   });
 
@@ -165,14 +174,11 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const body = c.req.valid('json');
     const raw = await ctx.store.findRaw(message.id);
     if (!raw) throw new HttpError('message_not_found', `The raw source of message ${JSON.stringify(message.id)} is gone: it was deleted meanwhile.`);
-    if (authenticationChecks >= MAX_AUTHENTICATION_CHECKS) {
-      throw new HttpError('limit_reached', `${MAX_AUTHENTICATION_CHECKS} authentication checks are already running on this service; try again when one has answered.`, { 'Retry-After': '1' });
-    }
-    authenticationChecks += 1;
+    const release = authenticationChecks.acquire(shareCallerOf(c.var.principal, clientAddressOf(c)));
     try {
       return c.json({ data: await authenticate(message, raw, body) }, 200);
     } finally {
-      authenticationChecks -= 1;
+      release();
     }
   });
 
