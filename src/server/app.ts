@@ -19,9 +19,10 @@ import type { AppEnv, ServerContext } from './context/context.ts';
 import { HttpError, STATUS_OF } from './http/errors.ts';
 import { BEARER_SCHEME, INBOX_TOKEN_SCHEME, SHARED_RESPONSES } from './http/openapi.ts';
 import { clientAddressOf } from './http/client-address.ts';
+import { createOnBehalf, onBehalfMiddleware } from './http/on-behalf.ts';
 import { createHostCheck } from './auth/host-check.ts';
 import { createRouter } from './http/router.ts';
-import { checkMounts } from './http/mount.ts';
+import { checkMounts, mountInfoOf } from './http/mount.ts';
 import type { AppMount } from './http/mount.ts';
 import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
@@ -157,6 +158,9 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     // nosniff on every answer: a JSON body (an error echoing input included) is never read as HTML or script.
     withHeaders(c, { 'X-Request-Id': requestId, 'X-Content-Type-Options': 'nosniff', ...rateLimitHeaders(decision) });
   });
+  // A mount's own calls made for a caller (the MCP server's) count against that caller's address.
+  const onBehalf = createOnBehalf();
+  app.use('*', onBehalfMiddleware(onBehalf));
   // Before credentials are read: a rebinding page learns nothing, not even whether a token is valid.
   app.use('*', createHostCheck(isLoopbackHost(ctx.config.http.host), ctx.config.bounds.allowedHosts, (c) => clientAddressOf(c) !== 'local'));
   // Credentials and the rate limit come first, so every answer (a 405 included) is counted.
@@ -226,9 +230,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   const mounts = options.mounts ?? [];
   checkMounts(mounts, API_PREFIX);
   for (const mount of mounts) {
-    app.all(mount.path, (c) =>
-      mount.handler(c.req.raw, { apiUrl: options.selfApiUrl?.() ?? `http://localhost${API_PREFIX}`, requestId: c.get('requestId') }),
-    );
+    app.all(mount.path, (c) => mount.handler(c.req.raw, mountInfoOf(c, options.selfApiUrl?.() ?? `http://localhost${API_PREFIX}`, onBehalf)));
   }
 
   // The web inbox viewer at `/`: static files, a client of the API above.

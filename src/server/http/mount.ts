@@ -7,6 +7,9 @@
  *
  * @packageDocumentation
  */
+import type { Context } from 'hono';
+import { clientAddressOf } from './client-address.ts';
+import type { OnBehalf } from './on-behalf.ts';
 
 /** What the service tells a mount about itself, for each request. */
 export interface MountInfo {
@@ -14,6 +17,15 @@ export interface MountInfo {
   apiUrl: string;
   /** The request id of this request (also in its `X-Request-Id` header). */
   requestId: string;
+  /** The client address of the request, as the service's bounds count it. */
+  clientAddress: string;
+  /**
+   * Headers to send on the API calls the mount makes for this request, so that
+   * they count against its caller's address (the streams of its waits, the
+   * guest inboxes it creates, its requests) rather than the service's own
+   * loopback. Sealed by this service (`on-behalf.ts`): worthless elsewhere.
+   */
+  onBehalfHeaders: Record<string, string>;
 }
 
 /** One extra endpoint. */
@@ -22,6 +34,12 @@ export interface AppMount {
   path: string;
   /** Answers a request that passed the app's middleware (its credential, if any, is valid). */
   handler: (request: Request, info: MountInfo) => Response | Promise<Response>;
+}
+
+/** What a mount is told about one request: the API root, the request id, and its caller's address with the headers that charge calls to it. */
+export function mountInfoOf(c: Context, apiUrl: string, onBehalf: OnBehalf): MountInfo {
+  const clientAddress = clientAddressOf(c);
+  return { apiUrl, requestId: c.get('requestId') as string, clientAddress, onBehalfHeaders: onBehalf.headersFor(clientAddress) };
 }
 
 /** Throws when a mount's path is malformed or would shadow the API, the viewer or another mount. */
