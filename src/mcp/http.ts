@@ -164,12 +164,13 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
   const sessions = new Map<string, Entry>();
   let sdk: Promise<McpSdk> | undefined;
   // Sessions being initialized, by share key: counted until they are sessions or refused, so a burst cannot pass a bound.
-  const opening = new Map<string, number>();
+  const opening = { total: 0, byKey: new Map<string, number>() };
   const countOpening = (keys: readonly string[], by: number) => {
+    opening.total += by;
     for (const k of keys) {
-      const n = (opening.get(k) ?? 0) + by;
-      if (n > 0) opening.set(k, n);
-      else opening.delete(k);
+      const n = (opening.byKey.get(k) ?? 0) + by;
+      if (n > 0) opening.byKey.set(k, n);
+      else opening.byKey.delete(k);
     }
   };
 

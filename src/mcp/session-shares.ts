@@ -66,16 +66,16 @@ function countByKey(sessions: Iterable<HeldSession>): Map<string, number> {
  * largest holder), or a refusal naming the bound.
  *
  * @param sessions - The sessions held now, by id.
- * @param opening - Sessions being opened now that are not in `sessions` yet, by key (they count too).
+ * @param opening - Sessions being opened now that are not in `sessions` yet (they count too): how many, and by key.
  */
 export function admitSession(
   limits: SessionShareLimits,
   caller: SessionCaller,
   sessions: ReadonlyMap<string, HeldSession>,
-  opening: ReadonlyMap<string, number>,
+  opening: { total: number; byKey: ReadonlyMap<string, number> },
 ): 'open' | { evict: string } | ShareRefusal {
   const counts = countByKey(sessions.values());
-  for (const [key, n] of opening) counts.set(key, (counts.get(key) ?? 0) + n);
+  for (const [key, n] of opening.byKey) counts.set(key, (counts.get(key) ?? 0) + n);
   const keys = sessionKeys(caller);
   for (const key of keys) {
     const share = key.startsWith('addr:') ? limits.perGuestAddress : limits.perCredential;
@@ -87,9 +87,7 @@ export function admitSession(
       retryAfterSeconds: 60,
     };
   }
-  let total = sessions.size;
-  for (const n of opening.values()) total += n;
-  if (total < limits.total) return 'open';
+  if (sessions.size + opening.total < limits.total) return 'open';
   // Full: the largest holder gives up its least recently used session, if it holds more than this caller would.
   const mine = Math.max(0, ...keys.map((k) => counts.get(k) ?? 0));
   let largest: string | null = null;

@@ -82,6 +82,24 @@ test.describe('the sessions table gives each caller its own share', () => {
     }
   });
 
+  test('a burst of initializations at once cannot pass a share or the table\'s bound', async () => {
+    const handler = createMcpHttpHandler({ maxSessions: 5, maxSessionsPerGuestAddress: 3 });
+    try {
+      const guest = await Promise.all(Array.from({ length: 8 }, () => initializeAs(handler, '127.0.0.1', { 'X-Inbox-Token': 'tmi_one' })));
+      expect(guest.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429, 429, 429]);
+    } finally {
+      await handler.close();
+    }
+    const table = createMcpHttpHandler({ maxSessions: 5 });
+    try {
+      // Eight callers holding one each at most: none holds more than another, so the sixth to eighth are refused.
+      const callers = await Promise.all(Array.from({ length: 8 }, (_, i) => initializeAs(table, `192.0.2.${i + 1}`)));
+      expect(callers.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 503, 503, 503]);
+    } finally {
+      await table.close();
+    }
+  });
+
   test('one credential fills only its share', async () => {
     const handler = createMcpHttpHandler({ maxSessionsPerCredential: 2 });
     try {
