@@ -56,7 +56,7 @@ async function openStream(inbox: { id: string; token: string }): Promise<{ statu
 }
 
 test('a wait_for_message stream counts against the MCP caller\'s address, and ends when its client goes away', async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(180_000);
   // The caller's own inbox, for the streams it opens directly.
   const created = await fromCaller(`${server.apiUrl}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   const own = ((await created.json()) as { data: { id: string; token: string } }).data;
@@ -84,7 +84,7 @@ test('a wait_for_message stream counts against the MCP caller\'s address, and en
       const extra = await openStream(own);
       extra.close();
       return extra.status;
-    })
+    }, { timeout: 60_000 })
     .toBe(429);
   // …while the service's loopback, where the MCP server calls from, is not charged with it.
   const local = await fetch(`${server.apiUrl}/inboxes/${own.id}/stream`, { headers: { 'x-inbox-token': own.token } });
@@ -99,7 +99,7 @@ test('a wait_for_message stream counts against the MCP caller\'s address, and en
       const again = await openStream(own);
       again.close();
       return again.status;
-    })
+    }, { timeout: 60_000 })
     .toBe(200);
   expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   held.close();
