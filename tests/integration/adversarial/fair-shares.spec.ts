@@ -82,3 +82,19 @@ test('a guest holding its share of spam checks gets 429 naming the share, while 
     await scanner.close();
   }
 });
+
+test('a forged on-behalf header does not move a guest to another address: the guest-inbox cap still counts its own', async () => {
+  const harness = await startHarness({ maxGuestInboxesPerAddress: 1 });
+  try {
+    await harness.createInbox();
+    const forged = await harness.call('/inboxes', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-inboxkit-on-behalf-of': '192.0.2.99 AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      body: '{}',
+    });
+    expect(forged.status).toBe(429);
+    expect((forged.json as { error: { message: string } }).error.message).toContain('Too many active guest inboxes from 127.0.0.1');
+  } finally {
+    await harness.close();
+  }
+});

@@ -7,6 +7,7 @@
 import { test, expect } from '@playwright/test';
 import { createFairShare, shareCallerOf } from '../../../src/server/auth/fair-share.ts';
 import { HttpError } from '../../../src/server/http/errors.ts';
+import { ON_BEHALF_HEADER, createOnBehalf } from '../../../src/server/http/on-behalf.ts';
 
 const LIMITS = { name: 'spam checks', total: 6, perCaller: 3 };
 const guestWithToken = (n: number, address = '127.0.0.1') => shareCallerOf({ kind: 'inboxToken', inboxId: `ibx_${n}`, tokenHash: `t${n}` }, address);
@@ -62,4 +63,17 @@ test('a slot given back is free again, and giving it back twice frees one slot o
   expect(pool.inUse()).toBe(2);
   pool.acquire(guestWithToken(3));
   expect(() => pool.acquire(guestWithToken(4))).toThrow(/share one caller may hold/);
+});
+
+test.describe('the on-behalf seal of a mount\'s calls', () => {
+  test('a header made by this app names the caller\'s address; a forged, altered or foreign one names nothing', () => {
+    const onBehalf = createOnBehalf();
+    const header = onBehalf.headersFor('192.0.2.7')[ON_BEHALF_HEADER]!;
+    expect(onBehalf.verify(header)).toBe('192.0.2.7');
+    expect(onBehalf.verify(header.replace('192.0.2.7', '192.0.2.8'))).toBeNull();
+    expect(onBehalf.verify('192.0.2.7 AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).toBeNull();
+    expect(onBehalf.verify('192.0.2.7')).toBeNull();
+    expect(onBehalf.verify(undefined)).toBeNull();
+    expect(createOnBehalf().verify(header)).toBeNull();
+  });
 });
