@@ -152,6 +152,8 @@ export function createAnalysisRunner(options: AnalysisRunnerOptions = {}): Analy
   const inWorker = (job: AnalysisJob, deadline: number): Promise<unknown> =>
     new Promise((resolve, reject) => {
       const worker = new Worker(workerUrl(), { workerData: job, resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: Math.max(8, Math.floor(maxMemoryMb / 4)) } });
+      // A running analysis does not keep a closing process alive.
+      worker.unref();
       running.add(worker);
       let settled = false;
       const settle = (fn: () => void) => {

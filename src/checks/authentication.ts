@@ -65,6 +65,29 @@ export class AuthenticationCheckError extends InboxkitError {
 
 type Authenticate = (input: Buffer, options: Record<string, unknown>) => Promise<MailauthAnswer>;
 
+/** The error of a check that needs mailauth where it is not installed. */
+function mailauthMissing(cause: unknown): AuthenticationCheckError {
+  return new AuthenticationCheckError(
+    'unavailable',
+    `authentication: sender authentication needs the mailauth package, an optional peer dependency of inboxkit (about 25 MB). Install it where inboxkit runs with \`${MAILAUTH_INSTALL}\` (\`npm install --save-dev mailauth\` in a test project), and restart the service if one runs the check (see docs/email-checks.md).`,
+    { cause },
+  );
+}
+
+/**
+ * Throws the install hint when mailauth cannot be found from here, without
+ * loading it (a service checks this before it starts a worker for a check).
+ *
+ * @throws AuthenticationCheckError of kind `unavailable`.
+ */
+export function assertMailauthInstalled(): void {
+  try {
+    import.meta.resolve('mailauth');
+  } catch (error) {
+    throw mailauthMissing(error);
+  }
+}
+
 /** Loads mailauth (Node caches the module; nothing is kept here). */
 async function loadMailauth(): Promise<Authenticate> {
   try {
@@ -73,11 +96,7 @@ async function loadMailauth(): Promise<Authenticate> {
     if (typeof authenticate !== 'function') throw new Error('mailauth exports no authenticate()');
     return authenticate;
   } catch (error) {
-    throw new AuthenticationCheckError(
-      'unavailable',
-      `authentication: sender authentication needs the mailauth package, an optional peer dependency of inboxkit (about 25 MB). Install it where inboxkit runs with \`${MAILAUTH_INSTALL}\` (\`npm install --save-dev mailauth\` in a test project), and restart the service if one runs the check (see docs/email-checks.md).`,
-      { cause: error },
-    );
+    throw mailauthMissing(error);
   }
 }
 

@@ -10,7 +10,7 @@ import { FaultsResource } from './faults.ts';
 import { AttachmentsResource, DomainsResource, ExtensionResource, InboxesResource, MeResource, MessagesResource } from './resources.ts';
 import type { ClientOptions } from './core/types.ts';
 import { DEFAULT_RETRY_POLICY } from './internal/retry.ts';
-import { Transport, resolveRetry } from './internal/transport.ts';
+import { EXTRA_HEADERS, Transport, resolveRetry } from './internal/transport.ts';
 
 /** The package version, sent in the default `User-Agent`. */
 export const VERSION = '0.1.0';
@@ -108,6 +108,7 @@ export class InboxkitClient {
       userAgent: options.userAgent ?? `inboxkit/${VERSION}`,
       bearer: apiKey ?? sessionToken,
       inboxToken,
+      extraHeaders: (options as { [EXTRA_HEADERS]?: Record<string, string> })[EXTRA_HEADERS],
     }));
     this.domains = new DomainsResource(transport);
     this.inboxes = new InboxesResource(transport, this);

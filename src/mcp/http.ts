@@ -15,7 +15,10 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
 import { createMcpServer } from './server.ts';
 import { loadMcpSdk } from './sdk.ts';
 import type { McpSdk } from './sdk.ts';
+import { EXTRA_HEADERS } from '../client/internal/transport.ts';
 import { DEFAULT_SESSION_LIMITS, McpSession } from './session.ts';
+import { admitSession, sessionKeys } from './session-shares.ts';
+import type { SessionCaller } from './session-shares.ts';
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpOptions {
@@ -24,6 +27,16 @@ export interface McpHttpOptions {
    * @defaultValue 100
    */
   maxSessions?: number;
+  /**
+   * Open MCP sessions one credential (API key, session token, inbox token) may hold.
+   * @defaultValue 25
+   */
+  maxSessionsPerCredential?: number;
+  /**
+   * Open MCP sessions the guests (no credential, or an inbox token) of one client address may hold together.
+   * @defaultValue 25
+   */
+  maxSessionsPerGuestAddress?: number;
   /**
    * A session unused this long (milliseconds) is closed; its client must initialize again.
    * @defaultValue 1800000 (30 minutes)
@@ -37,6 +50,18 @@ export interface McpHttpOptions {
 export interface McpServiceInfo {
   /** The API root the sessions' clients call, e.g. `http://127.0.0.1:8025/api/v1`. */
   apiUrl: string;
+  /**
+   * The client address of the request, as the service counts callers: a
+   * guest's sessions are counted against it.
+   * @defaultValue `'unknown'`
+   */
+  clientAddress?: string;
+  /**
+   * Headers the session's client sends on every API call, so that what it
+   * does for its caller counts against that caller (the service seals them).
+   * @defaultValue none
+   */
+  onBehalfHeaders?: Record<string, string>;
 }
 
 /** The mounted MCP endpoint. */
@@ -49,6 +74,8 @@ export interface McpHttpHandler {
 
 interface Entry {
   key: Buffer;
+  /** The share keys the session is charged to (`session-shares.ts`). */
+  keys: string[];
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   session: McpSession;
@@ -68,8 +95,56 @@ function credentialOf(request: Request): { apiKey?: string; sessionToken?: strin
   return inboxToken ? { inboxToken } : {};
 }
 
-function rpcError(status: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status });
+/** Who opens a session, as the sessions table's shares count callers. */
+function callerOf(request: Request, service: McpServiceInfo): SessionCaller {
+  const credential = credentialOf(request);
+  const any = credential.apiKey ?? credential.sessionToken ?? credential.inboxToken;
+  return {
+    credential: any === undefined ? null : credentialKey(request).toString('hex'),
+    address: service.clientAddress ?? 'unknown',
+    guest: credential.apiKey === undefined && credential.sessionToken === undefined,
+  };
+}
+
+function rpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status, headers });
+}
+
+/** The ids of the JSON-RPC requests in a POST body (one message or a batch). */
+function requestIds(body: unknown): Array<string | number> {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((m) => {
+    const message = m as { method?: unknown; id?: unknown } | null;
+    return typeof message?.method === 'string' && (typeof message.id === 'string' || typeof message.id === 'number') ? [message.id] : [];
+  });
+}
+
+/**
+ * Answers a request of an open session. When the client goes away before the
+ * answer (its HTTP request is aborted), the session's requests in that POST
+ * are cancelled as a `notifications/cancelled` from the client would cancel
+ * them: a `wait_for_message` whose client dropped ends its wait, and with it
+ * the event stream it holds, at once rather than at its timeout.
+ */
+async function handleInSession(transport: WebStandardStreamableHTTPServerTransport, request: Request): Promise<Response> {
+  if (request.method !== 'POST') return transport.handleRequest(request);
+  let parsedBody: unknown;
+  try {
+    parsedBody = await request.json();
+  } catch {
+    return rpcError(400, 'The request body is not JSON: send a JSON-RPC message with Content-Type: application/json.');
+  }
+  const ids = requestIds(parsedBody);
+  if (ids.length > 0) {
+    const cancel = () => {
+      for (const requestId of ids) {
+        transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the MCP client went away' } });
+      }
+    };
+    if (request.signal.aborted) cancel();
+    else request.signal.addEventListener('abort', cancel, { once: true });
+  }
+  return transport.handleRequest(request, { parsedBody });
 }
 
 /**
@@ -83,12 +158,21 @@ function rpcError(status: number, message: string): Response {
  * ```
  */
 export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandler {
-  const maxSessions = options.maxSessions ?? 100;
+  const limits = { total: options.maxSessions ?? 100, perCredential: options.maxSessionsPerCredential ?? 25, perGuestAddress: options.maxSessionsPerGuestAddress ?? 25 };
   const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60 * 1000;
   const now = options.now ?? Date.now;
   const sessions = new Map<string, Entry>();
   let sdk: Promise<McpSdk> | undefined;
-  let opening = 0;
+  // Sessions being initialized, by share key: counted until they are sessions or refused, so a burst cannot pass a bound.
+  const opening = { total: 0, byKey: new Map<string, number>() };
+  const countOpening = (keys: readonly string[], by: number) => {
+    opening.total += by;
+    for (const k of keys) {
+      const n = (opening.byKey.get(k) ?? 0) + by;
+      if (n > 0) opening.byKey.set(k, n);
+      else opening.byKey.delete(k);
+    }
+  };
 
   const drop = async (id: string) => {
     const entry = sessions.get(id);
@@ -104,10 +188,15 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
 
   const open = async (request: Request, service: McpServiceInfo, loaded: McpSdk): Promise<Response> => {
     if (request.method !== 'POST') return rpcError(400, 'No MCP session: start one with an initialize request (POST, without an Mcp-Session-Id header).');
-    if (sessions.size + opening >= maxSessions) return rpcError(503, `This service has ${maxSessions} open MCP sessions, its limit; close one (DELETE with its Mcp-Session-Id) or retry later.`);
-    const session = new McpSession(createClient({ baseUrl: service.apiUrl, ...credentialOf(request) }), DEFAULT_SESSION_LIMITS);
+    const caller = callerOf(request, service);
+    const admitted = admitSession(limits, caller, sessions, opening);
+    if (admitted !== 'open' && !('evict' in admitted)) return rpcError(admitted.status, admitted.message, { 'Retry-After': String(admitted.retryAfterSeconds) });
+    if (admitted !== 'open') await drop(admitted.evict);
+    const clientOptions = { baseUrl: service.apiUrl, ...credentialOf(request), [EXTRA_HEADERS]: service.onBehalfHeaders ?? {} };
+    const session = new McpSession(createClient(clientOptions), DEFAULT_SESSION_LIMITS);
     const server = createMcpServer(loaded, session, service.apiUrl);
-    const entry: Omit<Entry, 'transport'> & { transport?: WebStandardStreamableHTTPServerTransport } = { key: credentialKey(request), server, session, lastUsed: now() };
+    const keys = sessionKeys(caller);
+    const entry: Omit<Entry, 'transport'> & { transport?: WebStandardStreamableHTTPServerTransport } = { key: credentialKey(request), keys, server, session, lastUsed: now() };
     const transport = new loaded.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => void sessions.set(id, entry as Entry),
@@ -115,7 +204,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
     });
     entry.transport = transport;
     // Counted until it is a session or refused, so that a burst of initializations cannot pass the bound.
-    opening += 1;
+    countOpening(keys, 1);
     let response: Response;
     try {
       await server.connect(transport);
@@ -125,7 +214,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
       await session.close();
       throw error;
     } finally {
-      opening -= 1;
+      countOpening(keys, -1);
     }
     if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) {
       await server.close().catch(() => {});
@@ -154,7 +243,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
           return rpcError(404, 'No such MCP session (it was closed, idled out, or belongs to another credential): initialize a new one.');
         }
         entry.lastUsed = now();
-        return await entry.transport.handleRequest(request);
+        return await handleInSession(entry.transport, request);
       } catch (error) {
         return rpcError(500, `The MCP endpoint failed on this request (${(error as Error).message}); retry, or initialize a new session.`);
       }

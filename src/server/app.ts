@@ -20,6 +20,8 @@ import { clientAddressOf } from './http/client-address.ts';
 import { openApiDocumentOf, registerSecuritySchemes } from './http/document.ts';
 import { mapErrors, methodNotAllowedAnswer, notFoundAnswer } from './http/error-mapping.ts';
 import { serveMounts } from './http/mount.ts';
+import { createOnBehalf, onBehalfMiddleware } from './http/on-behalf.ts';
+import type { OnBehalf } from './http/on-behalf.ts';
 import type { AppMount } from './http/mount.ts';
 import { createRateLimiter } from './http/ratelimit.ts';
 import type { RateLimiter } from './http/ratelimit.ts';
@@ -75,10 +77,11 @@ export interface AppOptions {
  * carries come first, so an answer refused by a later part (a 405 included)
  * carries them too and is counted.
  */
-function useMiddleware(app: OpenAPIHono<AppEnv>, ctx: ServerContext, limiter: RateLimiter): void {
+function useMiddleware(app: OpenAPIHono<AppEnv>, ctx: ServerContext, limiter: RateLimiter, onBehalf: OnBehalf): void {
   app.use('*', requestId());
   app.use('*', noSniff());
   app.use('*', reportRateLimit({ deps: ctx, limiter, clientAddressOf }));
+  app.use('*', onBehalfMiddleware(onBehalf));
   // Before credentials are read: a rebinding page learns nothing, not even whether a token is valid.
   app.use('*', createHostCheck(isLoopbackHost(ctx.config.http.host), ctx.config.bounds.allowedHosts, (c) => clientAddressOf(c) !== 'local'));
   app.use('*', createAuthMiddleware(ctx, limiter, clientAddressOf));
@@ -123,9 +126,11 @@ function createApi(ctx: ServerContext, options: AppOptions): OpenAPIHono<AppEnv>
  */
 export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
-  useMiddleware(app, ctx, options.rateLimiter ?? createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds));
+  // A mount's own calls made for a caller (the MCP server's) count against that caller's address.
+  const onBehalf = createOnBehalf();
+  useMiddleware(app, ctx, options.rateLimiter ?? createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds), onBehalf);
   app.route(API_PREFIX, createApi(ctx, options));
-  serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl });
+  serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl, onBehalf });
   // The web inbox viewer at `/`: static files, a client of the API above.
   if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));
   // Also outside the API prefix, for process supervisors and load balancers.

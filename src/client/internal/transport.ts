@@ -28,7 +28,16 @@ interface TransportConfig {
   bearer: string | null;
   /** Inbox token, sent as `X-Inbox-Token` when there is no bearer credential. */
   inboxToken: string | null;
+  /** Headers sent with every request before the client's own (see {@link EXTRA_HEADERS}). */
+  extraHeaders?: Readonly<Record<string, string>>;
 }
+
+/**
+ * The key of a private client option: headers sent with every request, for
+ * inboxkit's own parts only (the MCP server mounted in the service sends the
+ * service's on-behalf header with it). Not part of `ClientOptions`.
+ */
+export const EXTRA_HEADERS: unique symbol = Symbol('inboxkit.extraHeaders');
 
 /** One call: method, path under the API root, query, JSON body. */
 export interface CallSpec {
@@ -129,6 +138,7 @@ export class Transport {
 
   private headers(spec: CallSpec, options: RequestOptions): Record<string, string> {
     const headers: Record<string, string> = {
+      ...this.config.extraHeaders,
       accept: spec.accept ?? 'application/json',
       'user-agent': this.config.userAgent,
     };

@@ -169,7 +169,7 @@ export class Authenticator {
 
   async #decode(locator: Locator, facts: ElementFacts, options: EnrollOptions): Promise<string> {
     const png = await locator.screenshot({ animations: 'disabled', caret: 'hide', ...(options.timeout !== undefined ? { timeout: options.timeout } : {}) });
-    const text = await decodeQrPng(png);
+    const text = await decodeQrPng(png, `the screenshot of ${locator.toString()}`);
     if (text !== null) return text;
     await this.#testInfo.attach('authenticator: no QR code found', { body: png, contentType: 'image/png' });
     throw new AuthenticatorError(

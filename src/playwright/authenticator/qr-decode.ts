@@ -22,8 +22,42 @@ interface Bitmap {
 
 type JsQr = (data: Uint8ClampedArray, width: number, height: number, options?: { inversionAttempts?: 'dontInvert' | 'onlyInvert' | 'attemptBoth' | 'invertFirst' }) => { data: string } | null;
 
-/** Largest screenshot decoded, in pixels: a bound on the work one call can cause. */
-const MAX_PIXELS = 16_000_000;
+/** Largest screenshot decoded, in pixels: a bound on the work and memory one call can cause. */
+export const MAX_QR_PIXELS = 16_000_000;
+const MAX_PIXELS = MAX_QR_PIXELS;
+
+/** The eight bytes every PNG starts with. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * The picture's size as its PNG header (the IHDR chunk, which must come first)
+ * declares it, or null when the bytes do not start as a PNG does. Read before
+ * any pixel is decoded: decoding allocates 4 bytes per declared pixel.
+ */
+export function pngSize(png: Uint8Array): { width: number; height: number } | null {
+  if (png.length < 24 || !PNG_SIGNATURE.equals(png.subarray(0, 8))) return null;
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  if (Buffer.from(png.subarray(12, 16)).toString('latin1') !== 'IHDR') return null;
+  return { width: view.getUint32(16), height: view.getUint32(20) };
+}
+
+/**
+ * Refuses a picture whose declared size is over {@link MAX_QR_PIXELS}, before
+ * it is decoded, with an error naming the bound and what to do.
+ */
+function checkPictureSize(png: Uint8Array, what: string): void {
+  const size = pngSize(png);
+  if (size === null) {
+    throw new AuthenticatorError(`authenticator: ${what} is not a PNG picture (its first bytes are not a PNG signature and header), so no QR code can be read from it.`);
+  }
+  if (size.width * size.height > MAX_PIXELS) {
+    const megapixels = Math.round((size.width * size.height) / 100_000) / 10;
+    throw new AuthenticatorError(
+      `authenticator: ${what} is ${size.width}×${size.height} px (${megapixels} MP), over the ${MAX_PIXELS / 1_000_000} MP bound of the QR reader ` +
+        '(decoding takes 4 bytes a pixel, so a larger picture is refused before it is read). Point the locator at the QR code itself, not at the whole page.',
+    );
+  }
+}
 
 /** A white border around the image: a QR code drawn edge to edge (no quiet zone) is found only with one. */
 function padded(image: Bitmap, border: number): Bitmap {
@@ -81,10 +115,16 @@ async function loadDecoders(): Promise<{ readPng: (png: Buffer) => Bitmap; jsQR:
 /**
  * The text of the QR code in a PNG image, or `null` when none is found. The
  * image is tried as it is, with a white border, and at twice the size.
+ *
+ * @param what - Names the picture in errors, e.g. `the screenshot of getByRole('img')`.
+ * @throws AuthenticatorError when the PNG's header declares more than {@link MAX_QR_PIXELS}
+ *   pixels (checked before any pixel is decoded), or the bytes are not a PNG.
  */
-export async function decodeQrPng(png: Buffer): Promise<string | null> {
+export async function decodeQrPng(png: Buffer, what = 'the picture'): Promise<string | null> {
+  checkPictureSize(png, what);
   const { readPng, jsQR } = await loadDecoders();
   const image = readPng(png);
+  // The header is the decoder's own source of the size; checked again in case it read another.
   if (image.width * image.height > MAX_PIXELS) return null;
   const withBorder = padded(image, Math.max(8, Math.round(Math.min(image.width, image.height) / 10)));
   const attempts = [() => image, () => withBorder, () => doubled(withBorder)];

@@ -7,7 +7,9 @@
  *
  * @packageDocumentation
  */
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
+import { clientAddressOf } from './client-address.ts';
+import type { OnBehalf } from './on-behalf.ts';
 import type { RequestIdEnv } from './request-id.ts';
 
 /** What the service tells a mount about itself, for each request. */
@@ -16,6 +18,15 @@ export interface MountInfo {
   apiUrl: string;
   /** The request id of this request (also in its `X-Request-Id` header). */
   requestId: string;
+  /** The client address of the request, as the service's bounds count it. */
+  clientAddress: string;
+  /**
+   * Headers to send on the API calls the mount makes for this request, so that
+   * they count against its caller's address (the streams of its waits, the
+   * guest inboxes it creates, its requests) rather than the service's own
+   * loopback. Sealed by this service (`on-behalf.ts`): worthless elsewhere.
+   */
+  onBehalfHeaders: Record<string, string>;
 }
 
 /** One extra endpoint. */
@@ -24,6 +35,12 @@ export interface AppMount {
   path: string;
   /** Answers a request that passed the app's middleware (its credential, if any, is valid). */
   handler: (request: Request, info: MountInfo) => Response | Promise<Response>;
+}
+
+/** What a mount is told about one request: the API root, the request id, and its caller's address with the headers that charge calls to it. */
+export function mountInfoOf(c: Context, apiUrl: string, onBehalf: OnBehalf): MountInfo {
+  const clientAddress = clientAddressOf(c);
+  return { apiUrl, requestId: c.get('requestId') as string, clientAddress, onBehalfHeaders: onBehalf.headersFor(clientAddress) };
 }
 
 /** Throws when a mount's path is malformed or would shadow the API, the viewer or another mount. */
@@ -41,10 +58,12 @@ export function checkMounts(mounts: readonly AppMount[], apiPrefix: string): voi
   }
 }
 
-/** Where the mounts are told the API is. */
+/** Where the mounts are told the API is, and how their calls are charged to their callers. */
 export interface ServeMountsOptions {
   /** The API prefix (`/api/v1`), which no mount may shadow. */
   apiPrefix: string;
+  /** Seals the headers that charge a mount's calls to its caller's address. */
+  onBehalf: OnBehalf;
   /**
    * The API root the mounts are told to call (`MountInfo.apiUrl`), once known.
    * @defaultValue `http://localhost` + the API prefix (in-process use)
@@ -56,6 +75,6 @@ export interface ServeMountsOptions {
 export function serveMounts<E extends RequestIdEnv>(app: Hono<E>, mounts: readonly AppMount[], options: ServeMountsOptions): void {
   checkMounts(mounts, options.apiPrefix);
   for (const mount of mounts) {
-    app.all(mount.path, (c) => mount.handler(c.req.raw, { apiUrl: options.selfApiUrl?.() ?? `http://localhost${options.apiPrefix}`, requestId: c.get('requestId') }));
+    app.all(mount.path, (c) => mount.handler(c.req.raw, mountInfoOf(c, options.selfApiUrl?.() ?? `http://localhost${options.apiPrefix}`, options.onBehalf)));
   }
 }

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { userOf } from '../auth/principal.ts';
+import type { Principal } from '../auth/principal.ts';
 import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
 import { isActive, listVisibleInboxes, loadVisibleInbox, requireCredential } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
@@ -15,7 +16,7 @@ import { HttpError } from '../http/errors.ts';
 import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { INBOX_CURSOR, decodeCursor } from '../storage/contract/cursor.ts';
-import type { DomainRecord } from '../storage/contract/types.ts';
+import type { DomainRecord, InboxCap } from '../storage/contract/types.ts';
 import { createInboxRoute, deleteInboxRoute, getInboxRoute, listInboxesRoute, updateInboxRoute } from './inboxes.routes.ts';
 
 const LOCAL_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -44,11 +45,9 @@ function checkGuestForward(address: string, allowed: readonly string[]): void {
   );
 }
 
-/** Refuses a new guest inbox when its client address already holds the cap of active ones. */
-async function checkGuestCap(ctx: ServerContext, address: string, now: number): Promise<void> {
-  const cap = ctx.config.bounds.maxGuestInboxesPerAddress;
-  if (cap === null || (await ctx.store.countActiveGuestInboxesByAddress(address, now)) < cap) return;
-  throw new HttpError(
+/** The refusal of a new guest inbox when its client address already holds the cap of active ones. */
+function guestCapReached(address: string, cap: number): HttpError {
+  return new HttpError(
     'limit_reached',
     `Too many active guest inboxes from ${address}: the cap is ${cap} (guest inboxes per client address; inboxkit serve --max-guest-inboxes-per-address). Delete inboxes you no longer need, or use an API key.`,
     { 'Retry-After': '60' },
@@ -68,6 +67,19 @@ async function pickDomain(ctx: ServerContext, domainId: string | undefined): Pro
   return domain;
 }
 
+/**
+ * The cap a new inbox must stay within, kept by the store in the transaction
+ * that inserts it (so concurrent creates on every node never pass it): the
+ * plan's active inboxes for a user, the guest-inbox cap of the client address
+ * for a guest; none for the operator.
+ */
+function capOf(ctx: ServerContext, principal: Principal, maxActive: number | null): InboxCap | undefined {
+  if (userOf(principal)) return maxActive === null ? undefined : { count: 'ownedBy', max: maxActive };
+  if (principal.kind === 'operator') return undefined;
+  const cap = ctx.config.bounds.maxGuestInboxesPerAddress;
+  return cap === null ? undefined : { count: 'guestsOfAddress', max: cap };
+}
+
 /** `POST /inboxes`: a new inbox (a random address unless the plan allows a chosen local part) and its token, shown once. */
 function createInbox(ctx: ServerContext): RouteHandler<typeof createInboxRoute, AppEnv> {
   return async (c) => {
@@ -82,12 +94,8 @@ function createInbox(ctx: ServerContext): RouteHandler<typeof createInboxRoute, 
     }
     const domain = await pickDomain(ctx, body.domainId);
     const max = plan.entitlements.maxActiveInboxes;
-    if (user && max !== null && (await ctx.store.countActiveInboxesByOwner(user.id, now)) >= max) {
-      throw new HttpError('plan_required', `The ${plan.name} plan allows ${max} active inboxes; delete one first.`);
-    }
-
+    const cap = capOf(ctx, principal, max);
     const creatorAddress = clientAddressOf(c);
-    if (!user && principal.kind !== 'operator') await checkGuestCap(ctx, creatorAddress, now);
 
     const token = newSecret(INBOX_TOKEN_PREFIX);
     const ttl = plan.entitlements.inboxTtlSeconds;
@@ -102,7 +110,12 @@ function createInbox(ctx: ServerContext): RouteHandler<typeof createInboxRoute, 
     };
     // A random local part collides with odds of 36^-11; retry a few times anyway.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const created = await ctx.store.createInbox({ ...fields, localPart: body.localPart ?? randomLocalPart() });
+      const inbox = { ...fields, localPart: body.localPart ?? randomLocalPart() };
+      const created = cap ? await ctx.store.createInboxWithinCap(inbox, cap) : await ctx.store.createInbox(inbox);
+      if (created === 'cap_reached') {
+        if (cap?.count === 'ownedBy') throw new HttpError('plan_required', `The ${plan.name} plan allows ${cap.max} active inboxes; delete one first.`);
+        throw guestCapReached(creatorAddress, cap?.max ?? 0);
+      }
       if (created !== 'address_taken') {
         ctx.bus.publish({ type: 'inbox.created', inboxId: created.id });
         return c.json({ data: { ...toWireInbox(created), token } }, 200);

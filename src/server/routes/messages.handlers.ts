@@ -13,15 +13,21 @@ import { contentDisposition, toMessage, toMessageSummary } from '../http/present
 import { InvalidCursorError } from '../storage/contract/cursor.ts';
 import type { MessageRecord } from '../storage/contract/types.ts';
 import { authenticationCheckRoute, deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute } from './messages.routes.ts';
-import { SpamCheckError } from '../spam/scanner.ts';
-import { AuthenticationCheckError, authenticationSession, runAuthentication } from '../../checks/authentication.ts';
-import { TestDnsError } from '../../checks/test-dns.ts';
+import { MAX_SCANS_IN_FLIGHT, SpamCheckError } from '../spam/scanner.ts';
+import { createFairShare, shareCallerOf } from '../auth/fair-share.ts';
+import type { FairShare } from '../auth/fair-share.ts';
+import { clientAddressOf } from '../http/client-address.ts';
+import { AuthenticationCheckError, assertMailauthInstalled, authenticationSession } from '../../checks/authentication.ts';
+import { AnalysisBoundError, AnalysisFailedError, createAnalysisRunner } from '../../checks/analysis-runner.ts';
+import type { AnalysisRunner } from '../../checks/analysis-runner.ts';
 import type { AuthenticationCheck, AuthenticationCheckRequest } from '../../wire/authentication-check.ts';
 
 /** Longest an authentication check may take. */
 const AUTHENTICATION_TIMEOUT_MS = 10_000;
-/** Most authentication checks one service runs at once (RSA work on the event loop); more are refused at once, never queued. */
-const MAX_AUTHENTICATION_CHECKS = 8;
+/** Most authentication checks one node runs at once, and one caller's share of them; more are refused at once, never queued. */
+const AUTHENTICATION_CHECKS = { name: 'authentication checks', total: 8, perCaller: 4 };
+/** Most spam checks one node runs at once (its scanner's own bound), and one caller's share of them. */
+const SPAM_CHECKS = { name: 'spam checks', total: MAX_SCANS_IN_FLIGHT, perCaller: MAX_SCANS_IN_FLIGHT / 2 };
 
 /** Headers that keep a download from being rendered or sniffed as a page of the API's origin. */
 const DOWNLOAD_HEADERS = {
@@ -31,17 +37,25 @@ const DOWNLOAD_HEADERS = {
 };
 
 /**
- * The authentication check of a stored message against the body's test DNS;
- * the envelope recorded at intake is the SMTP session unless the body overrides it.
+ * The authentication check of a stored message against the body's test DNS,
+ * in a worker thread that is terminated at the time bound or over its heap
+ * bound; the envelope recorded at intake is the SMTP session unless the body
+ * overrides it. Each failure answers with the bound or the record it names.
  */
-async function authenticate(message: MessageRecord, raw: Uint8Array, body: AuthenticationCheckRequest): Promise<AuthenticationCheck> {
+async function authenticate(runner: AnalysisRunner, message: MessageRecord, raw: Uint8Array, body: AuthenticationCheckRequest): Promise<AuthenticationCheck> {
   const envelope = message.envelope ?? null;
   const session = authenticationSession(envelope, body);
   try {
-    return await runAuthentication({ raw, dns: body.dns, session, trustReceived: envelope === null, timeoutMs: AUTHENTICATION_TIMEOUT_MS });
+    assertMailauthInstalled();
+    return await runner.run({ kind: 'authentication', input: { raw, dns: body.dns, session, trustReceived: envelope === null, timeoutMs: AUTHENTICATION_TIMEOUT_MS } });
   } catch (error) {
-    if (error instanceof TestDnsError) throw new HttpError('validation_error', `${error.message} (see docs/email-checks.md).`);
-    if (!(error instanceof AuthenticationCheckError)) throw error;
+    if (error instanceof AnalysisBoundError) {
+      if (error.bound === 'busy') throw new HttpError('limit_reached', `${error.message.replace(/^analysis: /, '')} (authentication checks)`, { 'Retry-After': '1' });
+      throw new HttpError('authentication_failed', `The authentication check was stopped at its ${error.bound} bound: ${error.message.replace(/^analysis: /, '')}`);
+    }
+    if (error instanceof AuthenticationCheckError && error.kind === 'unavailable') throw new HttpError('authentication_unavailable', error.message);
+    if (!(error instanceof AnalysisFailedError)) throw error;
+    if (error.name === 'TestDnsError') throw new HttpError('validation_error', `${error.message} (see docs/email-checks.md).`);
     if (error.kind === 'unavailable') throw new HttpError('authentication_unavailable', error.message);
     throw new HttpError('authentication_failed', `The authentication check failed: ${error.message.replace(/^authentication: /, '')}; send a smaller test DNS (an SPF record that includes many others is a likely cause).`);
   }
@@ -144,8 +158,14 @@ function getRaw(ctx: ServerContext): RouteHandler<typeof getRawRoute, AppEnv> {
   };
 }
 
-/** `POST /messages/{id}/spam-check`: the message's source scored by the service's spam scanner. */
-function spamCheck(ctx: ServerContext): RouteHandler<typeof spamCheckRoute, AppEnv> {
+/** The checks' slots of one node, each caller with its own share (src/server/auth/fair-share.ts). */
+interface CheckShares {
+  spam: FairShare;
+  authentication: FairShare;
+}
+
+/** `POST /messages/{id}/spam-check`: the message's source scored by the service's spam scanner, within the caller's share of the scanner's slots. */
+function spamCheck(ctx: ServerContext, shares: CheckShares): RouteHandler<typeof spamCheckRoute, AppEnv> {
   return async (c) => {
     const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
     const scanner = ctx.spamScanner;
@@ -156,34 +176,35 @@ function spamCheck(ctx: ServerContext): RouteHandler<typeof spamCheckRoute, AppE
       );
     }
     const raw = await loadRaw(ctx, message);
+    const release = shares.spam.acquire(shareCallerOf(c.var.principal, clientAddressOf(c)));
     try {
       return c.json({ data: await scanner.check(raw) }, 200);
     } catch (error) {
       if (!(error instanceof SpamCheckError)) throw error;
       ctx.logger.warn({ err: error, scanner: scanner.url }, 'spam check failed');
       throw new HttpError('spam_check_failed', `The spam check failed: ${error.message}. Check that the scanner runs at ${scanner.url} (see docs/email-checks.md).`);
+    } finally {
+      release();
     }
   };
 }
 
 /**
  * `POST /messages/{id}/authentication`: DKIM, SPF, DMARC and ARC of the
- * message against the body's test DNS. At most {@link MAX_AUTHENTICATION_CHECKS}
- * run at once on the routes that share `running`; more are refused, never queued.
+ * message against the body's test DNS, in a worker of `runner` (time and heap
+ * bounded), within the caller's share of the node's slots; more are refused,
+ * never queued.
  */
-function authenticationCheck(ctx: ServerContext, running: { count: number }): RouteHandler<typeof authenticationCheckRoute, AppEnv> {
+function authenticationCheck(ctx: ServerContext, shares: CheckShares, runner: AnalysisRunner): RouteHandler<typeof authenticationCheckRoute, AppEnv> {
   return async (c) => {
     const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
     const body = c.req.valid('json');
     const raw = await loadRaw(ctx, message);
-    if (running.count >= MAX_AUTHENTICATION_CHECKS) {
-      throw new HttpError('limit_reached', `${MAX_AUTHENTICATION_CHECKS} authentication checks are already running on this service; try again when one has answered.`, { 'Retry-After': '1' });
-    }
-    running.count += 1;
+    const release = shares.authentication.acquire(shareCallerOf(c.var.principal, clientAddressOf(c)));
     try {
-      return c.json({ data: await authenticate(message, raw, body) }, 200);
+      return c.json({ data: await authenticate(runner, message, raw, body) }, 200);
     } finally {
-      running.count -= 1;
+      release();
     }
   };
 }
@@ -205,7 +226,10 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   app.openapi(deleteMessageRoute, deleteMessage(ctx));
   app.openapi(getAttachmentRoute, getAttachment(ctx));
   app.openapi(getRawRoute, getRaw(ctx));
-  app.openapi(spamCheckRoute, spamCheck(ctx));
-  app.openapi(authenticationCheckRoute, authenticationCheck(ctx, { count: 0 }));
+  // One caller can use up only its own share of each pool; the checks run where a bound can stop them.
+  const shares = { spam: createFairShare(SPAM_CHECKS), authentication: createFairShare(AUTHENTICATION_CHECKS) };
+  const runner = createAnalysisRunner({ timeoutMs: AUTHENTICATION_TIMEOUT_MS, concurrency: 2, queue: AUTHENTICATION_CHECKS.total });
+  app.openapi(spamCheckRoute, spamCheck(ctx, shares));
+  app.openapi(authenticationCheckRoute, authenticationCheck(ctx, shares, runner));
   return app;
 }

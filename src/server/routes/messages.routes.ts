@@ -140,7 +140,7 @@ export const spamCheckRoute = createRoute({
   description:
     'Not part of the Disposable Inbox API specification. Sends the raw message to the spam scanner the service was started with (`--spam-check`: SpamAssassin\'s spamd or Rspamd) and answers its score and every matched rule. ' +
     'Rules that fire only because the mail came straight from a local app (loopback, no relays, no reverse DNS, trusted network, no DNS) are marked `localOnly` and left out of `score`. ' +
-    'Nothing is stored. 400 `spam_check_unavailable` when the service has no scanner (like `forwarding_unavailable` without a relay); 502 `spam_check_failed` when the scanner is down, slow (the timeout is `--spam-check-timeout`) or fails.',
+    'Nothing is stored. 400 `spam_check_unavailable` when the service has no scanner (like `forwarding_unavailable` without a relay); 502 `spam_check_failed` when the scanner is down, slow (the timeout is `--spam-check-timeout`) or fails; 429 `limit_reached` (with `Retry-After`) while 16 checks are running on the node, or 8 of the caller\'s own (its credential; a guest\'s client address).',
   'x-inboxkit-extension': true,
   security,
   request: { params: MessageIdParams },
@@ -160,7 +160,7 @@ export const authenticationCheckRoute = createRoute({
   description:
     'Not part of the Disposable Inbox API specification. Verifies the stored raw message with mailauth against the records of the body\'s `dns` map only: a name the map lacks does not exist, and nothing is looked up on the network. ' +
     'SPF uses the envelope recorded at intake (client address, HELO, `MAIL FROM`) unless the body overrides it. Nothing is stored. ' +
-    '400 `validation_error` for a malformed map (at most 200 names); 400 `authentication_unavailable` when the optional mailauth package is not installed (`npm install mailauth`); 400 `authentication_failed` when the check takes longer than 10 s; 429 `limit_reached` while 8 checks are already running.',
+    '400 `validation_error` for a malformed map (at most 200 names); 400 `authentication_unavailable` when the optional mailauth package is not installed (`npm install mailauth`); 400 `authentication_failed` when the check takes longer than 10 s; 429 `limit_reached` (with `Retry-After`) while 8 checks are running on the node, or 4 of the caller\'s own (its credential; a guest\'s client address).',
   'x-inboxkit-extension': true,
   security,
   request: {

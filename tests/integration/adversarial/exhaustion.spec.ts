@@ -88,6 +88,21 @@ test.describe('streams from one address with many tokens', () => {
   });
 });
 
+test.describe('a burst of guest inboxes from one address', () => {
+  test.use({ harnessOptions: { maxGuestInboxesPerAddress: 20 } });
+
+  test('80 creates at once are held to the cap of 20 exactly: the count and the insert are one transaction', async ({ harness }) => {
+    const answers = await Promise.all(Array.from({ length: 80 }, () => harness.call('/inboxes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })));
+    expect(answers.map((a) => a.status).filter((s) => s === 200)).toHaveLength(20);
+    const refused = answers.filter((a) => a.status !== 200);
+    expect(refused).toHaveLength(60);
+    for (const r of refused) {
+      expect(r.status).toBe(429);
+      expect((r.json as { error: { code: string; message: string } }).error).toMatchObject({ code: 'limit_reached', message: expect.stringContaining('the cap is 20 (guest inboxes per client address') });
+    }
+  });
+});
+
 test.describe('a guest inbox flood from one address', () => {
   const KEY = `tm_${'k'.repeat(32)}`;
   test.use({ harnessOptions: { maxGuestInboxesPerAddress: 50, apiKeys: [KEY] } });

@@ -84,6 +84,28 @@ for (const backend of BACKENDS) {
       expect(await store.countActiveGuestInboxesByAddress('10.0.0.3', T0 + 100)).toBe(0);
     });
 
+    test('creates within a cap are counted with the insert: 80 at once against a cap of 20 make 20 inboxes, the rest cap_reached', async () => {
+      const user = await store.createUser({ email: 'cap@example.test', planId: 'premium' });
+      const fields = (n: number, extra: { ownerUserId?: string | null; creatorAddress?: string | null }) => ({
+        localPart: `cap${n}`, domainId, ownerUserId: null, label: null, tokenHash: `hc-${n}`, createdAt: T0, expiresAt: null, ...extra,
+      });
+      // An expired guest inbox and a user's inbox of the same address do not count.
+      await inbox('expired-guest', { creatorAddress: '10.9.0.1', expiresAt: T0 - 1 });
+      await inbox('owned-same-address', { creatorAddress: '10.9.0.1', ownerUserId: user.id });
+      const guests = await Promise.all(Array.from({ length: 80 }, (_, n) => store.createInboxWithinCap(fields(n, { creatorAddress: '10.9.0.1' }), { count: 'guestsOfAddress', max: 20 })));
+      expect(guests.filter((g) => g === 'cap_reached')).toHaveLength(60);
+      expect(await store.countActiveGuestInboxesByAddress('10.9.0.1', T0)).toBe(20);
+      // Another address has its own count.
+      expect(await store.createInboxWithinCap(fields(100, { creatorAddress: '10.9.0.2' }), { count: 'guestsOfAddress', max: 20 })).toMatchObject({ localPart: 'cap100' });
+
+      const owned = await Promise.all(Array.from({ length: 30 }, (_, n) => store.createInboxWithinCap(fields(200 + n, { ownerUserId: user.id }), { count: 'ownedBy', max: 5 })));
+      expect(owned.filter((o) => o !== 'cap_reached')).toHaveLength(4);
+      expect(await store.countActiveInboxesByOwner(user.id, T0)).toBe(5);
+      // Nothing was written for a refused create: its address is free.
+      const refusedAt = owned.findIndex((o) => o === 'cap_reached');
+      expect(await store.createInbox(fields(200 + refusedAt, {}))).toMatchObject({ localPart: `cap${200 + refusedAt}` });
+    });
+
     test('stored bytes are the sum of raw sizes; eviction takes the oldest messages of the inbox that is largest at each step', async () => {
       const [big, small] = [await inbox('big'), await inbox('small')];
       const sized = (subject: string, bytes: number) => newMessage(subject, { raw: new Uint8Array(bytes) });

@@ -5,13 +5,14 @@
  * for near the end of a step is the next step's; no code is given twice).
  */
 import { createHmac } from 'node:crypto';
+import { crc32, deflateSync } from 'node:zlib';
 import { inspect } from 'node:util';
 import { expect } from '@playwright/test';
 import { test, AuthenticatorError } from '../../../src/playwright/index.ts';
 import type { AuthenticatorClock } from '../../../src/playwright/index.ts';
 import { planCode } from '../../../src/playwright/authenticator/schedule.ts';
 import { findOtpSourceInText, parseOtpAuthUri } from '../../../src/playwright/authenticator/otp-params.ts';
-import { QR_DECODERS_INSTALL, importQrDecoders } from '../../../src/playwright/authenticator/qr-decode.ts';
+import { MAX_QR_PIXELS, QR_DECODERS_INSTALL, decodeQrPng, importQrDecoders, pngSize } from '../../../src/playwright/authenticator/qr-decode.ts';
 
 /** RFC 4648 base32 of ASCII text, written here so that the vectors do not rest on the code under test. */
 function base32(text: string): string {
@@ -244,4 +245,52 @@ test('with jsqr and pngjs installed, the QR decoders load', async () => {
   const [pngjs, jsqr] = await importQrDecoders();
   expect(typeof pngjs.PNG).toBe('function');
   expect(jsqr.default).toBeTruthy();
+});
+
+/** A PNG chunk: length, type, data and CRC, as the PNG specification lays them out. */
+function pngChunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A 1-bit grayscale PNG declaring `width`×`height`, whose image data holds only `rows` white rows (all of them when omitted). */
+function whitePng(width: number, height: number, rows = height): Buffer {
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([1, 0, 0, 0, 0], 8);
+  const row = Buffer.alloc(1 + Math.ceil(width / 8), 0xff);
+  row[0] = 0;
+  const pixels = deflateSync(Buffer.concat(Array.from({ length: rows }, () => row)));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+test.describe('the QR reader checks the picture size before decoding a pixel', () => {
+  test('a 20,000 px screenshot is refused from its PNG header, naming its size and the 16 MP bound', async () => {
+    // The header declares 400 MP but the data holds two rows: a decoder that started on it would fail (or take 1.6 GB) instead.
+    const error = await decodeQrPng(whitePng(20_000, 20_000, 2), 'the screenshot of locator(#qr)').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticatorError);
+    expect((error as Error).message).toContain('the screenshot of locator(#qr) is 20000×20000 px (400 MP)');
+    expect((error as Error).message).toContain(`${MAX_QR_PIXELS / 1_000_000} MP bound of the QR reader`);
+    expect((error as Error).message).toContain('Point the locator at the QR code itself');
+  });
+
+  test('a whole, valid picture one pixel row over the bound is refused the same way, without decoding it', async () => {
+    const error = await decodeQrPng(whitePng(4000, 4001)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticatorError);
+    expect((error as Error).message).toContain('the picture is 4000×4001 px (16 MP), over the 16 MP bound');
+  });
+
+  test('a picture within the bound is decoded: a blank one has no QR code', async () => {
+    expect(pngSize(whitePng(300, 200))).toEqual({ width: 300, height: 200 });
+    expect(await decodeQrPng(whitePng(300, 200))).toBeNull();
+  });
+
+  test('bytes that are not a PNG are refused with an error saying so', async () => {
+    await expect(decodeQrPng(Buffer.from('GIF89a not a png at all, not at all'))).rejects.toThrow(/the picture is not a PNG picture/);
+  });
 });

@@ -181,6 +181,14 @@ export interface CredentialStore {
   spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean; keyHash: string | null } | null>;
 }
 
+/** A cap on active inboxes that `createInbox` keeps atomically. */
+export interface InboxCap {
+  /** What is counted: guest inboxes of the creating address, or inboxes of the owner. */
+  count: 'guestsOfAddress' | 'ownedBy';
+  /** The most active inboxes allowed, the new one included. */
+  max: number;
+}
+
 /** The inboxes aggregate of a {@link Store}. */
 export interface InboxStore {
   /**
@@ -198,6 +206,14 @@ export interface InboxStore {
     /** The client address that asked for it (counted by the guest-inbox cap). */
     creatorAddress?: string | null;
   }): Promise<InboxRecord | 'address_taken'>;
+  /**
+   * Creates an inbox as {@link InboxStore.createInbox} does, within a cap
+   * counted in the transaction that inserts it, so that concurrent creates, on
+   * any node of one database, never pass it: `guestsOfAddress` counts the
+   * active guest inboxes made from `creatorAddress`, `ownedBy` the active
+   * inboxes of `ownerUserId`. Over it, nothing is written and the answer is `'cap_reached'`.
+   */
+  createInboxWithinCap(inbox: Parameters<InboxStore['createInbox']>[0], cap: InboxCap): Promise<InboxRecord | 'address_taken' | 'cap_reached'>;
   findInboxById(id: string): Promise<InboxRecord | null>;
   /** The inbox whose token has this hash (expired or not), or null. */
   findInboxByTokenHash(tokenHash: string): Promise<InboxRecord | null>;

@@ -9,7 +9,7 @@
  */
 import { decodeCursor, encodeCursor } from '../contract/cursor.ts';
 import { newId } from '../contract/ids.ts';
-import type { InboxRecord, InboxStore } from '../contract/types.ts';
+import type { InboxCap, InboxRecord, InboxStore } from '../contract/types.ts';
 import { keysetPage, mapRow, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
 import type { PgSql, Sql } from './database.ts';
 import { pruneRateLimits } from './ratelimits.ts';
@@ -26,28 +26,53 @@ const toInbox = rowMapper<InboxRecord>({
 
 const inboxById = async (sql: Sql, id: string): Promise<InboxRecord | null> => mapRow(await sql.get(`${SELECT_INBOX} WHERE i.id = $1`, id), toInbox);
 
+const countGuests = async (sql: Sql, address: string, now: number): Promise<number> =>
+  Number(
+    (await sql.get('SELECT COUNT(*)::int AS c FROM inboxes WHERE creator_address = $1 AND owner_user_id IS NULL AND (expires_at IS NULL OR expires_at > $2)', address, now))?.c ?? 0,
+  );
+const countOwned = async (sql: Sql, userId: string, now: number): Promise<number> =>
+  Number((await sql.get('SELECT COUNT(*)::int AS c FROM inboxes WHERE owner_user_id = $1 AND (expires_at IS NULL OR expires_at > $2)', userId, now))?.c ?? 0);
+
+/**
+ * Counts what a cap counts, inside the create's transaction, after taking a
+ * transaction-scoped advisory lock on what is counted (the address, or the
+ * owner): creates under one cap, on every node, run one after the other, and
+ * each count (READ COMMITTED: a fresh snapshot per statement) sees the
+ * inboxes the earlier ones committed.
+ */
+async function countWithinCap(tx: Sql, cap: InboxCap, inbox: { creatorAddress?: string | null; ownerUserId: string | null; createdAt: number }): Promise<number> {
+  const subject = cap.count === 'guestsOfAddress' ? (inbox.creatorAddress ?? '') : (inbox.ownerUserId ?? '');
+  await tx.get('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', `inboxkit:inbox-cap:${cap.count}:${subject}`);
+  return cap.count === 'guestsOfAddress' ? countGuests(tx, subject, inbox.createdAt) : countOwned(tx, subject, inbox.createdAt);
+}
+
+/** Inserts an inbox inside a transaction; an expired holder of the address gives way (locked, so a sweep on another node waits). */
+async function insertInbox(tx: Sql, inbox: Parameters<InboxStore['createInbox']>[0]): Promise<InboxRecord | 'address_taken'> {
+  await tx.run(
+    `DELETE FROM inboxes WHERE domain_id = $1 AND lower(local_part) = lower($2) AND expires_at IS NOT NULL AND expires_at <= $3`,
+    inbox.domainId, inbox.localPart, inbox.createdAt,
+  );
+  const id = newId('ibx');
+  const inserted = await tx.get(
+    `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash, creator_address)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+     ON CONFLICT (domain_id, lower(local_part)) DO NOTHING RETURNING id`,
+    id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash, inbox.creatorAddress ?? null,
+  );
+  if (!inserted) return 'address_taken';
+  const created = await inboxById(tx, id);
+  if (!created) throw new Error(`inboxkit: inbox ${id} vanished after insert (domain ${inbox.domainId} unknown?)`);
+  return created;
+}
+
 /** The inbox queries of a PostgreSQL store. */
 export function createPostgresInboxes(sql: PgSql): InboxStore {
   return {
     async createInbox(inbox) {
-      return sql.transaction(async (tx) => {
-        // An expired holder of the address gives way (locked, so a sweep on another node waits).
-        await tx.run(
-          `DELETE FROM inboxes WHERE domain_id = $1 AND lower(local_part) = lower($2) AND expires_at IS NOT NULL AND expires_at <= $3`,
-          inbox.domainId, inbox.localPart, inbox.createdAt,
-        );
-        const id = newId('ibx');
-        const inserted = await tx.get(
-          `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash, creator_address)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-           ON CONFLICT (domain_id, lower(local_part)) DO NOTHING RETURNING id`,
-          id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash, inbox.creatorAddress ?? null,
-        );
-        if (!inserted) return 'address_taken' as const;
-        const created = await inboxById(tx, id);
-        if (!created) throw new Error(`inboxkit: inbox ${id} vanished after insert (domain ${inbox.domainId} unknown?)`);
-        return created;
-      });
+      return sql.transaction((tx) => insertInbox(tx, inbox));
+    },
+    async createInboxWithinCap(inbox, cap) {
+      return sql.transaction(async (tx) => ((await countWithinCap(tx, cap, inbox)) >= cap.max ? ('cap_reached' as const) : insertInbox(tx, inbox)));
     },
     async findInboxById(id) {
       return inboxById(sql, id);
@@ -86,15 +111,10 @@ export function createPostgresInboxes(sql: PgSql): InboxStore {
       return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
     },
     async countActiveGuestInboxesByAddress(address, now) {
-      const row = await sql.get(
-        'SELECT COUNT(*)::int AS c FROM inboxes WHERE creator_address = $1 AND owner_user_id IS NULL AND (expires_at IS NULL OR expires_at > $2)',
-        address, now,
-      );
-      return Number(row?.c ?? 0);
+      return countGuests(sql, address, now);
     },
     async countActiveInboxesByOwner(userId, now) {
-      const row = await sql.get('SELECT COUNT(*)::int AS c FROM inboxes WHERE owner_user_id = $1 AND (expires_at IS NULL OR expires_at > $2)', userId, now);
-      return Number(row?.c ?? 0);
+      return countOwned(sql, userId, now);
     },
     async updateInbox(id, patch) {
       if (patch.label !== undefined || patch.forwardTo !== undefined) {

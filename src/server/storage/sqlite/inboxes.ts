@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import { INBOX_CURSOR, decodeCursor, encodeCursor } from '../contract/cursor.ts';
-import type { InboxRecord, InboxStore } from '../contract/types.ts';
+import type { InboxCap, InboxRecord, InboxStore } from '../contract/types.ts';
 import { keysetPage, mapRow, newId, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
 
@@ -20,32 +20,43 @@ const toInbox = rowMapper<InboxRecord>({
   createdAt: num, expiresAt: numberOrNull, tokenHash: text, messageCount: num, lastSeq: num,
 });
 
+/** Inserts an inbox, inside the caller's transaction; an expired holder of the address gives way. */
+function insertInboxIn(sql: Sql, inboxById: (id: string) => InboxRecord | null, inbox: Parameters<InboxStore['createInbox']>[0]): InboxRecord | 'address_taken' {
+  const existing = sql.get('SELECT id, expires_at FROM inboxes WHERE domain_id = ? AND local_part = ? COLLATE NOCASE', inbox.domainId, inbox.localPart);
+  if (existing) {
+    const expiresAt = numberOrNull(existing.expires_at);
+    if (expiresAt === null || expiresAt > inbox.createdAt) return 'address_taken';
+    sql.run('DELETE FROM inboxes WHERE id = ?', String(existing.id));
+  }
+  const id = newId('ibx');
+  sql.run(
+    `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash, creator_address)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash, inbox.creatorAddress ?? null,
+  );
+  const created = inboxById(id);
+  if (!created) throw new Error(`inboxkit: inbox ${id} vanished after insert (domain ${inbox.domainId} unknown?)`);
+  return created;
+}
+
 /** The inbox queries of a SQLite store. */
 export function createSqliteInboxes(sql: Sql): InboxStore {
   const inboxById = (id: string): InboxRecord | null => mapRow(sql.get(`${SELECT_INBOX} WHERE i.id = ?`, id), toInbox);
+  const countGuests = (address: string, now: number): number =>
+    Number(sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE creator_address = ? AND owner_user_id IS NULL AND (expires_at IS NULL OR expires_at > ?)', address, now)?.c ?? 0);
+  const countOwned = (userId: string, now: number): number =>
+    Number(sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE owner_user_id = ? AND (expires_at IS NULL OR expires_at > ?)', userId, now)?.c ?? 0);
+  const countFor = (count: InboxCap['count'], inbox: { creatorAddress?: string | null; ownerUserId: string | null }, now: number): number =>
+    count === 'guestsOfAddress' ? countGuests(inbox.creatorAddress ?? '', now) : countOwned(inbox.ownerUserId ?? '', now);
+  const insertInbox = (inbox: Parameters<InboxStore['createInbox']>[0]) => insertInboxIn(sql, inboxById, inbox);
 
   return {
     async createInbox(inbox) {
-      return sql.transaction(() => {
-        const existing = sql.get(
-          'SELECT id, expires_at FROM inboxes WHERE domain_id = ? AND local_part = ? COLLATE NOCASE',
-          inbox.domainId, inbox.localPart,
-        );
-        if (existing) {
-          const expiresAt = numberOrNull(existing.expires_at);
-          if (expiresAt === null || expiresAt > inbox.createdAt) return 'address_taken' as const;
-          sql.run('DELETE FROM inboxes WHERE id = ?', String(existing.id));
-        }
-        const id = newId('ibx');
-        sql.run(
-          `INSERT INTO inboxes (id, local_part, domain_id, owner_user_id, label, created_at, expires_at, token_hash, creator_address)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          id, inbox.localPart, inbox.domainId, inbox.ownerUserId, inbox.label, inbox.createdAt, inbox.expiresAt, inbox.tokenHash, inbox.creatorAddress ?? null,
-        );
-        const created = inboxById(id);
-        if (!created) throw new Error(`inboxkit: inbox ${id} vanished after insert (domain ${inbox.domainId} unknown?)`);
-        return created;
-      });
+      return sql.transaction(() => insertInbox(inbox));
+    },
+    async createInboxWithinCap(inbox, cap) {
+      // Counted inside the write transaction (BEGIN IMMEDIATE): no other create, in this process or another, runs between the count and the insert.
+      return sql.transaction(() => (countFor(cap.count, inbox, inbox.createdAt) >= cap.max ? ('cap_reached' as const) : insertInbox(inbox)));
     },
     async findInboxById(id) {
       return inboxById(id);
@@ -84,12 +95,10 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
       return keysetPage(rows, limit, toInbox, (last) => encodeCursor('i', Number(last.n)));
     },
     async countActiveGuestInboxesByAddress(address, now) {
-      const row = sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE creator_address = ? AND owner_user_id IS NULL AND (expires_at IS NULL OR expires_at > ?)', address, now);
-      return Number(row?.c ?? 0);
+      return countGuests(address, now);
     },
     async countActiveInboxesByOwner(userId, now) {
-      const row = sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE owner_user_id = ? AND (expires_at IS NULL OR expires_at > ?)', userId, now);
-      return Number(row?.c ?? 0);
+      return countOwned(userId, now);
     },
     async updateInbox(id, patch) {
       sql.transaction(() => {
