@@ -12,20 +12,20 @@
 import { Worker } from 'node:worker_threads';
 import { InboxkitError } from '../errors/inboxkit-error.ts';
 import type { AuthenticationCheck } from '../wire/authentication-check.ts';
-import type { ExtractedLink, ExtractSource, OtpCandidate, OtpOptions, RejectedOtp } from '../extract/index.ts';
+import type { ExtractedLink, ExtractSource, LinkFilter, OtpCandidate, OtpOptions, RejectedOtp } from '../extract/index.ts';
 import type { AuthenticationInput } from './authentication.ts';
 import type { ContentCheckOptions, ContentFinding } from './content-checks.ts';
 
 /** One job of the runner: what it analyses and how. */
 export type AnalysisJob =
   | { kind: 'authentication'; input: AuthenticationInput }
-  | { kind: 'extract'; source: ExtractSource; otp?: OtpOptions }
+  | { kind: 'extract'; source: ExtractSource; otp?: OtpOptions; links?: Pick<LinkFilter, 'text' | 'href'> }
   | { kind: 'content'; raw: Uint8Array; options?: Pick<ContentCheckOptions, 'bulk'> };
 
 /** What each kind of job answers. */
 export interface AnalysisResults {
   authentication: AuthenticationCheck;
-  extract: { links: ExtractedLink[]; otps: { candidates: OtpCandidate[]; rejected: RejectedOtp[] } };
+  extract: { links: ExtractedLink[]; matched: ExtractedLink[] | null; otps: { candidates: OtpCandidate[]; rejected: RejectedOtp[] } };
   content: ContentFinding[];
 }
 

@@ -20,8 +20,9 @@ async function run(job: AnalysisJob): Promise<unknown> {
       return runAuthentication(job.input);
     case 'extract': {
       const links = extractLinks(job.source);
+      const matched = job.links === undefined ? null : extractLinks(job.source, job.links);
       const otps = extractOtps(job.source, job.otp);
-      return { links, otps: { candidates: [...otps], rejected: otps.rejected } };
+      return { links, matched, otps: { candidates: [...otps], rejected: otps.rejected } };
     }
     case 'content':
       return checkContent(await contentSourceOf({ raw: async () => job.raw }), job.options);

@@ -50,19 +50,10 @@ export function codeLine(candidates: OtpCandidate[]): string {
   return `Code: ${best.code}${why}${alternatives}`;
 }
 
-/** What a message's extraction found, never throwing: a message with odd HTML still reads. */
-function safely<T>(read: () => T, fallback: T): T {
-  try {
-    return read();
-  } catch {
-    return fallback;
-  }
-}
-
-/** A message as compact text: headers, code, links, attachments, then its text body trimmed. */
-export function messageText(message: ReceivedMessage, maxTextChars: number): string {
-  const links = safely(() => message.links(), [] as ExtractedLink[]);
-  const codes = safely(() => [...message.otps()], [] as OtpCandidate[]);
+/** A message as compact text: headers, code, links (as its extraction found them), attachments, then its text body trimmed. */
+export function messageText(message: ReceivedMessage, maxTextChars: number, found: { links: ExtractedLink[]; otps: { candidates: OtpCandidate[] } }): string {
+  const links = found.links;
+  const codes = found.otps.candidates;
   const lines = [
     `Message ${message.id} in inbox ${message.inboxId} (#${message.seq})`,
     `From: ${message.from ? formatAddress(message.from) : '(none)'}`,

@@ -16,6 +16,7 @@ import { createMcpServer } from './server.ts';
 import { loadMcpSdk } from './sdk.ts';
 import type { McpSdk } from './sdk.ts';
 import { EXTRA_HEADERS } from '../client/internal/transport.ts';
+import { createAnalysisRunner } from '../checks/analysis-runner.ts';
 import { DEFAULT_SESSION_LIMITS, McpSession } from './session.ts';
 import { admitSession, sessionKeys } from './session-shares.ts';
 import type { SessionCaller } from './session-shares.ts';
@@ -162,6 +163,8 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
   const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60 * 1000;
   const now = options.now ?? Date.now;
   const sessions = new Map<string, Entry>();
+  // One pool of bounded workers for every session's extraction: the bound is the node's, not each session's.
+  const analysis = createAnalysisRunner();
   let sdk: Promise<McpSdk> | undefined;
   // Sessions being initialized, by share key: counted until they are sessions or refused, so a burst cannot pass a bound.
   const opening = { total: 0, byKey: new Map<string, number>() };
@@ -193,7 +196,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
     if (admitted !== 'open' && !('evict' in admitted)) return rpcError(admitted.status, admitted.message, { 'Retry-After': String(admitted.retryAfterSeconds) });
     if (admitted !== 'open') await drop(admitted.evict);
     const clientOptions = { baseUrl: service.apiUrl, ...credentialOf(request), [EXTRA_HEADERS]: service.onBehalfHeaders ?? {} };
-    const session = new McpSession(createClient(clientOptions), DEFAULT_SESSION_LIMITS);
+    const session = new McpSession(createClient(clientOptions), DEFAULT_SESSION_LIMITS, analysis);
     const server = createMcpServer(loaded, session, service.apiUrl);
     const keys = sessionKeys(caller);
     const entry: Omit<Entry, 'transport'> & { transport?: WebStandardStreamableHTTPServerTransport } = { key: credentialKey(request), keys, server, session, lastUsed: now() };
@@ -250,6 +253,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
     },
     async close() {
       await Promise.all([...sessions.keys()].map(drop));
+      await analysis.close();
     },
   };
 }

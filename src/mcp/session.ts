@@ -6,8 +6,13 @@
  * @packageDocumentation
  */
 import { NotFoundError } from '../client/index.ts';
-import type { InboxHandle, InboxkitClient, Message, ReceivedMessage } from '../client/index.ts';
+import type { InboxHandle, InboxkitClient, Message, OtpOptions, ReceivedMessage } from '../client/index.ts';
+import { AnalysisBoundError, createAnalysisRunner } from '../checks/analysis-runner.ts';
+import type { AnalysisResults, AnalysisRunner } from '../checks/analysis-runner.ts';
 import { McpToolError } from './errors.ts';
+
+/** What the tools read of a message: its links (those that match a filter, when one is given) and its code candidates. */
+export type MessageAnalysis = AnalysisResults['extract'];
 
 /** Bounds of one session, none of which a caller can lift. */
 export interface SessionLimits {
@@ -47,11 +52,35 @@ export class McpSession {
   readonly limits: SessionLimits;
   readonly #inboxes = new Map<string, InboxHandle>();
   readonly #messageInbox = new Map<string, string>();
+  readonly #runner: AnalysisRunner;
+  readonly #ownsRunner: boolean;
 
-  /** A session on `client` (which it closes on {@link McpSession.close}), within `limits`. */
-  constructor(client: InboxkitClient, limits: SessionLimits = DEFAULT_SESSION_LIMITS) {
+  /**
+   * A session on `client` (which it closes on {@link McpSession.close}), within
+   * `limits`. Extraction runs in the workers of `runner` (the handler's one,
+   * shared by its sessions); without one the session makes its own.
+   */
+  constructor(client: InboxkitClient, limits: SessionLimits = DEFAULT_SESSION_LIMITS, runner?: AnalysisRunner) {
     this.client = client;
     this.limits = limits;
+    this.#runner = runner ?? createAnalysisRunner();
+    this.#ownsRunner = runner === undefined;
+  }
+
+  /**
+   * A message's links and code candidates, extracted in a worker thread that
+   * a time and a heap bound can stop, so that no email can hold the service's
+   * event loop; a tool error naming the bound when one stopped it.
+   */
+  async analyse(message: ReceivedMessage, options: { otp?: OtpOptions; links?: { text?: string; href?: string } } = {}): Promise<MessageAnalysis> {
+    try {
+      return await this.#runner.run({ kind: 'extract', source: { html: message.html, text: message.text, subject: message.subject }, ...(options.otp ? { otp: options.otp } : {}), ...(options.links ? { links: options.links } : {}) });
+    } catch (error) {
+      if (error instanceof AnalysisBoundError) {
+        throw new McpToolError(`Reading the links and codes of "${message.subject}" was stopped at its ${error.bound} bound: ${error.message.replace(/^analysis: /, '')} Use get_message with a smaller max_text_chars to read its text instead.`);
+      }
+      throw error;
+    }
   }
 
   /** Keeps an inbox handle (and so its token) for later tools. */
@@ -120,6 +149,7 @@ export class McpSession {
   async close(): Promise<void> {
     this.#inboxes.clear();
     this.#messageInbox.clear();
+    if (this.#ownsRunner) await this.#runner.close();
     await this.client.close();
   }
 }

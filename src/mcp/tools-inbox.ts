@@ -76,7 +76,7 @@ export const waitForMessage: ToolDefinition = {
     const criteria = Object.fromEntries((['subject', 'from', 'text'] as const).filter((k) => args[k] !== undefined).map((k) => [k, args[k] as string]));
     const message = await inbox.waitForMessage(criteria, { timeout: timeout * 1000, signal });
     session.keepMessage(message.id, message.inboxId);
-    return messageText(message, Math.min(2000, session.limits.maxTextChars));
+    return messageText(message, Math.min(2000, session.limits.maxTextChars), await session.analyse(message));
   },
 };
 

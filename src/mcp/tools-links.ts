@@ -54,12 +54,13 @@ export const checkLinks: ToolDefinition = {
   annotations: { readOnlyHint: false, openWorldHint: true },
   async run(session, args, signal) {
     const message = await session.message(args.message_id as string, signal);
+    const found = (await session.analyse(message)).links;
     const allow = (args.allow as string[]).map(origin);
     // Images are found in the HTML by the check itself: over the bound, they are left out rather than requested.
     const imageCount = (message.html ?? '').match(/<img\b/gi)?.length ?? 0;
     const images = ((args.images as boolean | undefined) ?? true) && imageCount <= MAX_CHECKED;
     const report = await checkMessageLinks(
-      { links: () => message.links().slice(0, MAX_CHECKED), html: message.html },
+      { links: () => found.slice(0, MAX_CHECKED), html: message.html },
       { request: fetchRequester(signal), baseURL: undefined },
       { allow, exclude: (args.exclude as string[] | undefined) ?? [], images, timeout: 10_000, concurrency: 4, maxRedirects: 5 },
     );

@@ -31,7 +31,7 @@ export const getMessage: ToolDefinition = {
       throw new McpToolError(`max_text_chars is at most ${session.limits.maxTextChars}; got ${max}. Use get_link or get_code to pick out what you need.`);
     }
     const message = await session.message(args.message_id as string, signal);
-    return bounded(messageText(message, max), session.limits.maxResultChars);
+    return bounded(messageText(message, max, await session.analyse(message)), session.limits.maxResultChars);
   },
 };
 
@@ -53,10 +53,10 @@ export const getLink: ToolDefinition = {
   async run(session, args, signal) {
     const message = await session.message(args.message_id as string, signal);
     const filter = { ...(args.text ? { text: args.text as string } : {}), ...(args.url_contains ? { href: args.url_contains as string } : {}) };
-    const links = message.links(filter);
+    const { links: all, matched } = await session.analyse(message, { links: filter });
+    const links = matched ?? all;
     if (links.length === 1) return links[0]!.href;
     if (links.length === 0) {
-      const all = message.links();
       if (all.length === 0) throw new McpToolError(`The email "${message.subject}" has no links. Call get_code if it carries a code instead.`);
       const wanted = [args.text ? `text "${String(args.text)}"` : '', args.url_contains ? `URL containing "${String(args.url_contains)}"` : ''].filter(Boolean).join(' and ');
       throw new McpToolError(`No link with ${wanted} in "${message.subject}". Its links are:\n${linkLines(all).join('\n')}\nCall get_link again with the text of one of them.`);
@@ -81,9 +81,10 @@ export const getCode: ToolDefinition = {
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(session, args, signal) {
     const message = await session.message(args.message_id as string, signal);
-    const candidates = message.otps(args.length !== undefined ? { length: args.length as number } : {});
+    const { otps } = await session.analyse(message, args.length !== undefined ? { otp: { length: args.length as number } } : {});
+    const candidates = otps.candidates;
     if (candidates.length === 0) {
-      const rejected = candidates.rejected.slice(0, 5).map((r) => `"${r.raw}" (${r.reason})`).join(', ');
+      const rejected = otps.rejected.slice(0, 5).map((r) => `"${r.raw}" (${r.reason})`).join(', ');
       throw new McpToolError(`No one-time code in "${message.subject}".${rejected ? ` Ruled out: ${rejected}.` : ''} If the email carries a link instead, call get_link.`);
     }
     return codeLine([...candidates]);
