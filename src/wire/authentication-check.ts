@@ -46,7 +46,7 @@ export const DkimSignatureCheckSchema = z
   .object({
     domain: z.string().meta({ description: 'The signing domain (`d=`); empty when the message is not signed' }),
     selector: z.string().meta({ description: 'The selector (`s=`); its key is read at `<selector>._domainkey.<domain>`' }),
-    result: z.string().meta({ description: '`pass`, `fail`, `neutral`, `none`, `policy`, `temperror`, `permerror`' }),
+    result: z.string().meta({ description: '`pass`, `fail`, `neutral`, `none`, `policy`, `temperror`, `permerror`, or `skipped` past the bound of 10 signatures per message' }),
     reason,
     aligned: z.boolean().meta({ description: 'Whether `d=` aligns with the From domain (relaxed)' }),
   })
