@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import * as cheerio from 'cheerio';
+import { Parser } from 'htmlparser2';
 import { CONTENT_RULES, GMAIL_CLIP_BYTES } from './content-rules.ts';
 import type { ContentRuleId, ContentSeverity } from './content-rules.ts';
 
@@ -109,38 +109,102 @@ function unsubscribeFindings(source: ContentSource, bulk: boolean): ContentFindi
 }
 
 /** Where an element is: its line in the HTML and its start tag. */
-function place(outerHtml: string, line: number | undefined): string {
-  const html = outerHtml.replace(/\s+/g, ' ').replace(/>.*$/, '>');
-  const tag = html.length > 100 ? `${html.slice(0, 99)}…` : html;
-  return `html${line !== undefined ? ` line ${line}` : ''}: ${tag}`;
+function place(tag: string, line: number): string {
+  const html = tag.replace(/\s+/g, ' ');
+  return `html line ${line}: ${html.length > 100 ? `${html.slice(0, 99)}…` : html}`;
 }
 
+/** A start tag as a serializer writes it: the name, then each attribute with its value quoted. */
+function startTag(name: string, attributes: Record<string, string>): string {
+  const attrs = Object.entries(attributes).map(([key, value]) => ` ${key}="${value.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`);
+  return `<${name}${attrs.join('')}>`;
+}
+
+/** The 1-based line of each offset, from the offsets of the line breaks (found once). */
+function lineFinder(html: string): (offset: number) => number {
+  const breaks: number[] = [];
+  for (let i = html.indexOf('\n'); i !== -1; i = html.indexOf('\n', i + 1)) breaks.push(i);
+  return (offset) => {
+    let low = 0;
+    let high = breaks.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((breaks[mid] as number) < offset) low = mid + 1;
+      else high = mid;
+    }
+    return low + 1;
+  };
+}
+
+/** The order the HTML findings are reported in, by what found them. */
+const GROUPS: readonly string[] = ['img-alt', 'script', 'form', 'link', 'link-element', 'style', 'plain-http-link'];
+
+/** What one start tag breaks, if anything: the rule and the finding's text. */
+function tagFinding(name: string, attributes: Record<string, string>): [ContentRuleId, string] | null {
+  const attr = (key: string) => attributes[key];
+  switch (name) {
+    case 'img':
+      return attr('alt') === undefined ? ['img-alt', `An image (${(attr('src') ?? '').slice(0, 80) || 'no src'}) has no alt attribute`] : null;
+    case 'script':
+      return ['script', 'The HTML has a <script>'];
+    case 'form':
+      return ['form', 'The HTML has a <form>'];
+    case 'link':
+      return /stylesheet/i.test(attr('rel') ?? '') ? ['external-stylesheet', `An external stylesheet is linked (${attr('href') ?? ''})`] : ['link-element', `A <link rel="${attr('rel') ?? ''}"> element`];
+    case 'a': {
+      const href = (attr('href') ?? '').trim();
+      return attr('href') !== undefined && /^http:\/\//i.test(href) && !isLoopback(href) ? ['plain-http-link', `A link over plain http: ${href.slice(0, 120)}`] : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The rules of the HTML part, in one pass of a streaming tokenizer
+ * (htmlparser2's): no tree is built and nothing recurses, so the time grows
+ * with the HTML's size alone, however deep its nesting or however many links
+ * and images it has; each rule reports its first {@link MAX_FINDINGS_PER_RULE}.
+ */
 function htmlFindings(html: string): ContentFinding[] {
   const findings: ContentFinding[] = [];
   const size = new TextEncoder().encode(html).byteLength;
   if (size > GMAIL_CLIP_BYTES) findings.push(finding('html-size', `The HTML is ${size} bytes, over Gmail's clipping limit of ${GMAIL_CLIP_BYTES}`, 'html part'));
-  const $ = cheerio.load(html, { sourceCodeLocationInfo: true } as cheerio.CheerioOptions);
-  type Wrapped = ReturnType<typeof $>;
-  const each = (selector: string, rule: ContentRuleId, message: (el: Wrapped) => string | null) => {
-    let count = 0;
-    $(selector).each((_, node) => {
-      const el = $(node);
-      const text = message(el);
-      const line = (node as { sourceCodeLocation?: { startLine?: number } }).sourceCodeLocation?.startLine;
-      if (text !== null && count++ < MAX_FINDINGS_PER_RULE) findings.push(finding(rule, text, place($.html(el), line)));
-    });
+  const lineOf = lineFinder(html);
+  const counts = new Map<ContentRuleId, number>();
+  // Findings come out grouped as the rules are listed (an image's, a script's, …, a style's, a link's), each group in document order.
+  const phase = new Map<ContentFinding, number>();
+  const add = (rule: ContentRuleId, text: string, tag: string, offset: number, group: number) => {
+    const count = counts.get(rule) ?? 0;
+    counts.set(rule, count + 1);
+    if (count >= MAX_FINDINGS_PER_RULE) return;
+    const found = finding(rule, text, place(tag, lineOf(offset)));
+    phase.set(found, group);
+    findings.push(found);
   };
-  each('img', 'img-alt', (el) => (el.attr('alt') === undefined ? `An image (${(el.attr('src') ?? '').slice(0, 80) || 'no src'}) has no alt attribute` : null));
-  each('script', 'script', () => 'The HTML has a <script>');
-  each('form', 'form', () => 'The HTML has a <form>');
-  each('link', 'external-stylesheet', (el) => (/stylesheet/i.test(el.attr('rel') ?? '') ? `An external stylesheet is linked (${el.attr('href') ?? ''})` : null));
-  each('link', 'link-element', (el) => (/stylesheet/i.test(el.attr('rel') ?? '') ? null : `A <link rel="${el.attr('rel') ?? ''}"> element`));
-  each('style', 'external-stylesheet', (el) => (/@import\b/i.test(el.text()) ? 'A <style> block @imports an external stylesheet' : null));
-  each('a[href]', 'plain-http-link', (el) => {
-    const href = (el.attr('href') ?? '').trim();
-    return /^http:\/\//i.test(href) && !isLoopback(href) ? `A link over plain http: ${href.slice(0, 120)}` : null;
-  });
-  return findings;
+  let style: { tag: string; offset: number; text: string } | null = null;
+  const parser = new Parser(
+    {
+      onopentag(name, attributes) {
+        const offset = parser.startIndex;
+        if (name === 'style') style = { tag: startTag(name, attributes), offset, text: '' };
+        const found = tagFinding(name, attributes);
+        if (found) add(found[0], found[1], startTag(name, attributes), offset, GROUPS.indexOf(found[0] === 'external-stylesheet' ? 'link' : found[0]));
+      },
+      ontext(text) {
+        if (style !== null && style.text.length < 1_000_000) style.text += text;
+      },
+      onclosetag(name) {
+        if (name === 'style' && style !== null) {
+          if (/@import\b/i.test(style.text)) add('external-stylesheet', 'A <style> block @imports an external stylesheet', style.tag, style.offset, GROUPS.indexOf('style'));
+          style = null;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.end(html);
+  return findings.sort((a, b) => (phase.get(a) ?? -1) - (phase.get(b) ?? -1));
 }
 
 const RFC5322_DATE = /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),\s*)?\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{4}\s+\d{2}:\d{2}(?::\d{2})?\s+(?:[+-]\d{4}|UT|GMT|[ECMP][SD]T|[A-IK-Za-ik-z])(?:\s*\(.*\))?$/;
