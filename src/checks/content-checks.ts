@@ -7,7 +7,7 @@
  *
  * @packageDocumentation
  */
-import { Parser } from 'htmlparser2';
+import { Tokenizer } from 'htmlparser2';
 import { CONTENT_RULES, GMAIL_CLIP_BYTES } from './content-rules.ts';
 import type { ContentRuleId, ContentSeverity } from './content-rules.ts';
 
@@ -160,11 +160,21 @@ function tagFinding(name: string, attributes: Record<string, string>): [ContentR
   }
 }
 
+/** An open tag as the tokenizer hands it over, piece by piece. */
+interface OpenTag {
+  name: string;
+  offset: number;
+  attributes: Record<string, string>;
+  attribute: string;
+  value: string;
+}
+
 /**
- * The rules of the HTML part, in one pass of a streaming tokenizer
- * (htmlparser2's): no tree is built and nothing recurses, so the time grows
- * with the HTML's size alone, however deep its nesting or however many links
- * and images it has; each rule reports its first {@link MAX_FINDINGS_PER_RULE}.
+ * The rules of the HTML part, in one pass of htmlparser2's tokenizer: no tree
+ * and no stack of open elements is built and nothing recurses, so the time
+ * grows with the HTML's size alone, however deep its nesting, however
+ * misnested, however many links and images; each rule reports its first
+ * {@link MAX_FINDINGS_PER_RULE} findings.
  */
 function htmlFindings(html: string): ContentFinding[] {
   const findings: ContentFinding[] = [];
@@ -182,28 +192,40 @@ function htmlFindings(html: string): ContentFinding[] {
     phase.set(found, group);
     findings.push(found);
   };
+  let tag: OpenTag | null = null;
   let style: { tag: string; offset: number; text: string } | null = null;
-  const parser = new Parser(
+  const opened = (open: OpenTag) => {
+    const { name, attributes, offset } = open;
+    if (name === 'style') style = { tag: startTag(name, attributes), offset, text: '' };
+    const found = tagFinding(name, attributes);
+    if (found) add(found[0], found[1], startTag(name, attributes), offset, GROUPS.indexOf(found[0] === 'external-stylesheet' ? 'link' : found[0]));
+  };
+  const tokenizer = new Tokenizer(
+    { decodeEntities: true },
     {
-      onopentag(name, attributes) {
-        const offset = parser.startIndex;
-        if (name === 'style') style = { tag: startTag(name, attributes), offset, text: '' };
-        const found = tagFinding(name, attributes);
-        if (found) add(found[0], found[1], startTag(name, attributes), offset, GROUPS.indexOf(found[0] === 'external-stylesheet' ? 'link' : found[0]));
+      onopentagname: (start, end) => void (tag = { name: html.slice(start, end).toLowerCase(), offset: start - 1, attributes: {}, attribute: '', value: '' }),
+      onattribname: (start, end) => tag && ((tag.attribute = html.slice(start, end).toLowerCase()), (tag.value = '')),
+      onattribdata: (start, end) => tag && (tag.value += html.slice(start, end)),
+      onattribentity: (codepoint) => tag && (tag.value += String.fromCodePoint(codepoint)),
+      onattribend: () => tag && !(tag.attribute in tag.attributes) && (tag.attributes[tag.attribute] = tag.value),
+      onopentagend: () => tag && (opened(tag), (tag = null)),
+      onselfclosingtag: () => tag && (opened(tag), (tag = null)),
+      ontext: (start, end) => style && style.text.length < 1_000_000 && (style.text += html.slice(start, end)),
+      ontextentity: () => undefined,
+      onclosetag: (start, end) => {
+        if (style === null || html.slice(start, end).toLowerCase() !== 'style') return;
+        if (/@import\b/i.test(style.text)) add('external-stylesheet', 'A <style> block @imports an external stylesheet', style.tag, style.offset, GROUPS.indexOf('style'));
+        style = null;
       },
-      ontext(text) {
-        if (style !== null && style.text.length < 1_000_000) style.text += text;
-      },
-      onclosetag(name) {
-        if (name === 'style' && style !== null) {
-          if (/@import\b/i.test(style.text)) add('external-stylesheet', 'A <style> block @imports an external stylesheet', style.tag, style.offset, GROUPS.indexOf('style'));
-          style = null;
-        }
-      },
+      oncdata: () => undefined,
+      oncomment: () => undefined,
+      ondeclaration: () => undefined,
+      onprocessinginstruction: () => undefined,
+      onend: () => undefined,
     },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
-  parser.end(html);
+  tokenizer.write(html);
+  tokenizer.end();
   return findings.sort((a, b) => (phase.get(a) ?? -1) - (phase.get(b) ?? -1));
 }
 
