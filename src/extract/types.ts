@@ -1,3 +1,5 @@
+import type { ExtractionBound } from './dom.ts';
+
 /** Where a link or a code was found. */
 export type ExtractedFrom = 'html' | 'text' | 'subject';
 
@@ -66,4 +68,20 @@ export interface RejectedOtp {
  * console.log(found.map((c) => c.code), found.rejected);
  * ```
  */
-export type OtpCandidates = OtpCandidate[] & { readonly rejected: RejectedOtp[] };
+export type OtpCandidates = OtpCandidate[] & {
+  readonly rejected: RejectedOtp[];
+  /**
+   * The bounds on what is read that applied to this message (more code-shaped
+   * strings than are scored, deeper nesting than is read); empty for ordinary
+   * mail. Not enumerable, like `rejected`.
+   */
+  readonly bounds: ExtractionBound[];
+};
+
+/**
+ * What `extractLinks` and `message.links()` return: the links, and in
+ * `bounds` the bounds on what is read that applied (more links than are
+ * read, deeper nesting than is read); empty for ordinary mail. `bounds` is not
+ * enumerable: the value still compares equal to a plain array.
+ */
+export type ExtractedLinks = ExtractedLink[] & { readonly bounds: ExtractionBound[] };

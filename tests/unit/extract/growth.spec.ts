@@ -1,0 +1,103 @@
+import { test, expect } from '@playwright/test';
+import { EXTRACTION_BOUNDS, extractLinks, extractOtp, extractOtps, findLink, LinkNotFoundError, OtpNotFoundError, type ExtractInput } from '../../../src/extract/index.ts';
+import { hostileShapes, ordinaryEmail } from '../../support/extraction-shapes.ts';
+
+/**
+ * Issue 36: link and code extraction are linear in the size of the mail on
+ * every hostile shape (thousands of links, thousands of code-shaped strings,
+ * deep nesting), and what they leave unread past a bound is named in the
+ * result. The growth is measured, never an absolute time: the CPU time at n
+ * and at 2n, interleaved and taken as medians so a loaded machine slows both
+ * alike. Doubling the input may at most about double the work (a quadratic
+ * step would make it four times); the ratio allowed is 3.
+ */
+
+function cpuMs(fn: () => unknown): number {
+  const start = process.cpuUsage();
+  fn();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+}
+
+/** The median CPU time of `fn` on `small` and on `large`, runs interleaved. */
+function growth(fn: (input: ExtractInput) => unknown, small: ExtractInput, large: ExtractInput, runs = 7): { small: number; large: number; ratio: number } {
+  fn(small);
+  fn(large);
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    a.push(cpuMs(() => fn(small)));
+    b.push(cpuMs(() => fn(large)));
+  }
+  const s = Math.max(median(a), 1);
+  const l = median(b);
+  return { small: s, large: l, ratio: l / s };
+}
+
+test.describe('extraction grows linearly with the mail', () => {
+  // Below the bounds (400 and 800 links or candidates), so the reading itself is measured, not the bound.
+  for (const shape of hostileShapes(400)) {
+    test(`${shape.kind === 'links' ? 'extractLinks' : 'extractOtps'} on ${shape.name}: doubling the input at most about doubles the time`, () => {
+      test.setTimeout(120_000);
+      const fn = shape.kind === 'links' ? (i: ExtractInput) => extractLinks(i) : (i: ExtractInput) => extractOtps(i);
+      const result = growth(fn, shape.build(shape.n), shape.build(shape.n * 2));
+      expect(result.ratio, `${shape.name}: ${result.small.toFixed(1)} ms at n=${shape.n}, ${result.large.toFixed(1)} ms at 2n`).toBeLessThan(3);
+    });
+  }
+
+  test('an ordinary 100 KB email grows linearly too (100 KB against 200 KB)', () => {
+    test.setTimeout(120_000);
+    const result = growth((i) => { extractLinks(i); extractOtps(i); }, ordinaryEmail(100 * 1024), ordinaryEmail(200 * 1024), 5);
+    expect(result.ratio, `${result.small.toFixed(1)} ms at 100 KB, ${result.large.toFixed(1)} ms at 200 KB`).toBeLessThan(3);
+  });
+});
+
+test.describe('bounds on what is read are named in the result', () => {
+  test('8,000 links in one block are read up to the link bound, and the result says so', () => {
+    test.setTimeout(120_000);
+    const [shape] = hostileShapes(8_000);
+    const input = shape?.build(8_000) as ExtractInput;
+    const links = extractLinks(input);
+    expect(links).toHaveLength(EXTRACTION_BOUNDS.links);
+    expect(links.bounds.map((b) => b.bound)).toEqual(['links']);
+    expect(links.bounds[0]?.message).toBe(`only the first ${EXTRACTION_BOUNDS.links} links of the HTML body were read (it has 8000 anchors)`);
+    expect(() => findLink(input, 'Link 7999')).toThrow(LinkNotFoundError);
+    expect(() => findLink(input, 'Link 7999')).toThrow(/Not everything was read: only the first 1000 links of the HTML body were read/);
+  });
+
+  test('an ordinary email reads whole: no bound applies', () => {
+    const email = ordinaryEmail(100 * 1024);
+    expect(extractLinks(email).bounds).toEqual([]);
+    expect(extractOtps(email).bounds).toEqual([]);
+    expect(extractOtp(email)).toBe('482913');
+  });
+
+  test('10,000 nested elements do not overflow the stack; styling and hiding past the depth bound are not read, and the result says so', () => {
+    test.setTimeout(120_000);
+    const deep = `${'<div>'.repeat(10_000)}<p>Your code is <b>604917</b></p><a href="https://deep.example/verify">Verify</a>${'</div>'.repeat(10_000)}`;
+    const codes = extractOtps(deep);
+    expect(codes[0]?.code).toBe('604917');
+    expect(codes.bounds.map((b) => b.bound)).toEqual(['depth']);
+    expect(codes.bounds[0]?.message).toMatch(/^elements nested deeper than 256 levels \(the HTML body reaches 100\d\d\) were read without their own styling and hiding$/);
+    const links = extractLinks(deep);
+    expect(links.map((l) => l.href)).toEqual(['https://deep.example/verify']);
+    expect(links.bounds.map((b) => b.bound)).toEqual(['depth']);
+  });
+
+  test('past the candidate bound the rest of the body is not considered, and the error of otp() says so', () => {
+    test.setTimeout(120_000);
+    const many = `<p>${Array.from({ length: 3_000 }, (_, i) => `Order ${100000 + i}`).join('</p><p>')}</p><p>Your code is <b>604917</b></p>`;
+    const codes = extractOtps(many);
+    expect(codes.map((c) => c.code)).not.toContain('604917');
+    expect(codes.bounds.map((b) => b.bound)).toEqual(['candidates']);
+    let error: unknown;
+    try { extractOtp(many); } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(OtpNotFoundError);
+    expect((error as OtpNotFoundError).message).toMatch(/Not everything was read: only the first 1000 code-shaped strings of the HTML body were considered/);
+    expect((error as OtpNotFoundError).bounds[0]?.bound).toBe('candidates');
+  });
+});
