@@ -183,6 +183,13 @@ export function htmlDoc(html: string): Doc {
     hidden.push(entry);
     tinyRun = merge ? entry : null;
   };
+  // What a client with images off shows: the alt text, in the image's place (whatever the font size around it).
+  const readAlt = (node: DomNode, vis: Visibility): void => {
+    const attrs = node.attribs ?? {};
+    const alt = attrs['alt'];
+    if (alt === undefined || alt.trim() === '' || visibilityOf(vis, attrs, parseCss(attrs['style'] ?? '')).hidden) return;
+    append(` ${alt} `, PLAIN);
+  };
   const deepest = walk<WalkState>(root, { style: PLAIN, vis: VISIBLE, block: false }, {
     enter(node, parent, depth) {
       if (node.type === 'text') {
@@ -193,6 +200,7 @@ export function htmlDoc(html: string): Doc {
       if (node.type === 'root') return parent;
       if (node.type !== 'tag') return null;
       const name = (node.name ?? '').toLowerCase();
+      if (name === 'img') { readAlt(node, parent.vis); return null; }
       if (SKIP_TAGS.has(name)) return null;
       if (name === 'br') { flush(); return null; }
       // Past the depth bound an element still ends a block, but its own styling and hiding are not read.

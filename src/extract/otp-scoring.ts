@@ -8,6 +8,7 @@ import {
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
 import { nameWithNumber } from './otp-names.ts';
+import { tokenEvidence } from './otp-tokens.ts';
 import type { Token } from './otp-candidates.ts';
 import type { ExtractedFrom, OtpCandidate } from './types.ts';
 
@@ -312,6 +313,14 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
     const mixed = mixedEvidence(doc, words, blockIndex, token, kwDistance, place);
     if ('ruledOut' in mixed) return mixed.ruledOut;
     reasons.push(...mixed.evidence);
+  }
+  if (token.kind === 'grouped' || token.kind === 'lower' || token.kind === 'long') {
+    const named = namesCode(block.text.slice(Math.max(0, token.start - 60), token.start));
+    const styled = place.style.large || place.style.bold || place.style.mono || place.style.spaced;
+    const verdict = tokenEvidence(doc, blockIndex, token, kwDistance, { alone: place.alone, styled }, named, writtenOtherwise(words.alnum(), token.code));
+    if ('ruledOut' in verdict) return verdict.ruledOut;
+    reasons.push(...verdict.evidence);
+    score += verdict.points;
   }
   if (token.kind === 'digits' && YEAR.test(token.code)) {
     const before = block.text.slice(Math.max(0, token.start - 60), token.start);
