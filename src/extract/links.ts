@@ -29,10 +29,12 @@ function buildLinks(raws: RawLink[], baseUrl: string | undefined, options: LinkO
     let href = r.raw;
     try { href = new URL(r.raw, baseUrl).href; } catch { /* relative without a base: keep as written */ }
     let unwrapped: string[] = [];
+    let trackedBy: string | undefined;
     if (options.unwrapTracking !== false) {
       const result = unwrapTrackingUrl(href);
       href = fixEscapedAmpersands(result.url);
       unwrapped = result.wrappers;
+      trackedBy = result.trackedBy;
     }
     const seen = byHref.get(href);
     if (seen) {
@@ -42,7 +44,7 @@ function buildLinks(raws: RawLink[], baseUrl: string | undefined, options: LinkO
       if (!existing.context) existing.context = r.context;
       continue;
     }
-    const link: ExtractedLink = { href, originalHref: r.raw, unwrapped, text: r.text, texts: r.text ? [r.text] : [], context: r.context, source: r.source };
+    const link: ExtractedLink = { href, originalHref: r.raw, unwrapped, ...(trackedBy ? { trackedBy } : {}), text: r.text, texts: r.text ? [r.text] : [], context: r.context, source: r.source, form: r.form };
     byHref.set(href, { link, texts: new Set(link.texts) });
     out.push(link);
   }
@@ -98,7 +100,16 @@ export function extractLinks(source: ExtractSource, filter?: LinkFilterArg): Ext
   if (filter === undefined) return withBounds(links, bounds);
   const matches = selectLinks(links, filter);
   const reasons = reasonsFor(matches);
-  return withBounds(matches.map((m) => ({ ...m.link, reasons: reasons.get(m) ?? [] })), bounds);
+  return withBounds(matches.map((m) => ({ ...m.link, reasons: [...reasons.get(m) ?? [], ...trackingReasons(m.link)] })), bounds);
+}
+
+/** What a link's reasons say about click tracking: unwrapped offline, or kept because the provider holds the target. */
+function trackingReasons(link: ExtractedLink): string[] {
+  const out: string[] = [];
+  if (link.unwrapped.length > 0) out.push(`unwrapped offline from ${link.unwrapped.join(' → ')} click tracking (originalHref keeps the tracked URL)`);
+  if (link.trackedBy) out.push(`tracked by ${link.trackedBy}: the target is kept at ${link.trackedBy} and cannot be read offline, so href is the tracked URL; in a Playwright test, await link.resolve() follows its redirect`);
+  if (link.form === 'text') out.push('written as a URL in the text, not as a link');
+  return out;
 }
 
 /**
@@ -123,6 +134,6 @@ export function findLink(source: ExtractSource, filter?: LinkFilterArg): Extract
   if (matches.length === 0) throw new LinkNotFoundError(description, links, bodies, bounds);
   const { best, setAside } = preferMatches(matches);
   const only = best[0];
-  if (best.length === 1 && only) return only.link;
+  if (best.length === 1 && only) return { ...only.link, reasons: [...reasonsFor(matches).get(only) ?? [], ...trackingReasons(only.link)] };
   throw new AmbiguousLinkError(description, best, setAside);
 }

@@ -14,6 +14,13 @@ export interface ExtractedLink {
   originalHref: string;
   /** Names of the tracking wrappers removed, outermost first (e.g. `['safelinks', 'google']`); empty when none. */
   unwrapped: string[];
+  /**
+   * The click-tracking service (`'sendgrid'`, `'hubspot'` …) whose redirect
+   * `href` still is, because its target is kept at the provider and cannot be
+   * read offline; absent when there is none. In a Playwright test,
+   * `await message.link(…).resolve()` follows the redirect.
+   */
+  trackedBy?: string;
   /** The link's text: the first non-URL anchor text, or the image's alt text, or `''`. */
   text: string;
   /** Every distinct text of the anchors merged into this entry, in document order. */
@@ -22,11 +29,14 @@ export interface ExtractedLink {
   context: string;
   /** Whether the link came from the HTML body or the plain-text fallback. */
   source: 'html' | 'text';
+  /** How the mail wrote it: an anchor (`<a href>`), or a URL written as text (in a text body, or in an HTML body without an anchor). */
+  form: 'anchor' | 'text';
   /**
    * Only on links returned for a filter: why the link matched (`'text
    * matched'`), where it carries the filter (its text, its URL's first path
    * segment, or only deeper in the URL), and whether it is preferred over the
-   * other matches or set aside for one that carries the filter up front.
+   * other matches or set aside for one that carries the filter up front,
+   * and whether a click-tracking redirect was unwrapped or could not be.
    */
   reasons?: string[];
 }

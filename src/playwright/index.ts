@@ -49,6 +49,7 @@ export type { ClientProfileResult, ProfileRemoval, DynamicPart, ImageMode } from
 export type { EmailChecksOptions } from './email-check-matchers.ts';
 export type { AuthenticationExpectations, ContentExpectations, SpamExpectations, ExpectedAuthResult, CheckOutcome } from './email-checks.ts';
 export type { TestMessageOptions, UnsubscribeResult } from './test-message.ts';
+export type { ResolvableLink, ResolvedLink, ResolveLinkOptions } from './resolve-link.ts';
 export { CONTENT_RULES, SpamCheckUnavailableError } from '../client/index.ts';
 export type { TestDns, DnsRecordSet, AuthenticationReport, AuthenticationOptions, DkimSignatureResult, ContentFinding, ContentRule, ContentCheckOptions, SpamCheck, SpamRule, Envelope } from '../client/index.ts';
 export { DeliveryFaultsUnsupportedError } from '../client/index.ts';
