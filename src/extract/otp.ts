@@ -8,6 +8,7 @@ import { normalizeInput, type ExtractSource, type NormalizedInput } from './inpu
 import { lengthRange, mixedTokensOf, normalizeCode, patternTokens, shape, tokensOf, type OtpOptions, type Token } from './otp-candidates.ts';
 import { htmlDoc, textDoc, type Doc } from './otp-document.ts';
 import { EXTRACTION_BOUNDS, noteBound, type ExtractionBound } from './dom.ts';
+import { nearMisses } from './otp-explain.ts';
 import { announcement } from './otp-announce.ts';
 import { digitCount, masksOf, type Mask } from './otp-masks.ts';
 import { findWords, namesCode, rank, scoreToken, type Occurrence } from './otp-scoring.ts';
@@ -19,7 +20,7 @@ export { normalizeCode } from './otp-candidates.ts';
 /** Candidates scoring below this are reported but not returned by `extractOtp`. */
 export const OTP_MIN_SCORE = 6;
 
-interface Analysis { candidates: OtpCandidate[]; rejected: RejectedOtp[]; bounds: ExtractionBound[] }
+interface Analysis { candidates: OtpCandidate[]; rejected: RejectedOtp[]; bounds: ExtractionBound[]; docs: Doc[] }
 interface Located { token: Token; blockIndex: number }
 
 type Yield = { yields: true; announcedBy?: string } | { yields: false; note?: string };
@@ -127,7 +128,7 @@ function blank(text: string, masks: Mask[]): string {
   return parts.join('');
 }
 
-function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[]; rejected: RejectedOtp[]; bounds: ExtractionBound[] } {
+function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[]; rejected: RejectedOtp[]; bounds: ExtractionBound[]; doc: Doc } {
   const { tokens, rejected, masked, announced } = collectTokens(doc, options);
   const words = findWords(doc, masked);
   const occurrences: Occurrence[] = [];
@@ -140,27 +141,31 @@ function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[];
       occurrences.push(scored);
     }
   }
-  return { occurrences, rejected, bounds: doc.bounds };
+  return { occurrences, rejected, bounds: doc.bounds, doc };
 }
 
 function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
-  const subject = input.subject !== null ? analyzeDoc(textDoc(input.subject, 'subject'), options) : { occurrences: [], rejected: [], bounds: [] };
-  const rejected: RejectedOtp[] = [...subject.rejected];
-  const bounds: ExtractionBound[] = [...subject.bounds];
+  const subject = input.subject !== null ? analyzeDoc(textDoc(input.subject, 'subject'), options) : null;
+  const rejected: RejectedOtp[] = [...subject?.rejected ?? []];
+  const bounds: ExtractionBound[] = [...subject?.bounds ?? []];
+  const docs: Doc[] = subject ? [subject.doc] : [];
   let occurrences: Occurrence[] = [];
   if (input.html !== null) {
     const html = analyzeDoc(htmlDoc(input.html), options);
+    docs.unshift(html.doc);
     occurrences = html.occurrences;
     rejected.push(...html.rejected);
     bounds.push(...html.bounds);
   }
-  let candidates = rank([...occurrences, ...subject.occurrences]);
+  const fromSubject = subject?.occurrences ?? [];
+  let candidates = rank([...occurrences, ...fromSubject]);
   if (input.text !== null && !candidates.some((c) => c.score >= OTP_MIN_SCORE && c.source !== 'subject')) {
     const text = analyzeDoc(textDoc(input.text, 'text'), options);
+    docs.push(text.doc);
     occurrences = [...occurrences, ...text.occurrences];
     rejected.push(...text.rejected);
     bounds.push(...text.bounds);
-    candidates = rank([...occurrences, ...subject.occurrences]);
+    candidates = rank([...occurrences, ...fromSubject]);
   }
   const accepted = new Set(candidates.map((c) => c.code));
   const seen = new Set<string>();
@@ -170,7 +175,7 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
     seen.add(key);
     return true;
   });
-  return { candidates, rejected: uniqueRejected, bounds };
+  return { candidates, rejected: uniqueRejected, bounds, docs };
 }
 
 /**
@@ -228,9 +233,10 @@ export function extractOtps(source: ExtractSource, options: OtpOptions = {}): Ot
  */
 export function extractOtp(source: ExtractSource, options: OtpOptions = {}): string {
   const input = normalizeInput(source);
-  const { candidates, rejected, bounds } = analyze(input, options);
+  const { candidates, rejected, bounds, docs } = analyze(input, options);
   const best = candidates[0];
   if (best && best.score >= OTP_MIN_SCORE) return best.code;
   const where = [input.html !== null && 'HTML body', input.text !== null && 'text body', input.subject !== null && 'subject'].filter(Boolean).join(', ');
-  throw new OtpNotFoundError(where ? `in the ${where}` : 'in an empty message', candidates, rejected, bounds);
+  const seen = new Set([...candidates.map((c) => c.code), ...rejected.map((r) => normalizeCode(r.raw))]);
+  throw new OtpNotFoundError(where ? `in the ${where}` : 'in an empty message', candidates, rejected, bounds, nearMisses(docs, seen, options));
 }
