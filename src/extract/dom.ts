@@ -4,6 +4,8 @@
  * each node once; no step re-walks the document for one link or candidate.
  */
 
+import * as cheerio from 'cheerio';
+
 /** The parts of a parsed DOM node extraction reads (domhandler's nodes, as cheerio gives them). */
 export interface DomNode { type: string; name?: string; data?: string; attribs?: Record<string, string>; children?: DomNode[]; parent?: DomNode | null }
 
@@ -20,6 +22,12 @@ export const EXTRACTION_BOUNDS = {
   candidates: 1_000,
   /** Levels of element nesting whose styling and hiding are read; deeper elements still separate blocks, but their own styles are not read. */
   depth: 256,
+  /**
+   * Estimated nesting past which the HTML is parsed with htmlparser2 instead
+   * of parse5: parse5 follows the HTML standard's tree building, which costs
+   * time in proportion to the depth for every tag (quadratic in all).
+   */
+  parserDepth: 512,
   /** Characters of one block of text read as one piece; a longer paragraph or line is read in pieces of this size. */
   block: 4_000,
   /** Characters of an href unwrapped or of a URL found in text; longer ones are kept as written. */
@@ -96,4 +104,33 @@ export function textWithin(node: DomNode, maxNodes = Infinity): string | null {
     }
   }
   return out;
+}
+
+/** Elements closed by the next of their kind or by their parent: they do not add to the nesting a parser builds. */
+const SELF_CLOSING = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option', 'optgroup', 'tbody', 'thead', 'tfoot', 'colgroup', 'rb', 'rt', 'rp',
+  'area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+
+/** The deepest nesting of `html`'s tags, counted in one linear scan (an estimate: implied closings are not modelled). */
+export function nestingOf(html: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z][\w-]*)[^<>]*?(\/?)>/g)) {
+    if (SELF_CLOSING.has((m[2] ?? '').toLowerCase()) || m[3] === '/') continue;
+    depth = m[1] === '/' ? Math.max(0, depth - 1) : depth + 1;
+    if (depth > deepest) deepest = depth;
+  }
+  return deepest;
+}
+
+/**
+ * Parses an HTML body: with parse5 (as a browser builds the tree), or, when
+ * its tags nest deeper than {@link EXTRACTION_BOUNDS.parserDepth}, with
+ * htmlparser2, whose cost stays linear however deep the nesting; `bounds`
+ * then names the `depth` bound.
+ */
+export function parseHtml(html: string, bounds: ExtractionBound[]): DomNode {
+  const nesting = nestingOf(html);
+  if (nesting <= EXTRACTION_BOUNDS.parserDepth) return cheerio.load(html).root()[0] as unknown as DomNode;
+  noteBound(bounds, { bound: 'depth', limit: EXTRACTION_BOUNDS.depth, message: `the HTML body nests its tags ${nesting} levels deep, past ${EXTRACTION_BOUNDS.parserDepth}: it was parsed with a simpler parser (no implied tags), and elements deeper than ${EXTRACTION_BOUNDS.depth} levels were read without their own styling and hiding` });
+  return cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } }).root()[0] as unknown as DomNode;
 }

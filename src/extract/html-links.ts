@@ -5,8 +5,7 @@
  * Each node is visited once (an anchor's own content twice); a block's text
  * is a slice of one buffer, never a new walk per link.
  */
-import * as cheerio from 'cheerio';
-import { EXTRACTION_BOUNDS, noteBound, walk, type DomNode, type ExtractionBound } from './dom.ts';
+import { EXTRACTION_BOUNDS, noteBound, parseHtml, walk, type DomNode, type ExtractionBound } from './dom.ts';
 import { findTextUrls } from './text-urls.ts';
 import { VISIBLE, hiddenReason, parseCss, visibilityOf, type Visibility } from './visibility.ts';
 
@@ -113,7 +112,8 @@ export function shortContext(block: string, needle: string, max = 160): string {
 
 /** The links of an HTML body in document order, and the bounds that applied. */
 export function linksFromHtml(html: string): { links: RawLink[]; bounds: ExtractionBound[] } {
-  const root = cheerio.load(html).root()[0] as unknown as DomNode;
+  const bounds: ExtractionBound[] = [];
+  const root = parseHtml(html, bounds);
   const all = new Buffer();
   const loose = new Buffer();
   const blockStart: number[] = [];
@@ -162,7 +162,6 @@ export function linksFromHtml(html: string): { links: RawLink[]; bounds: Extract
     },
   });
   const text = all.join();
-  const bounds: ExtractionBound[] = [];
   if (deepest > EXTRACTION_BOUNDS.depth) {
     noteBound(bounds, { bound: 'depth', limit: EXTRACTION_BOUNDS.depth, message: `elements nested deeper than ${EXTRACTION_BOUNDS.depth} levels (the HTML body reaches ${deepest}) were read without their own styling and hiding` });
   }

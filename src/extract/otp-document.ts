@@ -3,8 +3,7 @@
  * every run of text (large, bold, monospace, letter-spaced) and the codes laid
  * out one character per cell.
  */
-import * as cheerio from 'cheerio';
-import { EXTRACTION_BOUNDS, noteBound, textWithin, walk, type DomNode, type ExtractionBound } from './dom.ts';
+import { EXTRACTION_BOUNDS, noteBound, parseHtml, textWithin, walk, type DomNode, type ExtractionBound } from './dom.ts';
 import type { ExtractedFrom } from './types.ts';
 import { VISIBLE, hiddenReason, parseCss, visibilityOf, type Visibility } from './visibility.ts';
 
@@ -151,12 +150,11 @@ interface WalkState { style: Style; vis: Visibility; block: boolean }
 
 /** Reads an HTML body: visible text only, in blocks, with its styling; hidden text is set aside with the reason. */
 export function htmlDoc(html: string): Doc {
-  const $ = cheerio.load(html);
-  const root = $.root()[0] as unknown as DomNode;
+  const bounds: ExtractionBound[] = [];
+  const root = parseHtml(html, bounds);
   const raw: Array<{ text: string; runs: Run[] }> = [];
   const splits: SplitCode[] = [];
   const hidden: HiddenText[] = [];
-  const bounds: ExtractionBound[] = [];
   let cur: { text: string; runs: Run[]; endsWithSpace: boolean } = { text: '', runs: [], endsWithSpace: true };
   let tinyRun: HiddenText | null = null;
   const flush = (): void => {
