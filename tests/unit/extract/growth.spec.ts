@@ -47,14 +47,18 @@ test.describe('extraction grows linearly with the mail', () => {
     test(`${shape.kind === 'links' ? 'extractLinks' : 'extractOtps'} on ${shape.name}: doubling the input at most about doubles the time`, () => {
       test.setTimeout(120_000);
       const fn = shape.kind === 'links' ? (i: ExtractInput) => extractLinks(i) : (i: ExtractInput) => extractOtps(i);
-      const result = growth(fn, shape.build(shape.n), shape.build(shape.n * 2));
+      // A busy machine can slow one sample; a quadratic step shows in every attempt, so up to three are made.
+      let result = growth(fn, shape.build(shape.n), shape.build(shape.n * 2));
+      for (let attempt = 1; attempt < 3 && result.ratio >= 3; attempt++) result = growth(fn, shape.build(shape.n), shape.build(shape.n * 2));
       expect(result.ratio, `${shape.name}: ${result.small.toFixed(1)} ms at n=${shape.n}, ${result.large.toFixed(1)} ms at 2n`).toBeLessThan(3);
     });
   }
 
   test('an ordinary 100 KB email grows linearly too (100 KB against 200 KB)', () => {
     test.setTimeout(120_000);
-    const result = growth((i) => { extractLinks(i); extractOtps(i); }, ordinaryEmail(100 * 1024), ordinaryEmail(200 * 1024), 5);
+    const both = (i: ExtractInput) => { extractLinks(i); extractOtps(i); };
+    let result = growth(both, ordinaryEmail(100 * 1024), ordinaryEmail(200 * 1024), 5);
+    for (let attempt = 1; attempt < 3 && result.ratio >= 3; attempt++) result = growth(both, ordinaryEmail(100 * 1024), ordinaryEmail(200 * 1024), 5);
     expect(result.ratio, `${result.small.toFixed(1)} ms at 100 KB, ${result.large.toFixed(1)} ms at 200 KB`).toBeLessThan(3);
   });
 });
