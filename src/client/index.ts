@@ -28,6 +28,7 @@ export {
   extractOtp,
   extractOtps,
   unwrapTrackingUrl,
+  EXTRACTION_BOUNDS,
   ExtractionError,
   LinkNotFoundError,
   AmbiguousLinkError,
@@ -35,6 +36,8 @@ export {
 } from '../extract/index.ts';
 export type {
   ExtractedLink,
+  ExtractedLinks,
+  ExtractionBound,
   ExtractInput,
   ExtractSource,
   LinkFilter,

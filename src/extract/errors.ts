@@ -1,5 +1,7 @@
 import { InboxkitError } from '../errors/inboxkit-error.ts';
 import type { LinkMatch } from './link-filter.ts';
+import type { ExtractionBound } from './dom.ts';
+import type { NearMiss } from './otp-explain.ts';
 import type { ExtractedLink, OtpCandidate, RejectedOtp } from './types.ts';
 
 /**
@@ -29,14 +31,18 @@ export class LinkNotFoundError extends ExtractionError {
   readonly links: ExtractedLink[];
   /** A readable description of the filter that matched nothing. */
   readonly filter: string;
-  constructor(filter: string, links: ExtractedLink[], bodies: string) {
+  /** The bounds on what is read that applied (empty for ordinary mail). */
+  readonly bounds: ExtractionBound[];
+  constructor(filter: string, links: ExtractedLink[], bodies: string, bounds: ExtractionBound[] = []) {
+    const unread = bounds.length > 0 ? `\nNot everything was read: ${bounds.map((b) => b.message).join('; ')}.` : '';
     super(
       links.length === 0
-        ? `No link matched the filter (${filter}): the message has no links at all (${bodies}). Check that you waited for the right message, or read its text instead.`
-        : `No link matched the filter (${filter}). The message has ${links.length} link${links.length === 1 ? '' : 's'}:\n${formatLinkList(links)}\nAdjust the filter (text, href, host or where) to match one of them.`,
+        ? `No link matched the filter (${filter}): the message has no links at all (${bodies}).${unread} Check that you waited for the right message, or read its text instead.`
+        : `No link matched the filter (${filter}). The message has ${links.length} link${links.length === 1 ? '' : 's'}:\n${formatLinkList(links)}${unread}\nAdjust the filter (text, href, host or where) to match one of them.`,
     );
     this.links = links;
     this.filter = filter;
+    this.bounds = bounds;
   }
 }
 
@@ -72,18 +78,30 @@ export class OtpNotFoundError extends ExtractionError {
   readonly candidates: OtpCandidate[];
   /** Numbers that were ruled out, with the reason. */
   readonly rejected: RejectedOtp[];
-  constructor(detail: string, candidates: OtpCandidate[], rejected: RejectedOtp[]) {
+  /** The bounds on what is read that applied (empty for ordinary mail). */
+  readonly bounds: ExtractionBound[];
+  /**
+   * Strings right after a code word that no built-in shape reads (too short,
+   * too long, another layout), each with the `{ length }` or `{ pattern }`
+   * that would read it; the closest to a code come first in the message.
+   */
+  readonly closest: NearMiss[];
+  constructor(detail: string, candidates: OtpCandidate[], rejected: RejectedOtp[], bounds: ExtractionBound[] = [], closest: NearMiss[] = []) {
     const parts = [`No one-time code found ${detail}.`];
+    if (closest.length > 0) parts.push(`Closest to a code, but no built-in shape:\n${closest.map((m) => `  - ${m.raw} (${m.reason})`).join('\n')}`);
     if (candidates.length > 0) {
       parts.push(`Too weak (no code word nearby and no emphasis):\n${candidates.slice(0, 10).map((c) => `  - ${c.raw} (score ${c.score}${c.reasons.length ? `: ${c.reasons.join(', ')}` : ''})`).join('\n')}`);
     }
     if (rejected.length > 0) {
       parts.push(`Ruled out:\n${rejected.slice(0, 15).map((r) => `  - ${r.raw}: ${r.reason}`).join('\n')}${rejected.length > 15 ? `\n  … and ${rejected.length - 15} more` : ''}`);
     }
-    if (candidates.length === 0 && rejected.length === 0) parts.push('Nothing in the message looked like a code (4–10 digits, letters and digits, or letters next to a code word).');
+    if (candidates.length === 0 && rejected.length === 0 && closest.length === 0) parts.push('Nothing in the message looked like a code (4–10 digits, letters and digits, or letters next to a code word).');
+    if (bounds.length > 0) parts.push(`Not everything was read: ${bounds.map((b) => b.message).join('; ')}.`);
     parts.push('If the code has another shape, pass { pattern } or { length }; to see the ranking, call otps() / extractOtps().');
     super(parts.join('\n'));
     this.candidates = candidates;
     this.rejected = rejected;
+    this.bounds = bounds;
+    this.closest = closest;
   }
 }

@@ -13,5 +13,7 @@ export type { OtpOptions } from './otp.ts';
 export { unwrapTrackingUrl } from './unwrap.ts';
 export type { UnwrapResult } from './unwrap.ts';
 export type { ExtractInput, ExtractSource } from './input.ts';
+export { EXTRACTION_BOUNDS } from './dom.ts';
+export type { ExtractionBound } from './dom.ts';
 export { ExtractionError, LinkNotFoundError, AmbiguousLinkError, OtpNotFoundError } from './errors.ts';
-export type { ExtractedLink, OtpCandidate, OtpCandidates, RejectedOtp, ExtractedFrom } from './types.ts';
+export type { ExtractedLink, ExtractedLinks, OtpCandidate, OtpCandidates, RejectedOtp, ExtractedFrom } from './types.ts';

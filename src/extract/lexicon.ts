@@ -17,6 +17,8 @@ export const CODE_WORDS: readonly string[] = [
   '\\p{L}*kod\\p{L}{0,3}', 'jednorazow\\p{L}*', 'engångs\\p{L}*', '\\p{L}*kode\\p{L}{0,2}',
   // ru
   'код\\p{L}*', 'одноразов\\p{L}*',
+  // vi
+  'mã(?: xác (?:minh|nhận|thực))?',
 ];
 
 /** CJK and Korean words that name a one-time code, matched anywhere (no word boundaries in those scripts). */
@@ -24,7 +26,29 @@ export const CODE_WORDS_CJK: readonly string[] = [
   '認証コード', '確認コード', 'ワンタイムパスワード', 'ワンタイム', 'パスコード', 'セキュリティコード', '認証番号', '確認番号', '暗証番号', 'コード',
   '验证码', '驗證碼', '校验码', '动态码', '动态密码', '确认码', '安全码', '一次性',
   '인증번호', '인증 코드', '코드',
+  // ar, he, hi
+  'رمز', 'كود', 'קוד', 'कोड', 'ओटीपी',
 ];
+
+/** Words that name a token (what some systems call their code): a lower-case or long code may follow them. */
+export const TOKEN_WORDS: readonly string[] = ['token\\p{L}*', 'jeton', 'токен\\p{L}*', 'mã', 'kode'];
+
+/** CJK, Arabic, Hebrew and Devanagari words that name a code or token (matched anywhere). */
+export const TOKEN_WORDS_ANYWHERE: readonly string[] = ['トークン', '令牌', '토큰', 'رمز', 'الرمز', 'קוד', 'הקוד', 'कोड', 'टोकन'];
+
+/**
+ * Words asking the reader to copy or paste something (en, de, fr, es, pt,
+ * it, nl, pl, sv, tr, vi, id, ru): a long token the mail asks to be copied
+ * is a code.
+ */
+export const COPY_WORDS: readonly string[] = [
+  'copy', 'paste', 'kopier\\p{L}*', 'einfüg\\p{L}*', 'copie\\p{L}*', 'copier', 'colle\\p{L}*', 'coller', 'copi[ae]\\p{L}*', 'peg[ae]\\p{L}*', 'col[ae]\\p{L}*', 'incoll\\p{L}*',
+  'kopieer\\p{L}*', 'plak\\p{L}*', 'kopiuj\\p{L}*', 'skopiuj\\p{L}*', 'wklej\\p{L}*', 'klistra\\p{L}*', 'kopyala\\p{L}*', 'yapıştır\\p{L}*', 'sao chép', 'dán', 'salin', 'tempel\\p{L}*',
+  'скопир\\p{L}*', 'копир\\p{L}*', 'встав\\p{L}*',
+];
+
+/** Copy and paste in scripts without word boundaries, and in Arabic, Hebrew and Hindi. */
+export const COPY_WORDS_ANYWHERE: readonly string[] = ['コピー', '貼り付け', '复制', '粘贴', '複製', '貼上', '복사', '붙여', 'انسخ', 'نسخ', 'الصق', 'העתק', 'הדבק', 'कॉपी', 'पेस्ट'];
 
 /** Words about verifying in general: a weaker hint than a word naming the code. */
 export const VERIFY_WORDS: readonly string[] = [

@@ -73,15 +73,17 @@ export function preferMatches<M extends RankedMatch>(matches: readonly M[]): { b
 
 /** The reasons `extractLinks` gives each link that matched a filter: what matched, where, and whether it was preferred or set aside. */
 export function reasonsFor<M extends RankedMatch>(matches: readonly M[]): Map<M, string[]> {
-  const { best, setAside } = preferMatches(matches);
+  const split = preferMatches(matches);
+  const best = new Set(split.best);
+  const setAside = new Set(split.setAside);
   const out = new Map<M, string[]>();
   for (const m of matches) {
     const reasons = [m.matched === 'no filter' ? 'no filter' : `${m.matched} matched`];
     if (m.carried) reasons.push(m.carried.detail);
-    if (setAside.length > 0 && best.includes(m)) {
-      reasons.push(`preferred: it carries the filter in its text or first path segment, where ${setAside.length} other match${setAside.length === 1 ? '' : 'es'} carr${setAside.length === 1 ? 'ies' : 'y'} it only deeper in the URL`);
+    if (setAside.size > 0 && best.has(m)) {
+      reasons.push(`preferred: it carries the filter in its text or first path segment, where ${setAside.size} other match${setAside.size === 1 ? '' : 'es'} carr${setAside.size === 1 ? 'ies' : 'y'} it only deeper in the URL`);
     }
-    if (setAside.includes(m)) reasons.push(`set aside: ${best.length === 1 ? 'another match carries' : `${best.length} other matches carry`} the filter in its text or first path segment`);
+    if (setAside.has(m)) reasons.push(`set aside: ${best.size === 1 ? 'another match carries' : `${best.size} other matches carry`} the filter in its text or first path segment`);
     out.set(m, reasons);
   }
   return out;

@@ -32,11 +32,20 @@ export interface OtpOptions {
   alphanumeric?: boolean;
 }
 
-/** What a built-in candidate is made of. */
-export type CodeKind = 'digits' | 'alnum' | 'letters' | 'mixed';
+/**
+ * What a built-in candidate is made of: digits, upper-case letters with
+ * digits, upper-case letters alone, mixed case, groups of upper-case letters
+ * and digits joined by dashes (`AB2CD-EF3GH`, ten or more characters), lower
+ * case with digits (`a3f9c2`, hex included), or a long token of 11–64
+ * characters (hex or base32, `3f2a…`, `JBSWY3DP…`).
+ */
+export type CodeKind = 'digits' | 'alnum' | 'letters' | 'mixed' | 'grouped' | 'lower' | 'long';
 
 /** Default lengths of each kind of code (separators removed). */
-export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10], mixed: [6, 10] };
+export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10], mixed: [6, 10], grouped: [10, 32], lower: [6, 64], long: [11, 64] };
+
+/** Groups of four to eight upper-case letters and digits joined by dashes (`AB2CD-EF3GH`, `ABCDE-FGHIJ`). */
+const DASHED_GROUPS = /^[A-Z0-9]{4,8}(?:[-–‑][A-Z0-9]{4,8}){1,3}$/;
 
 /** A piece of text shaped like a code; `start`/`end` are offsets in its block. */
 export interface Token { raw: string; code: string; start: number; end: number; kind: CodeKind | 'pattern'; spacedOut: boolean; split?: Style }
@@ -79,7 +88,27 @@ export function shape(code: string, options: OtpOptions): CodeKind | null {
     const [min, max] = lengthRange(options, 'mixed');
     return code.length >= min && code.length <= max ? 'mixed' : null;
   }
+  if (options.alphanumeric !== false && /^[a-z0-9]+$/.test(code) && /\d/.test(code) && /[a-z]/.test(code)) {
+    const [min, max] = lengthRange(options, 'lower');
+    return code.length >= min && code.length <= max ? 'lower' : null;
+  }
   return null;
+}
+
+/** The kind of a long upper-case token (11–64 letters and digits, at least one letter), or `null`. */
+function longShape(code: string, options: OtpOptions): 'long' | null {
+  if (options.alphanumeric === false || !/^[A-Z0-9]+$/.test(code) || !/[A-Z]/.test(code)) return null;
+  const [min, max] = lengthRange(options, 'long');
+  return code.length >= Math.max(min, 11) && code.length <= max ? 'long' : null;
+}
+
+/** Whether `raw` is groups of upper-case letters and digits joined by dashes, ten or more characters with a letter. */
+function groupedShape(raw: string, options: OtpOptions): 'grouped' | null {
+  if (options.alphanumeric === false || !DASHED_GROUPS.test(raw)) return null;
+  const code = normalizeCode(raw);
+  if (!/[A-Z]/.test(code)) return null;
+  const [min, max] = lengthRange(options, 'grouped');
+  return code.length >= min && code.length <= max ? 'grouped' : null;
 }
 
 /** Whether `code` mixes lower-case letters, upper-case letters and digits (`hT4wq9`). */
@@ -102,7 +131,8 @@ export function mixedTokensOf(masked: string, options: OtpOptions, rejectedParts
   for (const m of masked.matchAll(TOKEN_RUN)) {
     const run = m[0];
     if (/^[A-Za-z0-9]+$/.test(run)) {
-      if (shape(run, options) === 'mixed') out.push({ raw: run, code: run, start: m.index, end: m.index + run.length, kind: 'mixed', spacedOut: false });
+      const kind = shape(run, options);
+      if (kind === 'mixed' || kind === 'lower') out.push({ raw: run, code: run, start: m.index, end: m.index + run.length, kind, spacedOut: false });
       continue;
     }
     if (run.length > 64) continue;
@@ -126,6 +156,11 @@ export function tokensOf(masked: string, options: OtpOptions, rejectedParts: Arr
       const text = parts[i] ?? '';
       groups.push({ text, start: pos, sep: parts[i - 1] ?? '' });
       pos += text.length + (parts[i + 1] ?? '').length;
+    }
+    const grouped = groupedShape(m[0], options);
+    if (grouped) {
+      out.push({ raw: m[0], code: normalizeCode(m[0]), start: m.index, end: m.index + m[0].length, kind: grouped, spacedOut: false });
+      continue;
     }
     // Pieces of a hyphenated identifier that is not itself a code (2024-PRM-55183) are not codes either.
     const hyphenated = groups.slice(1).some((g) => g.sep !== ' ');
@@ -157,7 +192,7 @@ export function tokensOf(masked: string, options: OtpOptions, rejectedParts: Arr
       if (g && hyphenated && !/^[A-Z]{1,2}-\d{4,8}$/.test(m[0])) {
         if (shape(g.text, options)) rejectedParts.push({ raw: m[0], part: g.text });
       } else if (g) {
-        const kind = shape(g.text, options);
+        const kind = shape(g.text, options) ?? longShape(g.text, options);
         if (kind) out.push({ raw: g.text, code: g.text, start: g.start, end: g.start + g.text.length, kind, spacedOut: false });
       }
       i++;

@@ -3,7 +3,7 @@
  * every run of text (large, bold, monospace, letter-spaced) and the codes laid
  * out one character per cell.
  */
-import * as cheerio from 'cheerio';
+import { EXTRACTION_BOUNDS, noteBound, parseHtml, textWithin, walk, type DomNode, type ExtractionBound } from './dom.ts';
 import type { ExtractedFrom } from './types.ts';
 import { VISIBLE, hiddenReason, parseCss, visibilityOf, type Visibility } from './visibility.ts';
 
@@ -21,9 +21,8 @@ export interface Block { text: string; runs: Run[]; offset: number; paragraph?: 
 export interface SplitCode { raw: string; blockIndex: number; style: Style }
 /** Text a reader cannot see, and why. */
 export interface HiddenText { text: string; reason: string }
-/** A body (or the subject) as blocks of text joined by newlines, and the text it hides. */
-export interface Doc { source: ExtractedFrom; text: string; blocks: Block[]; splits: SplitCode[]; hidden: HiddenText[] }
-interface DomNode { type: string; name?: string; data?: string; attribs?: Record<string, string>; children?: DomNode[] }
+/** A body (or the subject) as blocks of text joined by newlines, the text it hides, and the bounds that applied to reading it. */
+export interface Doc { source: ExtractedFrom; text: string; blocks: Block[]; splits: SplitCode[]; hidden: HiddenText[]; bounds: ExtractionBound[] }
 
 /** The style of unstyled text. */
 export const PLAIN: Style = { large: false, bold: false, mono: false, spaced: false };
@@ -90,12 +89,6 @@ function asciiDigits(s: string): string {
   return s.replace(/[\uFF10-\uFF19\uFF21-\uFF3A\uFF41-\uFF5A]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
 }
 
-function textOf(node: DomNode): string {
-  if (node.type === 'text') return node.data ?? '';
-  if (node.type !== 'tag') return '';
-  return (node.children ?? []).map(textOf).join('');
-}
-
 /** Digits laid out one per cell/box: `<tr><td>4</td><td>8</td>…</tr>`. */
 function splitDigits(node: DomNode): string | null {
   const kids = (node.children ?? []).filter((c) => !(c.type === 'text' && (c.data ?? '').trim() === '') && c.type !== 'comment');
@@ -103,45 +96,80 @@ function splitDigits(node: DomNode): string | null {
   const chars: string[] = [];
   for (const k of kids) {
     if (k.type !== 'tag' || !BLOCK_TAGS.has(k.name ?? '')) return null;
-    const t = asciiDigits(textOf(k)).replace(/\s+/g, '');
+    const t = asciiDigits(textWithin(k, 16) ?? '').replace(/\s+/g, '');
     if (!/^[0-9A-Z]$/.test(t)) return null;
     chars.push(t);
   }
   return chars.join(' ');
 }
 
+/**
+ * A block's text in pieces of at most {@link EXTRACTION_BOUNDS.block}
+ * characters, cut at a space where one is near, each with its runs: every
+ * rule applied to a block then costs a bounded amount, however long a
+ * paragraph a mail writes.
+ */
+function pieces(text: string, runs: Run[]): Array<{ text: string; runs: Run[] }> {
+  const max = EXTRACTION_BOUNDS.block;
+  if (text.length <= max) return [{ text, runs }];
+  const out: Array<{ text: string; runs: Run[] }> = [];
+  let start = 0;
+  let r = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + max);
+    if (end < text.length) {
+      const space = text.slice(start + max / 2, end).lastIndexOf(' ');
+      if (space >= 0) end = start + max / 2 + space + 1;
+    }
+    while (r < runs.length && (runs[r] as Run).end <= start) r++;
+    const own: Run[] = [];
+    for (let k = r; k < runs.length && (runs[k] as Run).start < end; k++) {
+      const run = runs[k] as Run;
+      own.push({ start: Math.max(run.start, start) - start, end: Math.min(run.end, end) - start, style: run.style });
+    }
+    out.push({ text: text.slice(start, end), runs: own });
+    start = end;
+  }
+  return out;
+}
+
 function finishDoc(source: ExtractedFrom, raw: Array<{ text: string; runs: Run[]; paragraph?: number }>, splits: SplitCode[]): Doc {
   const blocks: Block[] = [];
-  let text = '';
+  const parts: string[] = [];
+  let length = 0;
   for (const b of raw) {
-    if (text !== '') text += '\n';
-    blocks.push({ text: b.text, runs: b.runs, offset: text.length, ...(b.paragraph !== undefined ? { paragraph: b.paragraph } : {}) });
-    text += b.text;
+    if (parts.length > 0) length += 1;
+    blocks.push({ text: b.text, runs: b.runs, offset: length, ...(b.paragraph !== undefined ? { paragraph: b.paragraph } : {}) });
+    parts.push(b.text);
+    length += b.text.length;
   }
-  return { source, text, blocks, splits, hidden: [] };
+  return { source, text: parts.join('\n'), blocks, splits, hidden: [], bounds: [] };
 }
+
+interface WalkState { style: Style; vis: Visibility; block: boolean }
 
 /** Reads an HTML body: visible text only, in blocks, with its styling; hidden text is set aside with the reason. */
 export function htmlDoc(html: string): Doc {
-  const $ = cheerio.load(html);
-  const root = $.root()[0] as unknown as DomNode;
+  const bounds: ExtractionBound[] = [];
+  const root = parseHtml(html, bounds);
   const raw: Array<{ text: string; runs: Run[] }> = [];
   const splits: SplitCode[] = [];
   const hidden: HiddenText[] = [];
-  let cur: { text: string; runs: Run[] } = { text: '', runs: [] };
+  let cur: { text: string; runs: Run[]; endsWithSpace: boolean } = { text: '', runs: [], endsWithSpace: true };
   let tinyRun: HiddenText | null = null;
   const flush = (): void => {
-    const trimmed = cur.text.replace(/ +$/, '');
-    if (trimmed.trim() !== '') raw.push({ text: trimmed, runs: cur.runs });
-    cur = { text: '', runs: [] };
+    const trimmed = cur.endsWithSpace ? cur.text.replace(/ +$/, '') : cur.text;
+    if (trimmed.trim() !== '') raw.push(...pieces(trimmed, cur.runs));
+    cur = { text: '', runs: [], endsWithSpace: true };
     tinyRun = null;
   };
   const append = (data: string, style: Style): void => {
     let t = asciiDigits(data).replace(/(?:\s|\u200b|\u200c|\u200d|\ufeff|\u034f)+/g, ' ');
-    if (cur.text === '' || cur.text.endsWith(' ')) t = t.replace(/^ /, '');
+    if (cur.endsWithSpace) t = t.replace(/^ /, '');
     if (t === '') return;
     const start = cur.text.length;
     cur.text += t;
+    cur.endsWithSpace = t.endsWith(' ');
     cur.runs.push({ start, end: cur.text.length, style });
     tinyRun = null;
   };
@@ -153,37 +181,54 @@ export function htmlDoc(html: string): Doc {
     hidden.push(entry);
     tinyRun = merge ? entry : null;
   };
-  const visit = (node: DomNode, style: Style, vis: Visibility): void => {
-    if (node.type === 'text') {
-      const reason = hiddenReason(vis);
-      if (reason) setAside(node.data ?? '', reason, true); else append(node.data ?? '', style);
-      return;
-    }
-    if (node.type !== 'tag' && node.type !== 'root') return;
-    const name = (node.name ?? '').toLowerCase();
-    if (SKIP_TAGS.has(name)) return;
+  // What a client with images off shows: the alt text, in the image's place (whatever the font size around it).
+  const readAlt = (node: DomNode, vis: Visibility): void => {
     const attrs = node.attribs ?? {};
-    const css = parseCss(attrs['style'] ?? '');
-    const inner = node.type === 'root' ? vis : visibilityOf(vis, attrs, css);
-    if (inner.hidden) { setAside(textOf(node), inner.hidden, false); return; }
-    if (name === 'br') { flush(); return; }
-    const next = node.type === 'root' ? style : deriveStyle(style, name, attrs, css);
-    const block = BLOCK_TAGS.has(name);
-    if (block) {
-      flush();
-      const split = splitDigits(node);
-      if (split) {
-        const cell = (node.children ?? []).find((c) => c.type === 'tag');
-        const cellAttrs = cell?.attribs ?? {};
-        splits.push({ raw: split, blockIndex: raw.length, style: cell ? deriveStyle(next, (cell.name ?? '').toLowerCase(), cellAttrs, parseCss(cellAttrs['style'] ?? '')) : next });
-      }
-    }
-    for (const child of node.children ?? []) visit(child, next, inner);
-    if (block) flush();
+    const alt = attrs['alt'];
+    if (alt === undefined || alt.trim() === '' || visibilityOf(vis, attrs, parseCss(attrs['style'] ?? '')).hidden) return;
+    append(` ${alt} `, PLAIN);
   };
-  visit(root, PLAIN, VISIBLE);
+  const deepest = walk<WalkState>(root, { style: PLAIN, vis: VISIBLE, block: false }, {
+    enter(node, parent, depth) {
+      if (node.type === 'text') {
+        const reason = hiddenReason(parent.vis);
+        if (reason) setAside(node.data ?? '', reason, true); else append(node.data ?? '', parent.style);
+        return null;
+      }
+      if (node.type === 'root') return parent;
+      if (node.type !== 'tag') return null;
+      const name = (node.name ?? '').toLowerCase();
+      if (name === 'img') { readAlt(node, parent.vis); return null; }
+      if (SKIP_TAGS.has(name)) return null;
+      if (name === 'br') { flush(); return null; }
+      // Past the depth bound an element still ends a block, but its own styling and hiding are not read.
+      const deep = depth > EXTRACTION_BOUNDS.depth;
+      const attrs = deep ? {} : node.attribs ?? {};
+      const css = parseCss(attrs['style'] ?? '');
+      const inner = deep ? parent.vis : visibilityOf(parent.vis, attrs, css);
+      if (inner.hidden) { setAside(textWithin(node) ?? '', inner.hidden, false); return null; }
+      const next = deep ? parent.style : deriveStyle(parent.style, name, attrs, css);
+      const block = BLOCK_TAGS.has(name);
+      if (block) {
+        flush();
+        const split = splitDigits(node);
+        if (split) {
+          const cell = (node.children ?? []).find((c) => c.type === 'tag');
+          const cellAttrs = cell?.attribs ?? {};
+          splits.push({ raw: split, blockIndex: raw.length, style: cell ? deriveStyle(next, (cell.name ?? '').toLowerCase(), cellAttrs, parseCss(cellAttrs['style'] ?? '')) : next });
+        }
+      }
+      return { style: next, vis: inner, block };
+    },
+    leave(_node, state) {
+      if (state.block) flush();
+    },
+  });
   flush();
-  return { ...finishDoc('html', raw, splits), hidden };
+  if (deepest > EXTRACTION_BOUNDS.depth) {
+    noteBound(bounds, { bound: 'depth', limit: EXTRACTION_BOUNDS.depth, message: `elements nested deeper than ${EXTRACTION_BOUNDS.depth} levels (the HTML body reaches ${deepest}) were read without their own styling and hiding` });
+  }
+  return { ...finishDoc('html', raw, splits), hidden, bounds };
 }
 
 /** Reads a text body (or the subject): one block per non-blank line. */
@@ -193,7 +238,7 @@ export function textDoc(text: string, source: ExtractedFrom): Doc {
   for (const line of text.split(/\r?\n/)) {
     const l = asciiDigits(line).replace(/\s+/g, ' ').trim();
     if (l === '') paragraph++;
-    else raw.push({ text: l, runs: [], paragraph });
+    else for (const piece of pieces(l, [])) raw.push({ text: piece.text, runs: [], paragraph });
   }
   return finishDoc(source, raw, []);
 }

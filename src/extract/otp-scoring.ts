@@ -8,6 +8,7 @@ import {
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
 import { nameWithNumber } from './otp-names.ts';
+import { tokenEvidence } from './otp-tokens.ts';
 import type { Token } from './otp-candidates.ts';
 import type { ExtractedFrom, OtpCandidate } from './types.ts';
 
@@ -79,8 +80,39 @@ export interface Occurrence { token: Token; doc: Doc; blockIndex: number; score:
 
 interface WordHit { start: number; end: number; text: string }
 
-/** The code, verifying and address words of a document, outside masked text. */
-export interface WordHits { code: WordHit[]; verify: WordHit[]; address: WordHit[] }
+/** How a word is spelled across a document: its first spelling, and whether it is also written another way. */
+interface Spelling { first: string; other: boolean }
+
+/**
+ * The code, verifying and address words of a document, outside masked text,
+ * and how each run of letters (`letters`) and of letters and digits (`alnum`)
+ * is spelled, by its lower case: built once, so a candidate's "also written in
+ * another case" is a look-up, not a search of the whole document.
+ */
+export interface WordHits { code: WordHit[]; verify: WordHit[]; address: WordHit[]; letters: () => Map<string, Spelling>; alnum: () => Map<string, Spelling> }
+
+function spellings(text: string, re: RegExp): Map<string, Spelling> {
+  const out = new Map<string, Spelling>();
+  for (const m of text.matchAll(re)) {
+    const key = m[0].toLowerCase();
+    const seen = out.get(key);
+    if (!seen) out.set(key, { first: m[0], other: false });
+    else if (!seen.other && seen.first !== m[0]) seen.other = true;
+  }
+  return out;
+}
+
+/** A value computed on first use only (most mail has no letter or mixed-case candidate, and never needs the spellings). */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+/** Whether the document also writes `code` (as a whole run) in a spelling other than `code`. */
+function writtenOtherwise(index: Map<string, Spelling>, code: string): boolean {
+  const seen = index.get(code.toLowerCase());
+  return seen !== undefined && (seen.other || seen.first !== code);
+}
 
 /** Matches of a word list outside masked text (a "code" inside a URL is not a code word). */
 function wordHits(doc: Doc, re: RegExp, masked: Uint8Array): WordHit[] {
@@ -97,7 +129,10 @@ function wordHits(doc: Doc, re: RegExp, masked: Uint8Array): WordHit[] {
 
 /** Finds the code, verifying and address words of `doc`; `masked` marks the characters inside masks. */
 export function findWords(doc: Doc, masked: Uint8Array): WordHits {
-  return { code: wordHits(doc, CODE_RE, masked), verify: wordHits(doc, VERIFY_RE, masked), address: wordHits(doc, ADDRESS_RE, masked) };
+  return {
+    code: wordHits(doc, CODE_RE, masked), verify: wordHits(doc, VERIFY_RE, masked), address: wordHits(doc, ADDRESS_RE, masked),
+    letters: once(() => spellings(doc.text, /\p{L}+/gu)), alnum: once(() => spellings(doc.text, /[\p{L}\p{N}]+/gu)),
+  };
 }
 
 function blockIndexAt(doc: Doc, pos: number): number {
@@ -210,11 +245,10 @@ const CAPS_AFTER = /^\s+\p{Lu}{2,}(?![\p{L}])/u;
  * never codes. Returns why the token is ruled out (`null`: an ordinary word,
  * not worth reporting), or the evidence for it.
  */
-function letterEvidence(doc: Doc, block: Block, token: Token, kwDistance: number, place: Placement): { ruledOut: string | null } | { evidence: string[] } {
+function letterEvidence(words: WordHits, block: Block, token: Token, kwDistance: number, place: Placement): { ruledOut: string | null } | { evidence: string[] } {
   // Ordinary words are not reported as ruled out: they never looked like a code.
   if (CAPITAL_WORDS.has(token.code)) return { ruledOut: null };
-  const asWord = new RegExp(`(?<![\\p{L}])${token.code}(?![\\p{L}])`, 'giu');
-  if ([...doc.text.matchAll(asWord)].some((m) => m[0] !== token.code)) return { ruledOut: null };
+  if (writtenOtherwise(words.letters(), token.code)) return { ruledOut: null };
   if (CAPS_BEFORE.test(block.text.slice(0, token.start)) || CAPS_AFTER.test(block.text.slice(token.end))) return { ruledOut: null };
   if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'letters only, with no code word nearby' };
   const evidence: string[] = [];
@@ -235,14 +269,13 @@ const CONTINUED = /(?:(?:https?:\/\/|www\.)\S*|[=/&?%+_-])$/;
  * code right before them, tokens the message also writes in another case,
  * and the rest of a URL or token wrapped onto the next line are never codes.
  */
-function mixedEvidence(doc: Doc, blockIndex: number, token: Token, kwDistance: number, place: Placement): { ruledOut: string } | { evidence: string[] } {
+function mixedEvidence(doc: Doc, words: WordHits, blockIndex: number, token: Token, kwDistance: number, place: Placement): { ruledOut: string } | { evidence: string[] } {
   const block = doc.blocks[blockIndex];
   if (!block) return { ruledOut: 'outside the text' };
   const named = namesCode(block.text.slice(Math.max(0, token.start - 60), token.start));
   // Named a code right before it ("enter the code Mion14"), a token is the code even if it could be a name.
   if (!named && nameWithNumber(token.code)) return { ruledOut: 'mixed case: reads as a name with a number (like Python3 or iPhone15), not a code' };
-  const asWord = new RegExp(`(?<![\\p{L}\\p{N}])${token.code}(?![\\p{L}\\p{N}])`, 'giu');
-  if ([...doc.text.matchAll(asWord)].some((m) => m[0] !== token.code)) return { ruledOut: 'mixed case: the message also writes it in another case (a name, not a code)' };
+  if (writtenOtherwise(words.alnum(), token.code)) return { ruledOut: 'mixed case: the message also writes it in another case (a name, not a code)' };
   const previous = doc.blocks[blockIndex - 1];
   if (token.start === 0 && previous && CONTINUED.test(previous.text)) return { ruledOut: 'mixed case: continues the URL or token on the line before' };
   if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'mixed case letters and digits, with no code word nearby' };
@@ -272,14 +305,22 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   let score = 0;
   const place = placementOf(block, token);
   if (token.kind === 'letters') {
-    const letters = letterEvidence(doc, block, token, kwDistance, place);
+    const letters = letterEvidence(words, block, token, kwDistance, place);
     if ('ruledOut' in letters) return letters.ruledOut;
     reasons.push(...letters.evidence);
   }
   if (token.kind === 'mixed') {
-    const mixed = mixedEvidence(doc, blockIndex, token, kwDistance, place);
+    const mixed = mixedEvidence(doc, words, blockIndex, token, kwDistance, place);
     if ('ruledOut' in mixed) return mixed.ruledOut;
     reasons.push(...mixed.evidence);
+  }
+  if (token.kind === 'grouped' || token.kind === 'lower' || token.kind === 'long') {
+    const named = namesCode(block.text.slice(Math.max(0, token.start - 60), token.start));
+    const styled = place.style.large || place.style.bold || place.style.mono || place.style.spaced;
+    const verdict = tokenEvidence(doc, blockIndex, token, kwDistance, { alone: place.alone, styled }, named, writtenOtherwise(words.alnum(), token.code));
+    if ('ruledOut' in verdict) return verdict.ruledOut;
+    reasons.push(...verdict.evidence);
+    score += verdict.points;
   }
   if (token.kind === 'digits' && YEAR.test(token.code)) {
     const before = block.text.slice(Math.max(0, token.start - 60), token.start);
@@ -307,12 +348,18 @@ export function rank(occurrences: Occurrence[]): OtpCandidate[] {
     entry.sources.add(o.doc.source);
     if (o.score > entry.best.score || (o.score === entry.best.score && o.doc.source !== 'subject' && entry.best.doc.source === 'subject')) entry.best = o;
   });
+  const inBody = new Map<string, Map<ExtractedFrom, number>>();
+  for (const o of occurrences) {
+    const counts = inBody.get(o.token.code) ?? new Map<ExtractedFrom, number>();
+    counts.set(o.doc.source, (counts.get(o.doc.source) ?? 0) + 1);
+    inBody.set(o.token.code, counts);
+  }
   const out: Array<OtpCandidate & { order: number }> = [];
   for (const [code, e] of byCode) {
     let score = e.best.score;
     const reasons = [...e.best.reasons];
     if (e.sources.has('subject') && e.best.doc.source !== 'subject') { score += WEIGHTS.alsoInSubject; reasons.push('also in the subject'); }
-    const bodyCount = occurrences.filter((o) => o.token.code === code && o.doc.source === e.best.doc.source && o.doc.source !== 'subject').length;
+    const bodyCount = e.best.doc.source === 'subject' ? 0 : inBody.get(code)?.get(e.best.doc.source) ?? 0;
     if (bodyCount > 1) { score += WEIGHTS.repeated; reasons.push(`appears ${bodyCount} times`); }
     out.push({ code, raw: e.best.token.raw, score, reasons, source: e.best.doc.source, order: e.order });
   }

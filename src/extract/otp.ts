@@ -7,6 +7,8 @@ import { OtpNotFoundError } from './errors.ts';
 import { normalizeInput, type ExtractSource, type NormalizedInput } from './input.ts';
 import { lengthRange, mixedTokensOf, normalizeCode, patternTokens, shape, tokensOf, type OtpOptions, type Token } from './otp-candidates.ts';
 import { htmlDoc, textDoc, type Doc } from './otp-document.ts';
+import { EXTRACTION_BOUNDS, noteBound, type ExtractionBound } from './dom.ts';
+import { nearMisses } from './otp-explain.ts';
 import { announcement } from './otp-announce.ts';
 import { digitCount, masksOf, type Mask } from './otp-masks.ts';
 import { findWords, namesCode, rank, scoreToken, type Occurrence } from './otp-scoring.ts';
@@ -18,7 +20,7 @@ export { normalizeCode } from './otp-candidates.ts';
 /** Candidates scoring below this are reported but not returned by `extractOtp`. */
 export const OTP_MIN_SCORE = 6;
 
-interface Analysis { candidates: OtpCandidate[]; rejected: RejectedOtp[] }
+interface Analysis { candidates: OtpCandidate[]; rejected: RejectedOtp[]; bounds: ExtractionBound[]; docs: Doc[] }
 interface Located { token: Token; blockIndex: number }
 
 type Yield = { yields: true; announcedBy?: string } | { yields: false; note?: string };
@@ -53,17 +55,20 @@ function maskYields(mask: Mask, doc: Doc, blockIndex: number, options: OtpOption
 interface Announced { blockIndex: number; start: number; end: number; word: string }
 
 /** The code-shaped tokens of a document, what the masks ruled out, the masked characters, and the masks an announcement lifted. */
-function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; rejected: RejectedOtp[]; masked: Uint8Array; announced: Announced[] } {
+function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; rejected: RejectedOtp[]; masked: Uint8Array; announced: Map<number, Announced[]> } {
   const tokens: Located[] = [];
   const rejected: RejectedOtp[] = [];
-  const announced: Announced[] = [];
+  const announced = new Map<number, Announced[]>();
   const masked = new Uint8Array(doc.text.length);
-  doc.blocks.forEach((block, blockIndex) => {
+  const limit = EXTRACTION_BOUNDS.candidates;
+  let blockIndex = 0;
+  for (; blockIndex < doc.blocks.length && tokens.length < limit && rejected.length < limit; blockIndex++) {
+    const block = doc.blocks[blockIndex] as Doc['blocks'][number];
     const masks: Mask[] = [];
     for (const k of masksOf(block.text)) {
       const decision = maskYields(k, doc, blockIndex, options);
       if (decision.yields) {
-        if (decision.announcedBy) announced.push({ blockIndex, start: k.start, end: k.end, word: decision.announcedBy });
+        if (decision.announcedBy) announced.set(blockIndex, [...announced.get(blockIndex) ?? [], { blockIndex, start: k.start, end: k.end, word: decision.announcedBy }]);
         continue;
       }
       masks.push(k);
@@ -76,9 +81,13 @@ function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; reje
     const parts: Array<{ raw: string; part: string }> = [];
     for (const token of tokensIn(block.text, masks, options, parts)) tokens.push({ token, blockIndex });
     for (const p of parts) rejected.push({ raw: p.part, reason: `part of the longer identifier ${p.raw}`, source: doc.source });
-  });
+  }
+  if (blockIndex < doc.blocks.length) {
+    noteBound(doc.bounds, { bound: 'candidates', limit, message: `only the first ${limit} code-shaped strings of the ${doc.source === 'html' ? 'HTML body' : doc.source === 'text' ? 'text body' : 'subject'} were considered (its last ${doc.blocks.length - blockIndex} of ${doc.blocks.length} blocks were not read)` });
+  }
   if (!options.pattern) {
     for (const split of doc.splits) {
+      if (split.blockIndex >= blockIndex) break;
       const code = normalizeCode(split.raw);
       const kind = shape(code, options);
       const block = doc.blocks[split.blockIndex];
@@ -87,7 +96,8 @@ function collectTokens(doc: Doc, options: OtpOptions): { tokens: Located[]; reje
     }
   }
   for (const h of doc.hidden) {
-    for (const token of tokensIn(h.text, masksOf(h.text), options, [])) rejected.push({ raw: token.raw, reason: `hidden (${h.reason})`, source: doc.source });
+    if (rejected.length >= limit) break;
+    for (const token of tokensIn(h.text.slice(0, EXTRACTION_BOUNDS.block), masksOf(h.text.slice(0, EXTRACTION_BOUNDS.block)), options, [])) rejected.push({ raw: token.raw, reason: `hidden (${h.reason})`, source: doc.source });
   }
   return { tokens, rejected, masked, announced };
 }
@@ -106,14 +116,19 @@ function tokensIn(text: string, masks: Mask[], options: OtpOptions, parts: Array
   });
 }
 
-/** `text` with its masked stretches replaced by a character no code contains. */
+/** `text` with its masked stretches (in order, not overlapping) replaced by a character no code contains. */
 function blank(text: string, masks: Mask[]): string {
-  let out = text;
-  for (const k of masks) out = out.slice(0, k.start) + '¤'.repeat(k.end - k.start) + out.slice(k.end);
-  return out;
+  const parts: string[] = [];
+  let at = 0;
+  for (const k of masks) {
+    parts.push(text.slice(at, k.start), '¤'.repeat(k.end - k.start));
+    at = k.end;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
 }
 
-function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[]; rejected: RejectedOtp[] } {
+function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[]; rejected: RejectedOtp[]; bounds: ExtractionBound[]; doc: Doc } {
   const { tokens, rejected, masked, announced } = collectTokens(doc, options);
   const words = findWords(doc, masked);
   const occurrences: Occurrence[] = [];
@@ -121,28 +136,36 @@ function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[];
     const scored = scoreToken(doc, blockIndex, token, words);
     if (typeof scored === 'string') rejected.push({ raw: token.raw, reason: scored, source: doc.source });
     else if (scored) {
-      const by = announced.find((a) => a.blockIndex === blockIndex && token.start < a.end && token.end > a.start);
+      const by = announced.get(blockIndex)?.find((a) => token.start < a.end && token.end > a.start);
       if (by) scored.reasons.unshift(`announced in the paragraph before ("${by.word}"), then set apart`);
       occurrences.push(scored);
     }
   }
-  return { occurrences, rejected };
+  return { occurrences, rejected, bounds: doc.bounds, doc };
 }
+
 function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
-  const subject = input.subject !== null ? analyzeDoc(textDoc(input.subject, 'subject'), options) : { occurrences: [], rejected: [] };
-  const rejected: RejectedOtp[] = [...subject.rejected];
+  const subject = input.subject !== null ? analyzeDoc(textDoc(input.subject, 'subject'), options) : null;
+  const rejected: RejectedOtp[] = [...subject?.rejected ?? []];
+  const bounds: ExtractionBound[] = [...subject?.bounds ?? []];
+  const docs: Doc[] = subject ? [subject.doc] : [];
   let occurrences: Occurrence[] = [];
   if (input.html !== null) {
     const html = analyzeDoc(htmlDoc(input.html), options);
+    docs.unshift(html.doc);
     occurrences = html.occurrences;
     rejected.push(...html.rejected);
+    bounds.push(...html.bounds);
   }
-  let candidates = rank([...occurrences, ...subject.occurrences]);
+  const fromSubject = subject?.occurrences ?? [];
+  let candidates = rank([...occurrences, ...fromSubject]);
   if (input.text !== null && !candidates.some((c) => c.score >= OTP_MIN_SCORE && c.source !== 'subject')) {
     const text = analyzeDoc(textDoc(input.text, 'text'), options);
+    docs.push(text.doc);
     occurrences = [...occurrences, ...text.occurrences];
     rejected.push(...text.rejected);
-    candidates = rank([...occurrences, ...subject.occurrences]);
+    bounds.push(...text.bounds);
+    candidates = rank([...occurrences, ...fromSubject]);
   }
   const accepted = new Set(candidates.map((c) => c.code));
   const seen = new Set<string>();
@@ -152,7 +175,7 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
     seen.add(key);
     return true;
   });
-  return { candidates, rejected: uniqueRejected };
+  return { candidates, rejected: uniqueRejected, bounds, docs };
 }
 
 /**
@@ -191,8 +214,9 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
  * ```
  */
 export function extractOtps(source: ExtractSource, options: OtpOptions = {}): OtpCandidates {
-  const { candidates, rejected } = analyze(normalizeInput(source), options);
-  return Object.defineProperty(candidates, 'rejected', { value: rejected, enumerable: false }) as OtpCandidates;
+  const { candidates, rejected, bounds } = analyze(normalizeInput(source), options);
+  Object.defineProperty(candidates, 'rejected', { value: rejected, enumerable: false });
+  return Object.defineProperty(candidates, 'bounds', { value: bounds, enumerable: false }) as OtpCandidates;
 }
 
 /**
@@ -209,9 +233,10 @@ export function extractOtps(source: ExtractSource, options: OtpOptions = {}): Ot
  */
 export function extractOtp(source: ExtractSource, options: OtpOptions = {}): string {
   const input = normalizeInput(source);
-  const { candidates, rejected } = analyze(input, options);
+  const { candidates, rejected, bounds, docs } = analyze(input, options);
   const best = candidates[0];
   if (best && best.score >= OTP_MIN_SCORE) return best.code;
   const where = [input.html !== null && 'HTML body', input.text !== null && 'text body', input.subject !== null && 'subject'].filter(Boolean).join(', ');
-  throw new OtpNotFoundError(where ? `in the ${where}` : 'in an empty message', candidates, rejected);
+  const seen = new Set([...candidates.map((c) => c.code), ...rejected.map((r) => normalizeCode(r.raw))]);
+  throw new OtpNotFoundError(where ? `in the ${where}` : 'in an empty message', candidates, rejected, bounds, nearMisses(docs, seen, options));
 }

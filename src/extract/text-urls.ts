@@ -1,3 +1,5 @@
+import { EXTRACTION_BOUNDS } from './dom.ts';
+
 /** A URL found in a plain-text body, with the words that label it. */
 export interface TextUrl {
   url: string;
@@ -6,7 +8,7 @@ export interface TextUrl {
   index: number;
 }
 
-const ANGLE = /<\s*((?:https?|mailto):[^<>]*?)\s*>/gi;
+const ANGLE = /<[ \t]*((?:https?|mailto):[^<>]{0,16384}?)\s*>/gi;
 const MARKDOWN = /\[([^\]\n]{1,200})\]\(\s*((?:https?|mailto):[^\s)]+)\s*\)/gi;
 const BRACKETED = /\[\s*((?:https?|mailto):[^\s[\]]+)\s*\]/gi;
 // Square brackets end a bare URL: text made from HTML writes links as "text [url]", and
@@ -14,25 +16,25 @@ const BRACKETED = /\[\s*((?:https?|mailto):[^\s[\]]+)\s*\]/gi;
 const BARE = /\b(?:https?:\/\/|mailto:)[^\s<>"'`\u00a0[\]]+/gi;
 const URL_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
-/** Trailing punctuation that ends a sentence rather than the URL. */
-function trimTrailing(url: string): string {
-  let u = url;
-  for (;;) {
-    const last = u.at(-1);
-    if (last === undefined) return u;
-    if ('.,;:!?\'"»”’'.includes(last)) { u = u.slice(0, -1); continue; }
-    if (last === ')' || last === ']' || last === '}') {
-      const open = last === ')' ? '(' : last === ']' ? '[' : '{';
-      if (count(u, open) < count(u, last)) { u = u.slice(0, -1); continue; }
-    }
-    return u;
-  }
-}
+const CLOSERS: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
 
-function count(s: string, ch: string): number {
-  let n = 0;
-  for (const c of s) if (c === ch) n++;
-  return n;
+/** Trailing punctuation that ends a sentence rather than the URL (brackets counted once, not per character). */
+function trimTrailing(url: string): string {
+  const balance: Record<string, number> = { ')': 0, ']': 0, '}': 0 };
+  for (const c of url) {
+    if (c in balance) balance[c] = (balance[c] ?? 0) + 1;
+    else if (c === '(') balance[')'] = (balance[')'] ?? 0) - 1;
+    else if (c === '[') balance[']'] = (balance[']'] ?? 0) - 1;
+    else if (c === '{') balance['}'] = (balance['}'] ?? 0) - 1;
+  }
+  let end = url.length;
+  while (end > 0) {
+    const last = url[end - 1] as string;
+    if ('.,;:!?\'"»”’'.includes(last)) { end--; continue; }
+    if (CLOSERS[last] !== undefined && (balance[last] ?? 0) > 0) { balance[last] = (balance[last] ?? 0) - 1; end--; continue; }
+    break;
+  }
+  return url.slice(0, end);
 }
 
 /**
@@ -47,11 +49,10 @@ function joinWrapped(text: string, start: number, url: string): { url: string; e
   let joined = url;
   for (let guard = 0; guard < 10; guard++) {
     if (text[end] !== '\n' && text.slice(end, end + 2) !== '\r\n') break;
-    const lineStart = text.lastIndexOf('\n', end - 1) + 1;
-    const lineLength = end - lineStart;
+    const lineLength = end - (text.slice(Math.max(0, end - 81), end).lastIndexOf('\n') + Math.max(0, end - 81) + 1);
     if (lineLength < 70 || lineLength > 80) break;
     const nextStart = end + (text[end] === '\r' ? 2 : 1);
-    const m = /^[^\s<>"]+/.exec(text.slice(nextStart));
+    const m = /^[^\s<>"]+/.exec(text.slice(nextStart, nextStart + EXTRACTION_BOUNDS.url));
     if (!m) break;
     const piece = trimTrailing(m[0]);
     if (!URL_CHARS.test(piece) || !/[/?=&%#]/.test(piece) || /^https?:/i.test(piece)) break;
@@ -65,10 +66,11 @@ function joinWrapped(text: string, start: number, url: string): { url: string; e
 /** The line around a match and the non-blank line before it, looking at most 400 characters either way. */
 function lineAround(text: string, index: number, end: number): { before: string; line: string; previous: string; adjacent: boolean } {
   const from = Math.max(0, index - 400);
-  const lineStart = text.lastIndexOf('\n', index - 1) + 1 || from;
+  // Searched within 400 characters either way: a body written on one long line costs no more per URL.
+  const lineStart = text.slice(from, index).lastIndexOf('\n') + 1 + from || from;
   const start = Math.max(lineStart, from);
-  let lineEnd = text.indexOf('\n', end);
-  if (lineEnd === -1 || lineEnd - end > 400) lineEnd = Math.min(text.length, end + 400);
+  let lineEnd = text.slice(end, end + 401).indexOf('\n');
+  lineEnd = lineEnd === -1 ? Math.min(text.length, end + 400) : end + lineEnd;
   let previous = '';
   let adjacent = false;
   if (lineStart > 0 && lineStart > from) {
@@ -106,9 +108,9 @@ function labelFrom(before: string, previous: string, adjacent: boolean): string 
  * Finds URLs in a plain-text body: `<https://…>` (whitespace inside the angle
  * brackets is removed, as RFC 3986 appendix C recommends), `[https://…]`,
  * Markdown `[text](https://…)`, and bare http(s) URLs, trailing punctuation
- * excluded.
+ * excluded. At most `max` URLs are returned, in order; `more` counts the rest.
  */
-export function findTextUrls(text: string): TextUrl[] {
+export function findTextUrls(text: string, max: number = EXTRACTION_BOUNDS.links): { urls: TextUrl[]; more: number } {
   const found: TextUrl[] = [];
   const taken = new Uint8Array(text.length);
   const add = (url: string, label: string, index: number, end: number): void => {
@@ -135,5 +137,6 @@ export function findTextUrls(text: string): TextUrl[] {
     const { url, end } = joinWrapped(text, m.index, trimmed);
     add(url, '', m.index, end);
   }
-  return found.sort((a, b) => a.index - b.index);
+  found.sort((a, b) => a.index - b.index);
+  return { urls: found.slice(0, max), more: Math.max(0, found.length - max) };
 }

@@ -1,3 +1,5 @@
+import type { ExtractionBound } from './dom.ts';
+
 /** Where a link or a code was found. */
 export type ExtractedFrom = 'html' | 'text' | 'subject';
 
@@ -12,6 +14,13 @@ export interface ExtractedLink {
   originalHref: string;
   /** Names of the tracking wrappers removed, outermost first (e.g. `['safelinks', 'google']`); empty when none. */
   unwrapped: string[];
+  /**
+   * The click-tracking service (`'sendgrid'`, `'hubspot'` …) whose redirect
+   * `href` still is, because its target is kept at the provider and cannot be
+   * read offline; absent when there is none. In a Playwright test,
+   * `await message.link(…).resolve()` follows the redirect.
+   */
+  trackedBy?: string;
   /** The link's text: the first non-URL anchor text, or the image's alt text, or `''`. */
   text: string;
   /** Every distinct text of the anchors merged into this entry, in document order. */
@@ -20,11 +29,14 @@ export interface ExtractedLink {
   context: string;
   /** Whether the link came from the HTML body or the plain-text fallback. */
   source: 'html' | 'text';
+  /** How the mail wrote it: an anchor (`<a href>`), or a URL written as text (in a text body, or in an HTML body without an anchor). */
+  form: 'anchor' | 'text';
   /**
    * Only on links returned for a filter: why the link matched (`'text
    * matched'`), where it carries the filter (its text, its URL's first path
    * segment, or only deeper in the URL), and whether it is preferred over the
-   * other matches or set aside for one that carries the filter up front.
+   * other matches or set aside for one that carries the filter up front,
+   * and whether a click-tracking redirect was unwrapped or could not be.
    */
   reasons?: string[];
 }
@@ -66,4 +78,20 @@ export interface RejectedOtp {
  * console.log(found.map((c) => c.code), found.rejected);
  * ```
  */
-export type OtpCandidates = OtpCandidate[] & { readonly rejected: RejectedOtp[] };
+export type OtpCandidates = OtpCandidate[] & {
+  readonly rejected: RejectedOtp[];
+  /**
+   * The bounds on what is read that applied to this message (more code-shaped
+   * strings than are scored, deeper nesting than is read); empty for ordinary
+   * mail. Not enumerable, like `rejected`.
+   */
+  readonly bounds: ExtractionBound[];
+};
+
+/**
+ * What `extractLinks` and `message.links()` return: the links, and in
+ * `bounds` the bounds on what is read that applied (more links than are
+ * read, deeper nesting than is read); empty for ordinary mail. `bounds` is not
+ * enumerable: the value still compares equal to a plain array.
+ */
+export type ExtractedLinks = ExtractedLink[] & { readonly bounds: ExtractionBound[] };

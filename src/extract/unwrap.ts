@@ -1,14 +1,82 @@
+import { EXTRACTION_BOUNDS } from './dom.ts';
+
 /** The result of {@link unwrapTrackingUrl}. */
 export interface UnwrapResult {
   /** The innermost URL that could be recovered offline (the input when nothing was unwrapped). */
   url: string;
   /** Names of the wrappers removed, outermost first; empty when the URL was not wrapped. */
   wrappers: string[];
+  /**
+   * The click-tracking service of `url` when its target cannot be recovered
+   * offline (the provider keeps it): `'sendgrid'`, `'mailchimp'`, `'mailjet'`,
+   * `'brevo'`, `'hubspot'`, `'iterable'`, `'klaviyo'`, `'sparkpost'` …; absent otherwise.
+   */
+  trackedBy?: string;
+}
+
+/** Click trackers whose URL carries only an id or an encrypted token: the target is kept at the provider. */
+const OPAQUE: ReadonlyArray<{ name: string; test: (u: URL) => boolean }> = [
+  { name: 'sendgrid', test: (u) => /^\/(?:ls|wf)\/click$/.test(u.pathname) && u.searchParams.has('upn') },
+  { name: 'mailchimp', test: (u) => /(?:^|\.)list-manage\.com$/i.test(u.hostname) && u.pathname.startsWith('/track/click') },
+  { name: 'mailjet', test: (u) => /(?:^|\.)mjt\.lu$/i.test(u.hostname) && u.pathname.startsWith('/lnk/') },
+  { name: 'brevo', test: (u) => /(?:^|\.)(?:sendibt\d*|sendibm\d*|brevo)\.com$/i.test(u.hostname) || /^\/(?:tr|mk)\/cl\//.test(u.pathname) },
+  { name: 'hubspot', test: (u) => /(?:^|\.)(?:hubspotlinks\.com|hubspotemail\.net|hubspotstarter\.net)$/i.test(u.hostname) },
+  { name: 'iterable', test: (u) => /(?:^|\.)iterable\.com$/i.test(u.hostname) && u.pathname.startsWith('/u/click') || (u.pathname === '/u/click' && u.searchParams.has('_t')) },
+  { name: 'klaviyo', test: (u) => /(?:^|\.)(?:klclick\d*\.com|klaviyomail\.com)$/i.test(u.hostname) },
+  { name: 'sparkpost', test: (u) => /(?:^|\.)(?:sparkpostmail\.com|spgo\.io)$/i.test(u.hostname) || /^\/f\/a\/[^/]+\/[^/]+/.test(u.pathname) && u.pathname.includes('~') },
+  { name: 'salesforce', test: (u) => /(?:^|\.)(?:exacttarget\.com|exct\.net)$/i.test(u.hostname) && u.searchParams.has('qs') },
+  { name: 'constant contact', test: (u) => /(?:^|\.)rs6\.net$/i.test(u.hostname) },
+  { name: 'campaign monitor', test: (u) => /(?:^|\.)createsend\d*\.com$/i.test(u.hostname) },
+];
+
+/** The click-tracking service whose redirect `url` is when its target cannot be read offline, or `undefined`. */
+export function opaqueTracker(url: string): string | undefined {
+  let u: URL;
+  try { u = new URL(url); } catch { return undefined; }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
+  return OPAQUE.find((t) => t.test(u))?.name;
 }
 
 type Rule = (url: URL, raw: string) => { name: string; target: string } | null;
 
 const HTTP_URL = /^https?:\/\//i;
+
+/** The bytes of base64 or base64url text, or `null` (works in Node.js and in the viewer's browser). */
+function base64Bytes(value: string): Uint8Array | null {
+  try {
+    const binary = atob(value.replace(/-/g, '+').replace(/_/g, '/').replace(/[^A-Za-z0-9+/]/g, '').padEnd(Math.ceil(value.length / 4) * 4, '='));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch { return null; }
+}
+
+/** Base64 or base64url text decoded as UTF-8, or `null`. */
+function base64Text(value: string): string | null {
+  const bytes = base64Bytes(value);
+  if (bytes === null) return null;
+  try { return new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch { return null; }
+}
+
+/** zlib-inflated bytes as UTF-8 text, or `null`: Node.js's zlib when there is one (the viewer's browser has no synchronous inflate). */
+function inflated(bytes: Uint8Array): string | null {
+  const zlib = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.('node:zlib') as { inflateSync?: (b: Uint8Array, o: { maxOutputLength: number }) => Uint8Array } | undefined;
+  if (!zlib?.inflateSync) return null;
+  try { return new TextDecoder('utf-8', { fatal: true }).decode(zlib.inflateSync(bytes, { maxOutputLength: 64 * 1024 })); } catch { return null; }
+}
+
+/** The target a tracker's JSON payload names: the first http(s) URL under a link key, or any http(s) string value. */
+function urlInJson(text: string | null, keys: readonly string[]): string | null {
+  if (text === null) return null;
+  let data: unknown;
+  try { data = JSON.parse(text); } catch { return null; }
+  if (typeof data !== 'object' || data === null) return null;
+  const record = data as Record<string, unknown>;
+  for (const key of keys) {
+    const value = record[key];
+    if (typeof value === 'string' && HTTP_URL.test(value)) return asHttpUrl(value);
+  }
+  for (const value of Object.values(record)) if (typeof value === 'string' && HTTP_URL.test(value)) return asHttpUrl(value);
+  return null;
+}
 
 function asHttpUrl(value: string | null | undefined): string | null {
   if (!value) return null;
@@ -19,7 +87,9 @@ function asHttpUrl(value: string | null | undefined): string | null {
   }
   if (/^aHR0cHM6Ly|^aHR0cDovL/.test(v)) {
     // base64 / base64url of "https://" or "http://": unambiguous, so decode it.
-    try { v = Buffer.from(v.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8'); } catch { return null; }
+    const text = base64Text(v);
+    if (text === null) return null;
+    v = text;
   }
   if (!HTTP_URL.test(v)) return null;
   try { return new URL(v).href; } catch { return null; }
@@ -72,6 +142,47 @@ const awstrack: Rule = (u) => {
   } catch { return null; }
 };
 
+/**
+ * Mailgun: `https://email.mg.example.com/c/eJx…` on any tracking domain, the
+ * payload base64url of zlib-compressed JSON that names the target.
+ */
+const mailgun: Rule = (u) => {
+  const m = /^\/c\/(eJ[A-Za-z0-9_-]{10,})$/.exec(u.pathname);
+  const bytes = m?.[1] ? base64Bytes(m[1]) : null;
+  const target = bytes ? urlInJson(inflated(bytes), ['l', 'url', 'u', 'link']) : null;
+  return target ? { name: 'mailgun', target } : null;
+};
+
+/** Mandrill / Mailchimp Transactional: `mandrillapp.com/track/click/…?p=` base64 JSON whose `p` is JSON with the `url`. */
+const mandrill: Rule = (u) => {
+  if (!/(?:^|\.)mandrillapp\.com$/i.test(u.hostname) || !u.pathname.startsWith('/track/click/')) return null;
+  const p = u.searchParams.get('p');
+  if (!p) return null;
+  try {
+    const outer = JSON.parse(base64Text(p) ?? '') as { p?: unknown };
+    const target = typeof outer.p === 'string' ? urlInJson(outer.p, ['url']) : null;
+    return target ? { name: 'mandrill', target } : null;
+  } catch { return null; }
+};
+
+/** Postmark: `click.pstmrk.it/3s/app.example.com%2Fverify%3Ft%3D1/…`: the target, percent-encoded, without its scheme (`s`: https). */
+const postmark: Rule = (u) => {
+  if (!/(?:^|\.)pstmrk\.it$/i.test(u.hostname)) return null;
+  const m = /^\/\d+(s?)\/([^/]+)/.exec(u.pathname);
+  if (!m?.[2]) return null;
+  let path: string;
+  try { path = decodeURIComponent(m[2]); } catch { return null; }
+  const target = asHttpUrl(HTTP_URL.test(path) ? path : `${m[1] === 's' ? 'https' : 'http'}://${path}`);
+  return target ? { name: 'postmark', target } : null;
+};
+
+/** Customer.io: `…/e/c/eyJ…/sig` on any tracking domain, base64url JSON with the target in `href`. */
+const customerio: Rule = (u) => {
+  const m = /^\/e\/c\/(eyJ[A-Za-z0-9_-]+={0,2})(?:\/|$)/.exec(u.pathname);
+  const target = m?.[1] ? urlInJson(base64Text(m[1]), ['href', 'url']) : null;
+  return target ? { name: 'customer.io', target } : null;
+};
+
 const GENERIC_PARAMS = ['url', 'u', 'redirect', 'redirect_url', 'redirecturl', 'target', 'dest', 'destination', 'goto', 'link', 'to'];
 const TRACKING_PARAM = /^(?:utm_\w+|sig|signature|hash|h|id|uid|mid|cid|lid|rid|tid|eid|sid|t|ts|timestamp|src|source|ref|campaign|c|m|e|n|v|ver|version|type|data|reserved|sdata)$/i;
 const AUTH_PATH = /verify|verif|confirm|activat|reset|password|login|log-in|signin|sign-in|sign_in|magic|auth|callback|sso|invite|accept/i;
@@ -98,7 +209,7 @@ const generic: Rule = (u) => {
   return { name: `redirect(${found.key})`, target: found.target };
 };
 
-const RULES: readonly Rule[] = [safelinks, google, proofpoint, awstrack, generic];
+const RULES: readonly Rule[] = [safelinks, google, proofpoint, awstrack, mailgun, mandrill, postmark, customerio, generic];
 
 /**
  * Removes click-tracking and link-protection wrappers whose target is written
@@ -106,16 +217,20 @@ const RULES: readonly Rule[] = [safelinks, google, proofpoint, awstrack, generic
  * one after another (at most 5 levels).
  *
  * Unwrapped: Outlook SafeLinks, Google `/url?q=`, Proofpoint URL Defense v2
- * and v3, Amazon SES `awstrack.me`, and any tracker carrying an absolute
- * http(s) URL (plain, percent-encoded or base64) in `url`, `u`, `redirect`,
+ * and v3, Amazon SES `awstrack.me`, Mailgun (`/c/` payload: base64 of
+ * zlib-compressed JSON), Mandrill / Mailchimp Transactional (`p=` base64
+ * JSON), Postmark (`pstmrk.it/…/<percent-encoded target>/…`), Customer.io
+ * (`/e/c/` base64 JSON), and any tracker carrying an absolute http(s) URL
+ * (plain, percent-encoded or base64) in `url`, `u`, `redirect`,
  * `redirect_url`, `target`, `dest`, `destination`, `goto`, `link` or `to`
  * when its other parameters are tracking data only.
  *
- * Kept as is, because the target is stored at the ESP and cannot be recovered
- * without fetching: SendGrid (`/ls/click?upn=`), Mailchimp
- * (`list-manage.com/track/click`), Mailgun (`/c/…`), HubSpot, SparkPost,
- * Mandrill and Postmark tracking links. Follow those with a browser or a
- * request if you need their target.
+ * Kept as is, with the provider in `trackedBy`, because the target is stored
+ * at the provider and the URL holds only an id or an encrypted token:
+ * SendGrid (`/ls/click?upn=`), Mailchimp (`list-manage.com/track/click`),
+ * Mailjet, Brevo (Sendinblue), HubSpot, Iterable, Klaviyo, SparkPost,
+ * Salesforce Marketing Cloud, Constant Contact and Campaign Monitor. Follow
+ * those with a request (`await link.resolve()` in a Playwright test).
  *
  * @example
  * ```ts
@@ -126,7 +241,7 @@ const RULES: readonly Rule[] = [safelinks, google, proofpoint, awstrack, generic
 export function unwrapTrackingUrl(url: string): UnwrapResult {
   const wrappers: string[] = [];
   let current = url;
-  for (let depth = 0; depth < 5; depth++) {
+  for (let depth = 0; depth < 5 && current.length <= EXTRACTION_BOUNDS.url; depth++) {
     let parsed: URL;
     try { parsed = new URL(current); } catch { break; }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') break;
@@ -139,5 +254,6 @@ export function unwrapTrackingUrl(url: string): UnwrapResult {
     wrappers.push(next.name);
     current = next.target;
   }
-  return { url: current, wrappers };
+  const trackedBy = opaqueTracker(current);
+  return trackedBy ? { url: current, wrappers, trackedBy } : { url: current, wrappers };
 }

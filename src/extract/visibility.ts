@@ -79,34 +79,3 @@ export function visibilityOf(parent: Visibility, attrs: Record<string, string>, 
 export function hiddenReason(v: Visibility): string | null {
   return v.hidden ?? (v.tiny ? 'font-size:0 with no size set again inside' : null);
 }
-
-/** The parts of a parsed DOM node the visibility walk reads (domhandler's nodes, as cheerio gives them). */
-export interface VisNode { type: string; name?: string; data?: string; attribs?: Record<string, string>; children?: VisNode[]; parent?: VisNode | null }
-
-/** The visibility inside `node`, from the document root down (its own attributes included). */
-export function visibilityAt(node: VisNode): Visibility {
-  const chain: VisNode[] = [];
-  for (let n: VisNode | null | undefined = node; n; n = n.parent) if (n.type === 'tag') chain.push(n);
-  let v = VISIBLE;
-  for (const n of chain.reverse()) v = visibilityOf(v, n.attribs ?? {}, parseCss(n.attribs?.['style'] ?? ''));
-  return v;
-}
-
-/**
- * The text a reader sees inside `node` (whose own visibility is `v`), and
- * whether it holds an image. Hidden and zero-sized text is left out.
- */
-export function visibleContent(node: VisNode, v: Visibility): { text: string; image: boolean } {
-  let text = '';
-  let image = false;
-  const walk = (n: VisNode, vis: Visibility): void => {
-    if (vis.hidden) return;
-    if (n.type === 'text') { if (!vis.tiny) text += n.data ?? ''; return; }
-    if (n.type !== 'tag') return;
-    if (n.name === 'img') { image = true; return; }
-    if (n.name === 'script' || n.name === 'style') return;
-    for (const c of n.children ?? []) walk(c, c.type === 'tag' ? visibilityOf(vis, c.attribs ?? {}, parseCss(c.attribs?.['style'] ?? '')) : vis);
-  };
-  for (const c of node.children ?? []) walk(c, c.type === 'tag' ? visibilityOf(v, c.attribs ?? {}, parseCss(c.attribs?.['style'] ?? '')) : v);
-  return { text, image };
-}

@@ -48,6 +48,7 @@ export type { ClientProfileResult, ProfileRemoval, DynamicPart, ImageMode } from
 export type { EmailChecksOptions } from './email-check-matchers.ts';
 export type { AuthenticationExpectations, ContentExpectations, SpamExpectations, ExpectedAuthResult } from './email-checks.ts';
 export type { UnsubscribeResult } from './test-message.ts';
+export type { ResolvableLink, ResolvedLink, ResolveLinkOptions } from './resolve-link.ts';
 // From the client, so an email-checks test types its test DNS, reads the reports and findings the matchers attach, and catches a missing scanner without importing `inboxkit` too.
 export { CONTENT_RULES, SpamCheckUnavailableError } from '../client/index.ts';
 export type { TestDns, DnsRecordSet, AuthenticationReport, AuthenticationOptions, DkimSignatureResult, ContentFinding, ContentRule, ContentCheckOptions, SpamCheck, SpamRule, Envelope } from '../client/index.ts';

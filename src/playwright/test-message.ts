@@ -10,7 +10,10 @@ import { test as base } from '@playwright/test';
 import { InboxkitError, ReceivedMessage } from '../client/index.ts';
 import { listUnsubscribeUris } from '../checks/content-checks.ts';
 import { mergeTestDns } from '../checks/test-dns.ts';
-import type { AuthenticationOptions, AuthenticationReport, InboxHandle, Message, TestDns } from '../client/index.ts';
+import { throwFromCall } from '../errors/call-site.ts';
+import type { AuthenticationOptions, AuthenticationReport, InboxHandle, LinkFilterArg, Message, TestDns } from '../client/index.ts';
+import { resolveLink } from './resolve-link.ts';
+import type { ResolvableLink } from './resolve-link.ts';
 import { checkMessageLinks } from './link-check.ts';
 import type { LinkCheckContext, LinkCheckOptions, LinkCheckReport } from './link-check.ts';
 import { renderEmail } from './render.ts';
@@ -77,6 +80,28 @@ export class TestMessage extends ReceivedMessage {
       throw new Error('render: this message was not made by the inbox fixture of a running test, so it has no browser to render in; use a message from inbox.waitForMessage().');
     }
     return renderEmail(browser, this, options);
+  }
+
+  /**
+   * The one link that matches `filter` (see `ReceivedMessage.link()`), with
+   * `resolve()`: it follows a click-tracking redirect whose target cannot be
+   * read offline through the test's `request` context.
+   *
+   * @example
+   * ```ts
+   * const { href } = await message.link('Confirm email').resolve();
+   * await page.goto(href);
+   * ```
+   */
+  override link(filter?: LinkFilterArg): ResolvableLink {
+    const link = throwFromCall(TestMessage.prototype.link, () => super.link(filter));
+    return {
+      ...link,
+      resolve: (options) => {
+        const { request } = this.#request('link().resolve');
+        return base.step(`resolve link: ${link.href}`, () => resolveLink(link, request, options), { box: true });
+      },
+    };
   }
 
   #request(what: string): LinkCheckContext {

@@ -24,6 +24,11 @@ import { printFigure } from '../../support/figures.ts';
  *   before a number set apart (and phone numbers after a code word that must
  *   stay phone numbers), and sibling links whose URLs share the filter's word.
  *
+ * - fixtures/verification-projects: real templates of open-source projects
+ *   (issue 37), rendered as each project renders them; each names its source
+ *   (X-Test-Source: repository, file, commit) and licence (X-Test-License),
+ *   listed in its SOURCES.md.
+ *
  * X-Test-Expect-Otp: the code, or "none" when extractOtp must throw.
  * X-Test-Expect-Link + X-Test-Link-Filter: findLink(filter) must return
  * exactly that href. The filter is JSON (an object of text/href/host strings,
@@ -107,7 +112,7 @@ function checkInput(c: Case, input: ExtractInput): { problems: string[]; checks:
   return { problems, checks };
 }
 
-const corpora = [['verification', false, 40], ['verification-frameworks', true, 40], ['verification-families', true, 20]] as const;
+const corpora = [['verification', false, 40], ['verification-frameworks', true, 40], ['verification-families', true, 20], ['verification-projects', true, 4]] as const;
 for (const [folder, htmlAlone, atLeast] of corpora) {
   test.describe(folder, () => {
     const folderDir = join(fixtures, folder);
@@ -118,6 +123,11 @@ for (const [folder, htmlAlone, atLeast] of corpora) {
         const c = await load(folderDir, file);
         expect(c.link !== undefined || (c.otp !== undefined && c.otp !== 'none'), `${file} expects neither a link nor a code`).toBe(true);
         if (c.link !== undefined) expect(c.filter, `${file} has X-Test-Expect-Link but no X-Test-Link-Filter`).toBeDefined();
+        if (folder === 'verification-projects') {
+          const raw = readFileSync(join(folderDir, file), 'utf8');
+          expect(raw, `${file} names no source (X-Test-Source)`).toMatch(/^X-Test-Source: \S+\/\S+ \S+@[0-9a-f]{40}/m);
+          expect(raw, `${file} names no licence (X-Test-License)`).toMatch(/^X-Test-License: \S+/m);
+        }
       }
     });
 
