@@ -25,7 +25,7 @@ export type AnalysisJob =
 /** What each kind of job answers. */
 export interface AnalysisResults {
   authentication: AuthenticationCheck;
-  extract: { links: ExtractedLink[]; matched: ExtractedLink[] | null; otps: { candidates: OtpCandidate[]; rejected: RejectedOtp[] } };
+  extract: { links: ExtractedLink[]; matched: ExtractedLink[] | null; otps: { candidates: OtpCandidate[]; rejected: RejectedOtp[] }; bounds: string[] };
   content: ContentFinding[];
 }
 

@@ -22,7 +22,9 @@ async function run(job: AnalysisJob): Promise<unknown> {
       const links = extractLinks(job.source);
       const matched = job.links === undefined ? null : extractLinks(job.source, job.links);
       const otps = extractOtps(job.source, job.otp);
-      return { links, matched, otps: { candidates: [...otps], rejected: otps.rejected } };
+      // Non-enumerable on the arrays, so named here: a message between threads keeps only own enumerable fields.
+      const bounds = [...links.bounds, ...otps.bounds].map((b) => b.message);
+      return { links: [...links], matched: matched && [...matched], otps: { candidates: [...otps], rejected: otps.rejected }, bounds: [...new Set(bounds)] };
     }
     case 'content':
       return checkContent(await contentSourceOf({ raw: async () => job.raw }), job.options);

@@ -51,7 +51,7 @@ export function codeLine(candidates: OtpCandidate[]): string {
 }
 
 /** A message as compact text: headers, code, links (as its extraction found them), attachments, then its text body trimmed. */
-export function messageText(message: ReceivedMessage, maxTextChars: number, found: { links: ExtractedLink[]; otps: { candidates: OtpCandidate[] } }): string {
+export function messageText(message: ReceivedMessage, maxTextChars: number, found: { links: ExtractedLink[]; otps: { candidates: OtpCandidate[] }; bounds: string[] }): string {
   const links = found.links;
   const codes = found.otps.candidates;
   const lines = [
@@ -61,6 +61,7 @@ export function messageText(message: ReceivedMessage, maxTextChars: number, foun
     `Subject: ${oneLine(message.subject, 300)}`,
     `Received: ${message.receivedAt}`,
     codeLine(codes),
+    ...(found.bounds.length > 0 ? [`Not everything was read: ${found.bounds.join('; ')}.`] : []),
     links.length > 0 ? `Links (${links.length}):` : 'Links: none',
     ...linkLines(links),
   ];
