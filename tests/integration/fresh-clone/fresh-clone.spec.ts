@@ -27,6 +27,7 @@ function userEnv(): NodeJS.ProcessEnv {
 // on a quiet 2-core machine, over 3 on a loaded one. Bounded at 12 minutes, then everything it started is ended.
 const RUN_BUDGET_MS = 12 * 60_000;
 
+// eslint-disable-next-line no-empty-pattern
 test('a fresh clone that was never built, with nothing beside it, passes `npm run examples` as the README says', { tag: '@heavy' }, async ({}, testInfo) => {
   testInfo.setTimeout(RUN_BUDGET_MS + 2 * 60_000);
   const files = await cloneFiles();

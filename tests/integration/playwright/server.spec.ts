@@ -35,7 +35,8 @@ export default defineConfig({
 `;
 }
 
-test('the webServer entry starts the local service for the run, and mail sent to its SMTP port reaches the fixture\'s inbox', { tag: '@heavy' }, async () => {
+test('the webServer entry starts the local service for the run with the domain given, and mail sent to its SMTP port reaches the fixture\'s inbox at that domain', { tag: '@heavy' }, async () => {
+  test.setTimeout(90_000); // a runner and a service started inside the test, on a loaded machine
   const [port, smtpPort] = [await freePort(), await freePort()];
   const run = await runInline(
     {
@@ -44,14 +45,15 @@ import { test, expect } from '$FIXTURES';
 import { send } from './send.ts';
 test('uses the started service', async ({ inbox }) => {
   expect(inbox.handle.client.apiUrl).toBe('http://127.0.0.1:${port}/api/v1');
-  expect(inbox.domain).toBe('acme.test');
+  expect(inbox.domain).toBe('acme.example.org');
+  expect(inbox.address.endsWith('@acme.example.org')).toBe(true);
   await send({ to: inbox.address, subject: 'Through the webServer', text: 'hi' });
   await expect(inbox).toHaveReceived({ subject: 'Through the webServer' });
 });
 `,
     },
     {
-      config: servedConfig(port, smtpPort, "args: ['--domain', 'acme.test']"),
+      config: servedConfig(port, smtpPort, "domain: 'acme.example.org'"),
     },
   );
   const result = resultOf(run, 'uses the started service');
@@ -78,7 +80,7 @@ async function runWithServer(options: string, spec: string, title: string) {
 
 test('inboxkitServer({ spamCheck }) gives the started service that scanner: message.spamCheck() answers its score and rules', { tag: '@heavy' }, async () => {
   test.skip(!SPAMD, NO_SPAMD);
-  test.setTimeout(60_000); // a runner and a service started inside the test
+  test.setTimeout(90_000); // a runner and a service started inside the test, on a loaded machine
   await runWithServer(
     `spamCheck: ${JSON.stringify(SPAMD)}`,
     `test('checks with the scanner', async ({ inbox }) => {
@@ -94,7 +96,7 @@ test('inboxkitServer({ spamCheck }) gives the started service that scanner: mess
 });
 
 test('inboxkitServer() without spamCheck starts a service without a scanner: message.spamCheck() fails as not configured', { tag: '@heavy' }, async () => {
-  test.setTimeout(60_000); // a runner and a service started inside the test
+  test.setTimeout(90_000); // a runner and a service started inside the test, on a loaded machine
   await runWithServer(
     `args: ['--domain', 'acme.test']`,
     `test('has no scanner', async ({ inbox }) => {
