@@ -36,7 +36,6 @@ export default defineConfig({
 }
 
 test('the webServer entry starts the local service for the run with the domain given, and mail sent to its SMTP port reaches the fixture\'s inbox at that domain', { tag: '@heavy' }, async () => {
-  test.setTimeout(90_000); // a runner and a service started inside the test, on a loaded machine
   const [port, smtpPort] = [await freePort(), await freePort()];
   const run = await runInline(
     {
@@ -80,7 +79,7 @@ async function runWithServer(options: string, spec: string, title: string) {
 
 test('inboxkitServer({ spamCheck }) gives the started service that scanner: message.spamCheck() answers its score and rules', { tag: '@heavy' }, async () => {
   test.skip(!SPAMD, NO_SPAMD);
-  test.setTimeout(90_000); // a runner and a service started inside the test, on a loaded machine
+  test.setTimeout(60_000); // a runner and a service started inside the test
   await runWithServer(
     `spamCheck: ${JSON.stringify(SPAMD)}`,
     `test('checks with the scanner', async ({ inbox }) => {
@@ -96,7 +95,7 @@ test('inboxkitServer({ spamCheck }) gives the started service that scanner: mess
 });
 
 test('inboxkitServer() without spamCheck starts a service without a scanner: message.spamCheck() fails as not configured', { tag: '@heavy' }, async () => {
-  test.setTimeout(90_000); // a runner and a service started inside the test, on a loaded machine
+  test.setTimeout(60_000); // a runner and a service started inside the test
   await runWithServer(
     `args: ['--domain', 'acme.test']`,
     `test('has no scanner', async ({ inbox }) => {
