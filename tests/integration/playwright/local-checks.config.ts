@@ -5,8 +5,7 @@
  * server.spec.ts runs a project with exactly this config (the scanner's
  * address replaced by the one the test machine runs).
  */
-import { defineConfig } from '@playwright/test';
-import { inboxkitServer } from '../../../src/playwright/index.ts'; // in your project: from 'inboxkit/playwright'
+import { defineConfig, inboxkitServer } from '../../../src/playwright/index.ts'; // in your project: from 'inboxkit/playwright'
 
 // #region local-checks
 const inboxkit = inboxkitServer({ port: 0, smtpPort: 0, spamCheck: 'spamd://127.0.0.1:783' }); // the spam family: a scanner
