@@ -31,7 +31,7 @@ const RUN_BUDGET_MS = 12 * 60_000;
 test('a fresh clone that was never built, with nothing beside it, passes `npm run examples` as the README says', { tag: '@heavy' }, async ({}, testInfo) => {
   testInfo.setTimeout(RUN_BUDGET_MS + 2 * 60_000);
   const files = await cloneFiles();
-  test.skip(files.length === 0, 'not a git checkout: a fresh clone cannot be made from it');
+  test.skip(files.length === 0, 'not a git checkout (or no git): a fresh clone cannot be made from it');
   const unfaithful = await checkInstallIsFaithful();
   expect(unfaithful, unfaithful ?? '').toBeNull();
 

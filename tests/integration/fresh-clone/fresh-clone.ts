@@ -25,7 +25,10 @@ export const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** The project's files a clone has: tracked and new (never ignored) files of the working tree, so uncommitted work is tried too. */
 export async function cloneFiles(): Promise<string[]> {
-  const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 });
+  // Not a git checkout (an unpacked tarball), or no git: no clone to make, and the spec says so.
+  const listed = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: REPO, maxBuffer: 16 * 1024 * 1024 }).catch(() => null);
+  if (listed === null) return [];
+  const { stdout } = listed;
   const files = [...new Set(stdout.split('\0').filter(Boolean))];
   const present = await Promise.all(files.map(async (file) => ((await stat(path.join(REPO, file)).catch(() => null))?.isFile() ? file : null)));
   return present.filter((file): file is string => file !== null);
