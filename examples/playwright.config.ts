@@ -22,7 +22,9 @@ const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
-  timeout: 30_000,
+  // A minute a test: rendering an email in several clients or auditing it takes seconds, and many
+  // times that on a loaded 2-core CI machine. Waits end sooner; they take the test's remaining time.
+  timeout: 60_000,
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   workers: process.env.CI ? 2 : undefined,

@@ -6,8 +6,8 @@
 import { test, expect } from '../src/playwright/index.ts'; // in your project: from 'inboxkit/playwright'
 
 test('a user turns on two-factor sign-in, then signs in with the emailed code and the authenticator code', async ({ page, inbox, authenticator }) => {
-  // The app accepts each 30 s code once: the second code may wait for the next step.
-  test.setTimeout(60_000);
+  // The app accepts each 30 s code once: the two codes may wait up to minRemaining (5 s) plus one period in all.
+  test.setTimeout(120_000);
 
   // Sign up and confirm the address.
   await page.goto('/signup');

@@ -8,6 +8,10 @@
  */
 import { test, expect } from '../src/playwright/index.ts'; // in your project: from 'inboxkit/playwright'
 
+// Each test renders the email in a browser page, in several modes or clients: seconds on a
+// quiet machine, a minute or more on a loaded 2-core CI machine. Three minutes, to be safe.
+test.describe.configure({ timeout: 180_000 });
+
 test('the sign-in code email looks right on a phone and on a desktop', async ({ page, inbox }) => {
   await page.goto('/login');
   await page.getByLabel('Email').fill(inbox.address);

@@ -1,5 +1,6 @@
 /**
- * `npm test`: typecheck, lint, the suite, the example specs — with a throwaway
+ * `npm test`: typecheck, lint, the suite (with the example specs, run as
+ * `npm run examples` in a fresh clone: tests/integration/fresh-clone) — with a throwaway
  * PostgreSQL cluster around the suite when the machine has PostgreSQL's
  * server binaries (`initdb`) and none was given, so that the PostgreSQL
  * variants run wherever they can. When one is given (INBOXKIT_TEST_POSTGRES_URL,
@@ -81,8 +82,8 @@ async function main(): Promise<number> {
     for (const [command, args] of [
       ['npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']],
       ['npx', ['eslint', '.']],
+      // The example specs run inside it, from a fresh clone as the README's first command does (tests/integration/fresh-clone).
       ['npx', ['playwright', 'test', ...extra]],
-      ['npx', ['playwright', 'test', '-c', 'examples/playwright.config.ts']],
     ] as const) {
       const status = run(command, [...args], env);
       if (status !== 0) return status;

@@ -81,7 +81,7 @@ const store = createSqliteStore({ path: config.dbPath });
 const bus = createEventBus();
 let filled: InboxkitHostReady['filled'] = config.reopen ? { ...config.reopen, ms: 0 } : null;
 if (config.fill !== undefined) {
-  const [domain] = await store.syncDomains(['inboxkit.test']);
+  const [domain] = await store.syncDomains(['inboxkit.example.com']);
   if (!domain) throw new Error('bench host: no domain after syncDomains');
   const token = `bench-${process.pid}-${Date.now()}`;
   const inbox = await store.createInbox({
@@ -90,7 +90,7 @@ if (config.fill !== undefined) {
   });
   if (inbox === 'address_taken') throw new Error('bench host: the filled inbox exists already (stale database file?)');
   const started = performance.now();
-  for (let i = 1; i <= config.fill; i++) await store.insertMessage([inbox.id], storedMessage(i, 'filled@inboxkit.test'), Date.now());
+  for (let i = 1; i <= config.fill; i++) await store.insertMessage([inbox.id], storedMessage(i, 'filled@inboxkit.example.com'), Date.now());
   filled = { inboxId: inbox.id, token, count: config.fill, ms: performance.now() - started };
 }
 

@@ -84,7 +84,7 @@ export async function runDataReply(
   maildev: Host<{ smtpPort: number }> | null,
   options: { samples: number; log: (line: string) => void },
 ): Promise<DataReplyResult[]> {
-  const raw = await buildRaw({ from: 'no-reply@example.test', to: 'user@inboxkit.test', subject: 'Your receipt', html: transactionalHtml() });
+  const raw = await buildRaw({ from: 'no-reply@example.test', to: 'user@inboxkit.example.com', subject: 'Your receipt', html: transactionalHtml() });
   const wire = wireMessage(raw);
   const client = createClient({ baseUrl: inboxkit.ready.apiUrl, retry: false });
   const inbox = await client.inboxes.create();

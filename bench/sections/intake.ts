@@ -66,8 +66,8 @@ export async function runIntake(
 ): Promise<IntakeResult[]> {
   const html = transactionalHtml();
   const messages = [
-    { name: '10KB', raw: await buildRaw({ from: 'no-reply@example.test', to: 'user@inboxkit.test', subject: 'Your receipt', html }), total: options.small },
-    { name: '10KB+100KB', raw: await buildRaw({ from: 'no-reply@example.test', to: 'user@inboxkit.test', subject: 'Your invoice', html, attachmentBytes: 100 * 1024 }), total: options.large },
+    { name: '10KB', raw: await buildRaw({ from: 'no-reply@example.test', to: 'user@inboxkit.example.com', subject: 'Your receipt', html }), total: options.small },
+    { name: '10KB+100KB', raw: await buildRaw({ from: 'no-reply@example.test', to: 'user@inboxkit.example.com', subject: 'Your invoice', html, attachmentBytes: 100 * 1024 }), total: options.large },
   ];
   // Mail goes round-robin to 32 inboxes, as a test suite's mail does (and no inbox reaches the 1,000-message cap).
   const client = createClient({ baseUrl: inboxkit.ready.apiUrl, retry: false });

@@ -6,6 +6,10 @@
 // First: fails with one line on an unsupported Node.js (run directly, not through bin/).
 import '../runtime/node-check.ts';
 import * as nodeModule from 'node:module';
+import { quietSqliteWarning } from './warnings.ts';
+
+// Node.js 22 calls node:sqlite experimental on every start; see warnings.ts.
+quietSqliteWarning(process);
 
 // Node.js keeps the compiled code of inboxkit and its dependencies on disk
 // (in os.tmpdir(); NODE_DISABLE_COMPILE_CACHE=1 turns it off, NODE_COMPILE_CACHE

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import { readFile } from 'node:fs/promises';
-import { DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT } from '../wire/defaults.ts';
+import { DEFAULT_DOMAIN, DEFAULT_HTTP_PORT, DEFAULT_SMTP_PORT } from '../wire/defaults.ts';
 import { UsageError } from './usage.ts';
 
 /** One flag of `inboxkit serve`. */
@@ -143,7 +143,7 @@ const SERVE_SECTIONS: FlagSection[] = [
       },
       {
         flag: 'domain', value: 'DOMAIN', option: 'domains', parse: text, multiple: true,
-        help: ['Mail domain to accept, repeatable; the first is the default', '(default inboxkit.test)'],
+        help: ['Mail domain to accept, repeatable; the first is the default', `(default ${DEFAULT_DOMAIN}, reserved: no mail to it can leave)`],
       },
       {
         flag: 'api-key', value: 'KEY', option: 'apiKeys', parse: text, multiple: true, env: 'INBOXKIT_API_KEYS',

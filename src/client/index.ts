@@ -6,8 +6,8 @@
  * This list is the package's public surface, on purpose: a name exported by a
  * module of src/client or src/extract but not listed here is internal, and
  * every name here is documented (README.md or docs/*.md;
- * tests/unit/public-surface.spec.ts checks it). The fixtures reach the
- * client's plumbing through `internals.ts`, which is not exported.
+ * tests/unit/public-surface.spec.ts checks it). What the fixtures and MCP
+ * share with the client lives under `internal/`, which no entry exports.
  *
  * @packageDocumentation
  */

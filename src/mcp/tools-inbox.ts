@@ -21,7 +21,7 @@ export const createInbox: ToolDefinition = {
   description: [
     'Creates a new, empty email inbox with its own address, for one task (a sign-up, a password reset, a login code).',
     'Use it before typing an email address into a form; then call wait_for_message with the returned inbox id.',
-    'Returns the inbox id and the email address. Example: create_inbox({ label: "signup test" }) → "Inbox ibx_123 / Address: k3x9@inboxkit.test".',
+    'Returns the inbox id and the email address. Example: create_inbox({ label: "signup test" }) → "Inbox ibx_123 / Address: k3x9@inboxkit.example.com".',
   ].join(' '),
   input: {
     label: z.string().min(1).max(100).optional().describe('A note to recognise the inbox later, e.g. "password reset".'),

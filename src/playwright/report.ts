@@ -8,6 +8,7 @@
  */
 import type { TestInfo } from '@playwright/test';
 import { formatAddress } from '../client/internal/format.ts';
+import { readerText } from './reader-text.ts';
 import type { Message } from '../client/index.ts';
 
 /** The parts of a message an attachment is made from. */
@@ -63,13 +64,14 @@ export function messageTitle(message: Pick<Message, 'subject'>): string {
 
 /**
  * Attaches a message to the running test as `<label>.html` (the rendered
- * page), `<label>.txt`, `<label>.headers.json` and, when `raw` is given,
+ * page), `<label>.txt` (the text as a reader sees it, see reader-text.ts), `<label>.headers.json` and, when `raw` is given,
  * `<label>.eml` (`message/rfc822`; see {@link attachRawSource} to add it later).
  */
 export async function attachMessage(testInfo: TestInfo, label: string, message: ReportableMessage, raw: Uint8Array | null): Promise<void> {
   await testInfo.attach(`${label}.html`, { body: renderEmailDocument(message), contentType: 'text/html' });
   if (message.text !== null && message.text !== undefined) {
-    await testInfo.attach(`${label}.txt`, { body: message.text, contentType: 'text/plain' });
+    // As a reader sees it (invisible preheader filler dropped); Playwright prints it under a failure.
+    await testInfo.attach(`${label}.txt`, { body: readerText(message.text), contentType: 'text/plain' });
   }
   await testInfo.attach(`${label}.headers.json`, { body: JSON.stringify(message.headers, null, 2), contentType: 'application/json' });
   if (raw !== null) await attachRawSource(testInfo, label, raw);

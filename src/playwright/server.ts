@@ -33,7 +33,15 @@ export interface InboxkitServerOptions {
    */
   smtpPort?: number;
   /**
-   * More `inboxkit serve` arguments, e.g. `['--domain', 'example.test', '--api-key', 'tm_…']`
+   * Mail domain of the test inboxes: the service accepts mail for it, and the
+   * fixtures create their inboxes there (`use.inboxkit.domain`). Give one your
+   * app's sign-up form accepts when it refuses the default; mail to it never
+   * leaves the machine either way (the app sends to the service's SMTP port).
+   * @defaultValue `inboxkit.example.com`, under the reserved `example.com`: see docs/playwright.md
+   */
+  domain?: string;
+  /**
+   * More `inboxkit serve` arguments, e.g. `['--api-key', 'tm_…', '--ttl', '600']`
    * (see `npx inboxkit serve --help`).
    * @defaultValue []
    */
@@ -73,8 +81,8 @@ export interface InboxkitServerEnv {
 export interface InboxkitServer {
   /** A `webServer` entry that runs `inboxkit serve` and waits for its health check. Put it before the app's entry. */
   webServer: WebServerEntry;
-  /** `use` options pointing the fixtures at the service: spread into the config's `use`. */
-  use: { inboxkit: { baseUrl: string } };
+  /** `use` options pointing the fixtures at the service (and its `domain`, when given): spread into the config's `use`. */
+  use: { inboxkit: { baseUrl: string; domain?: string } };
   /** Environment for the application under test's `webServer` entry (`env: { ...process.env, ...server.env }`). */
   env: InboxkitServerEnv;
   /** Origin of the service's HTTP API. */
@@ -108,6 +116,15 @@ function shellQuote(arg: string): string {
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A domain as `--domain` takes it: labels of letters, digits and hyphens. */
+function checkDomain(domain: string): string {
+  const trimmed = domain.trim().toLowerCase();
+  if (!/^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/.test(trimmed)) {
+    throw new InboxkitError(`inboxkitServer: domain ${JSON.stringify(domain)} is not a domain name; give one like "inboxkit.example.com" (no "@", no scheme).`);
+  }
+  return trimmed;
+}
+
 function checkPort(name: string, value: number): number {
   if (!Number.isInteger(value) || value < 0 || value > 65_535) {
     throw new InboxkitError(`inboxkitServer: ${name} is ${String(value)}; give a port from 1 to 65535, or 0 for a free one.`);
@@ -136,9 +153,9 @@ Promise.all(servers.map((s) => new Promise((resolve, reject) => { s.once('error'
  * runner's choice is handed to the workers (which inherit its environment)
  * through one environment variable per distinct set of options.
  */
-function resolvePorts(host: string, port: number, smtpPort: number, args: readonly string[], spamCheck: string | undefined): { port: number; smtpPort: number } {
+function resolvePorts(host: string, port: number, smtpPort: number, args: readonly string[]): { port: number; smtpPort: number } {
   if (port !== 0 && smtpPort !== 0) return { port, smtpPort };
-  const key = `INBOXKIT_PICKED_PORTS_${createHash('sha256').update(JSON.stringify([host, port, smtpPort, args, spamCheck ?? null])).digest('hex').slice(0, 12)}`;
+  const key = `INBOXKIT_PICKED_PORTS_${createHash('sha256').update(JSON.stringify([host, port, smtpPort, args])).digest('hex').slice(0, 12)}`;
   let picked = (process.env[key] ?? '').split(',').map(Number);
   if (picked.length !== 2 || picked.some((p) => !(p > 0))) {
     const [first, second] = freePorts(host, 2) as [number, number];
@@ -155,7 +172,7 @@ function resolvePorts(host: string, port: number, smtpPort: number, args: readon
  *
  * - `webServer`: runs the CLI with the Node.js running Playwright and waits for
  *   `GET /api/v1/healthz`. List it before the application's entry.
- * - `use`: `{ inboxkit: { baseUrl } }` for the fixtures.
+ * - `use`: `{ inboxkit: { baseUrl } }` for the fixtures (with `domain` when given).
  * - `env`: `INBOXKIT_BASE_URL`, `INBOXKIT_SMTP_HOST` and `INBOXKIT_SMTP_PORT`
  *   for the application's `webServer` entry, so that it sends its mail there.
  *
@@ -185,14 +202,15 @@ function resolvePorts(host: string, port: number, smtpPort: number, args: readon
 export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitServer {
   const host = options.host ?? '127.0.0.1';
   const asked = { port: checkPort('port', options.port ?? DEFAULT_HTTP_PORT), smtpPort: checkPort('smtpPort', options.smtpPort ?? DEFAULT_SMTP_PORT) };
-  const { port, smtpPort } = resolvePorts(host, asked.port, asked.smtpPort, options.args ?? [], options.spamCheck);
+  const domain = options.domain === undefined ? undefined : checkDomain(options.domain);
+  const extra = [...(options.spamCheck ? ['--spam-check', options.spamCheck] : []), ...(domain !== undefined ? ['--domain', domain] : []), ...(options.args ?? [])];
+  const { port, smtpPort } = resolvePorts(host, asked.port, asked.smtpPort, extra);
   if (port === smtpPort) {
     throw new InboxkitError(`inboxkitServer: port and smtpPort are both ${port}; give the HTTP API and the SMTP intake different ports.`);
   }
   const baseUrl = `http://${urlHost(host)}:${port}`;
   const smtpHost = urlHost(host).replace(/^\[(.*)\]$/, '$1');
-  const spam = options.spamCheck ? ['--spam-check', options.spamCheck] : [];
-  const argv = [...cliCommand(), 'serve', '--host', host, '--port', String(port), '--smtp-port', String(smtpPort), ...spam, ...(options.args ?? [])];
+  const argv = [...cliCommand(), 'serve', '--host', host, '--port', String(port), '--smtp-port', String(smtpPort), ...extra];
   return {
     webServer: {
       name: 'inboxkit',
@@ -204,7 +222,7 @@ export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitSer
       stderr: 'pipe',
       gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
     },
-    use: { inboxkit: { baseUrl } },
+    use: { inboxkit: domain !== undefined ? { baseUrl, domain } : { baseUrl } },
     env: { INBOXKIT_BASE_URL: baseUrl, INBOXKIT_SMTP_HOST: smtpHost, INBOXKIT_SMTP_PORT: String(smtpPort) },
     baseUrl,
     smtpHost,

@@ -77,6 +77,7 @@ export function nodeVersionProblem(version: string, range: string | null, execPa
   const where = execPath ? ` (${execPath})` : '';
   return (
     `inboxkit needs Node.js ${range}, but this is Node.js ${version}${where}. ` +
-    'Install a current LTS release from https://nodejs.org/ or with your version manager (e.g. `nvm install --lts`), then run this again with it.'
+    'Install a current LTS release from https://nodejs.org/ or with your version manager (e.g. `nvm install --lts`), then run this again with it; ' +
+    'or, without a version manager, add one to the project (`npm i -D node@24`): npm scripts and npx then run on it.'
   );
 }

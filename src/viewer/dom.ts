@@ -127,8 +127,8 @@ export function fromNow(iso: string): string {
 /**
  * An email address that wraps between its parts, never inside a word: a line
  * break may come after `@`, `-`, `+` and `_` and before `.` (a `<wbr>` each),
- * so `signs-up-w1-k3j9x@inboxkit.test` wraps as `signs-up-w1-` / `k3j9x@` /
- * `inboxkit.test` rather than being cut or ellipsized mid-word.
+ * so `signs-up-w1-k3j9x@inboxkit.example.com` wraps as `signs-up-w1-` / `k3j9x@` /
+ * `inboxkit.example.com` rather than being cut or ellipsized mid-word.
  *
  * @param address - The address, shown as text.
  */

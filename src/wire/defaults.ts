@@ -4,6 +4,21 @@
  * @packageDocumentation
  */
 
+/**
+ * The mail domain of the local service's inboxes unless told otherwise
+ * (`inboxkit serve --domain`, `inboxkitServer({ domain })`, `startServer({ domains })`).
+ *
+ * A subdomain of `example.com`, which RFC 2606 reserves for examples and IANA
+ * holds: every email validator apps use accepts it (a real top-level domain,
+ * unlike `.test` or `.example`, which Joi's `email()` refuses), and mail to it
+ * can never reach a real mailbox: `example.com` publishes a null MX (RFC 7505,
+ * "accepts no mail") and no name under it has an MX or an address, so a real
+ * mail server that is handed such a message by mistake bounces it at once.
+ * The subdomain keeps inboxkit's addresses apart from the `…@example.com`
+ * users that apps' own seed data and docs use.
+ */
+export const DEFAULT_DOMAIN = 'inboxkit.example.com';
+
 /** The HTTP port `inboxkit serve` and `inboxkitServer()` listen on unless told otherwise. */
 export const DEFAULT_HTTP_PORT = 8025;
 

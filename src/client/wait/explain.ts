@@ -61,6 +61,15 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** Whether the inbox has received no email at all: none before the wait, none during it, none returned earlier. */
+function receivedNothing(facts: TimeoutFacts): boolean {
+  return facts.rejected.length === 0 && facts.matchedSubjects.length === 0 && facts.returnedCount === 0 && !(facts.startedAfter !== null && facts.startedAfter > 0);
+}
+
+const NOTHING_RECEIVED =
+  'This inbox has received no email at all. A common cause: the application refused the address before sending anything, with a validation error on its form ' +
+  '(some email validators refuse reserved domains such as .test); look at the page in the trace or the screenshot, and use a domain the application accepts (inboxkitServer({ domain }), inboxkit serve --domain).';
+
 function arrivals(facts: TimeoutFacts): string[] {
   const { rejected } = facts;
   if (rejected.length === 0) {
@@ -68,6 +77,7 @@ function arrivals(facts: TimeoutFacts): string[] {
     return [
       `No ${facts.matchedSubjects.length > 0 ? 'other ' : ''}message arrived ${what} (${Math.round(facts.elapsedMs / 100) / 10} s).`,
       `Check that the application sent the mail to exactly ${facts.address}, and that its SMTP host and port point at this inbox service (not a real mail server or another instance).`,
+      ...(receivedNothing(facts) ? [NOTHING_RECEIVED] : []),
     ];
   }
   const detailed = new Set(rejected.slice(-LIST_MISMATCHES));

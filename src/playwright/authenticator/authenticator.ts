@@ -29,6 +29,16 @@ export interface EnrollOptions {
    */
   minRemaining?: number;
   /**
+   * The app under test accepts the same code more than once (many do, within
+   * the step: Directus, for one). With `true`, `code()` gives the current
+   * step's code again instead of waiting up to a period for the next step, so
+   * a test that signs in twice does not wait. Leave it off for an app that
+   * follows RFC 6238 §5.2 and refuses a code used once: the second sign-in
+   * would then fail.
+   * @defaultValue false
+   */
+  allowCodeReuse?: boolean;
+  /**
    * Milliseconds to wait for a locator's element to appear.
    * @defaultValue Playwright's action timeout
    */
@@ -138,7 +148,13 @@ export class Authenticator {
     const from = isLocator(source) ? source.toString() : typeof source === 'string' ? (/^\s*otpauth:/i.test(source) ? 'an otpauth:// URI' : 'a secret') : 'an unsupported value';
     return base.step(`enrol authenticator from ${from}`, atSite(site, async () => {
       const { params, uri } = await this.#read(source, options);
-      const device = new AuthenticatorDevice({ params, uri: uri ?? buildUri(params), clock: options.clock ?? systemClock, minRemaining: options.minRemaining ?? DEFAULT_MIN_REMAINING });
+      const device = new AuthenticatorDevice({
+        params,
+        uri: uri ?? buildUri(params),
+        clock: options.clock ?? systemClock,
+        minRemaining: options.minRemaining ?? DEFAULT_MIN_REMAINING,
+        allowCodeReuse: options.allowCodeReuse ?? false,
+      });
       await base.step(`enrolled ${device.describe()}`, async () => {}, { box: true });
       this.#devices.push(device);
       return device;

@@ -36,6 +36,12 @@ export interface CodeOptions {
    * @defaultValue the enrolment's `minRemaining` (5 seconds unless set)
    */
   minRemaining?: number;
+  /**
+   * The app accepts the same code more than once: give the current step's
+   * code again rather than wait for the next step. For this call only.
+   * @defaultValue the enrolment's `allowCodeReuse` (`false` unless set)
+   */
+  allowCodeReuse?: boolean;
 }
 
 /** What a device is made from. @internal */
@@ -45,6 +51,8 @@ export interface DeviceInit {
   uri: string;
   clock: AuthenticatorClock;
   minRemaining: number;
+  /** Whether a step's code may be given again (the app accepts a code twice). */
+  allowCodeReuse?: boolean;
 }
 
 /** How many times `code()` re-reads the clock after a sleep before it calls the clock broken. */
@@ -98,6 +106,7 @@ export class AuthenticatorDevice {
   readonly #uri: string;
   readonly #clock: AuthenticatorClock;
   readonly #minRemaining: number;
+  readonly #allowCodeReuse: boolean;
   #lastStep: number | undefined;
   #counter: number;
 
@@ -109,6 +118,7 @@ export class AuthenticatorDevice {
     this.#clock = init.clock;
     this.#minRemaining = init.params.type === 'totp' ? checkMinRemaining(init.minRemaining, init.params.period) : init.minRemaining;
     this.#counter = init.params.counter;
+    this.#allowCodeReuse = init.allowCodeReuse ?? false;
   }
 
   /** `totp` (time-based) or `hotp` (counter-based). */
@@ -176,8 +186,10 @@ export class AuthenticatorDevice {
   /**
    * A code the app accepts, as a report step at the caller's line. TOTP: the
    * current step's code when at least `minRemaining` seconds of it are left
-   * and this device has not given it before; otherwise it waits for the next
-   * step (at most one period and `minRemaining`). HOTP: the next counter's code.
+   * and this device has not given it before (or `allowCodeReuse` is set);
+   * otherwise it waits for the next step: the first code less than
+   * `minRemaining`, each further one at most a period, so two codes in a row
+   * wait at most `minRemaining` plus one period. HOTP: the next counter's code.
    */
   async code(options: CodeOptions = {}): Promise<string> {
     const site = captureCallSite(AuthenticatorDevice.prototype.code);
@@ -190,22 +202,23 @@ export class AuthenticatorDevice {
         await base.step(`code ${code} (counter ${counter})`, async () => {}, { box: true });
         return code;
       }
-      return this.#timeCode(minRemaining);
+      return this.#timeCode(minRemaining, options.allowCodeReuse ?? this.#allowCodeReuse);
     }), stepOptions(site));
   }
 
-  async #timeCode(minRemaining: number): Promise<string> {
+  async #timeCode(minRemaining: number, allowReuse: boolean): Promise<string> {
     for (let sleeps = 0; ; sleeps++) {
       const nowMs = await this.#clock.now();
       if (typeof nowMs !== 'number' || !Number.isFinite(nowMs) || nowMs < 0) {
         throw new AuthenticatorError(`authenticator: the clock's now() gave ${String(nowMs)}, not a time. It must return milliseconds since the epoch (like Date.now()).`);
       }
-      const plan = planCode({ nowMs, period: this.period, minRemaining, lastStep: this.#lastStep });
+      const plan = planCode({ nowMs, period: this.period, minRemaining, lastStep: this.#lastStep, allowReuse });
       if (plan.waitMs === 0) {
+        const again = plan.step === this.#lastStep ? ', given before: allowCodeReuse' : '';
         this.#lastStep = plan.step;
         const code = this.#generate(plan.step);
         const left = Math.round(((plan.step + 1) * this.period * 1000 - nowMs) / 1000);
-        await base.step(`code ${code} (valid ${left} s more)`, async () => {}, { box: true });
+        await base.step(`code ${code} (valid ${left} s more${again})`, async () => {}, { box: true });
         return code;
       }
       if (sleeps >= MAX_SLEEPS) {
@@ -222,8 +235,13 @@ export class AuthenticatorDevice {
     return { type: this.type, issuer: this.issuer, account: this.account, algorithm: this.algorithm, digits: this.digits, period: this.period, counter: this.#counter, secret: maskSecret(this.secret) };
   }
 
+  /** `String(device)` and template literals show the enrolment with the secret masked, as `console.log` does. */
+  toString(): string {
+    return `AuthenticatorDevice { ${this.describe()} }`;
+  }
+
   /** `console.log(device)` shows the enrolment with the secret masked. */
   [inspect.custom](): string {
-    return `AuthenticatorDevice { ${this.describe()} }`;
+    return this.toString();
   }
 }

@@ -7,6 +7,7 @@
  */
 import { scannerKind } from '../spam/scanner.ts';
 import type { Plan } from '../../wire/schemas.ts';
+import { DEFAULT_DOMAIN } from '../../wire/defaults.ts';
 import { defaultPlans } from '../auth/plans.ts';
 import type { PlanId, PlanOptions } from '../auth/plans.ts';
 import { resolveBounds } from './bounds.ts';
@@ -101,8 +102,7 @@ export interface ResolvedForwardingConfig {
   maxDelayMs: number;
 }
 
-/** The default mail domain, under the reserved `.test` TLD. */
-export const DEFAULT_DOMAIN = 'inboxkit.test';
+export { DEFAULT_DOMAIN };
 
 /** Default largest message: 10 MB. */
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -111,7 +111,7 @@ const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 export interface ConfigOptions extends BoundsOptions {
   /**
    * Mail domains; the first is the default.
-   * @defaultValue `['inboxkit.test']`
+   * @defaultValue `['inboxkit.example.com']` ({@link DEFAULT_DOMAIN}: why it, and why mail to it never leaves)
    */
   domains?: string[];
   /**

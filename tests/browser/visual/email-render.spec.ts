@@ -12,6 +12,11 @@ import { parseOriginal } from '../../../src/checks/original.ts';
 import { test } from '../email-fixtures.ts';
 import type { Site } from '../email-fixtures.ts';
 
+// Every test here renders an email in a browser page (several times over, or in several modes, or with an
+// axe-core audit): a second or two each on a quiet machine, many times that on a loaded 2-core CI machine.
+// They budget for the loaded one; none asserts how long anything took.
+test.describe.configure({ timeout: 120_000 });
+
 function codeEmail(site: Site, code: string, date: string): string {
   return `<!doctype html><html lang="en"><body style="font-family:sans-serif;margin:0">
     <table role="presentation" width="600" style="margin:0 auto"><tr><td style="padding:24px">
@@ -27,6 +32,7 @@ async function shot(page: Page): Promise<Buffer> {
 }
 
 test('twenty renders of an email with a code, a date and a remote image give identical pixels, and so does the next send with another code and date', { tag: '@heavy' }, async ({ inbox, send, site }) => {
+  test.setTimeout(240_000); // twenty renders and screenshots, then one more
   await send({ to: inbox.address, subject: 'Code 1', html: codeEmail(site, '482913', '2026-11-25 19:17 UTC') });
   await send({ to: inbox.address, subject: 'Code 2', html: codeEmail(site, '771204', '2026-12-01 08:05 UTC') });
   const first = await inbox.waitForMessage({ subject: 'Code 1' });

@@ -26,7 +26,7 @@ const GOOD_DNS: TestDns = {
 /** A message signed by nodemailer's dkim option, as bytes. */
 async function signed(options: { domain?: string; from?: string; text?: string } = {}): Promise<Buffer> {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, dkim: { domainName: options.domain ?? 'acme.example', keySelector: 'mail', privateKey: PRIVATE_KEY } });
-  const info = await transport.sendMail({ from: options.from ?? 'Acme <hello@acme.example>', to: 'user@inboxkit.test', subject: 'Signed', text: options.text ?? 'Your order has shipped.' });
+  const info = await transport.sendMail({ from: options.from ?? 'Acme <hello@acme.example>', to: 'user@inboxkit.example.com', subject: 'Signed', text: options.text ?? 'Your order has shipped.' });
   return info.message as Buffer;
 }
 

@@ -14,14 +14,14 @@ import {
 
 test('the domains list has the default domain', async ({ guest }) => {
   const domains = await guest.domains.list();
-  expect(domains).toEqual([expect.objectContaining({ domain: 'inboxkit.test', isDefault: true })]);
+  expect(domains).toEqual([expect.objectContaining({ domain: 'inboxkit.example.com', isDefault: true })]);
 });
 
 test('a guest creates an inbox and reads its mail through the handle alone: list, get, raw, attachments, delete', async ({ guest, send }) => {
   const inbox = await guest.inboxes.create({ label: 'guest flow' });
   expect(inbox).toBeInstanceOf(InboxHandle);
   expect(inbox.token).toEqual(expect.any(String));
-  expect(inbox.address).toBe(`${inbox.localPart}@inboxkit.test`);
+  expect(inbox.address).toBe(`${inbox.localPart}@inboxkit.example.com`);
   expect(inbox.label).toBe('guest flow');
 
   const pdf = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x10, 0x0d, 0x0a]);
@@ -89,7 +89,7 @@ test('a client with an inbox token sees exactly that inbox', async ({ guest, mak
 test('a key holder creates, lists, gets, updates and deletes inboxes of their own', async ({ keyed, makeClient }) => {
   const domain = (await keyed.domains.list())[0]!;
   const created = await keyed.inboxes.create({ localPart: 'signup.test+1', domainId: domain.id, label: 'mine' });
-  expect(created.address).toBe('signup.test+1@inboxkit.test');
+  expect(created.address).toBe('signup.test+1@inboxkit.example.com');
   const listed = [];
   for await (const inbox of keyed.inboxes.list()) listed.push(inbox.id);
   expect(listed).toContain(created.id);

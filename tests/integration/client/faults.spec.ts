@@ -48,7 +48,7 @@ const test = base.extend<{ fault: Fault; server: RunningServer; client: Inboxkit
 test('a real server that fails twice with 500 and then answers is retried to success', async ({ client, fault }) => {
   fault.failuresLeft = 2;
   const { data, response } = await client.domains.list().withResponse();
-  expect(data[0]?.domain).toBe('inboxkit.test');
+  expect(data[0]?.domain).toBe('inboxkit.example.com');
   expect(response.retries).toBe(2);
   expect(fault.calls).toBe(3);
 });

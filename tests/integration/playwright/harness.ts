@@ -156,6 +156,9 @@ async function flatten(suites: JsonSuite[], into: Map<string, InlineResult>): Pr
   }
 }
 
+/** Milliseconds each {@link runInline} adds to the running test's timeout. */
+const NESTED_RUN_BUDGET_MS = 90_000;
+
 /** Options of {@link runInline}. */
 export interface InlineOptions {
   /** The `use.inboxkit` options of the inline config (a JSON value). */
@@ -187,6 +190,10 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * into a fresh folder under `.tmp/`, runs the runner there and returns the report.
  */
 export async function runInline(files: Record<string, string>, options: InlineOptions = {}): Promise<InlineRun> {
+  // A child runner (its own Node.js, config load, workers, often a browser) takes seconds on a quiet
+  // machine and many times that on a loaded 2-core one: each run adds its own budget to the test's.
+  const info = base.info();
+  info.setTimeout(info.timeout + NESTED_RUN_BUDGET_MS);
   const dir = path.join(REPO, '.tmp', `pw-${randomBytes(6).toString('hex')}`);
   const outDir = path.join(dir, 'out');
   await mkdir(outDir, { recursive: true });

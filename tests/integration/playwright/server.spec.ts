@@ -4,6 +4,7 @@
  * Its `spamCheck` option reaches the service: checked against the spamd that
  * `.ci/run` starts (INBOXKIT_TEST_SPAMD_URL; skipped, saying so, without it).
  */
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
@@ -35,7 +36,7 @@ export default defineConfig({
 `;
 }
 
-test('the webServer entry starts the local service for the run, and mail sent to its SMTP port reaches the fixture\'s inbox', { tag: '@heavy' }, async () => {
+test('the webServer entry starts the local service for the run with the domain given, and mail sent to its SMTP port reaches the fixture\'s inbox at that domain', { tag: '@heavy' }, async () => {
   const [port, smtpPort] = [await freePort(), await freePort()];
   const run = await runInline(
     {
@@ -44,14 +45,15 @@ import { test, expect } from '$FIXTURES';
 import { send } from './send.ts';
 test('uses the started service', async ({ inbox }) => {
   expect(inbox.handle.client.apiUrl).toBe('http://127.0.0.1:${port}/api/v1');
-  expect(inbox.domain).toBe('acme.test');
+  expect(inbox.domain).toBe('acme.example.org');
+  expect(inbox.address.endsWith('@acme.example.org')).toBe(true);
   await send({ to: inbox.address, subject: 'Through the webServer', text: 'hi' });
   await expect(inbox).toHaveReceived({ subject: 'Through the webServer' });
 });
 `,
     },
     {
-      config: servedConfig(port, smtpPort, "args: ['--domain', 'acme.test']"),
+      config: servedConfig(port, smtpPort, "domain: 'acme.example.org'"),
     },
   );
   const result = resultOf(run, 'uses the started service');
@@ -107,4 +109,32 @@ test('inboxkitServer() without spamCheck starts a service without a scanner: mes
 `,
     'has no scanner',
   );
+});
+
+test('the guide\'s local config turns on the families toPassEmailChecks() skips by default: the spam check through inboxkitServer, authentication through a test DNS', { tag: '@heavy' }, async () => {
+  test.skip(!SPAMD, NO_SPAMD);
+  const config = (await readFile(new URL('./local-checks.config.ts', import.meta.url), 'utf8'))
+    .replace("'../../../src/playwright/index.ts'", "'$FIXTURES'")
+    .replace("'spamd://127.0.0.1:783'", JSON.stringify(SPAMD))
+    // What the harness reads back: the JSON report, one worker, output beside it.
+    .replace('export default defineConfig({', "export default defineConfig({\n  testDir: '.', outputDir: './test-results', workers: 1, reporter: [['json', { outputFile: 'report.json' }]],");
+  const run = await runInline(
+    {
+      'checks.spec.ts': `
+import { test, expect } from '$FIXTURES';
+import { send } from './send.ts';
+test('runs every family', async ({ inbox }) => {
+  await send({ from: 'Acme <orders@acme.example>', to: inbox.address, subject: 'Your order 1042 has shipped', text: 'Hello Ada,\\n\\nyour order 1042 has shipped.\\n\\nThe Acme team' });
+  const message = await inbox.waitForMessage({ subject: /order 1042/ });
+  // This sender signs nothing (no DKIM key in the test DNS): SPF and DMARC carry it.
+  await expect(message).toPassEmailChecks({ content: false, links: false, authentication: { dkim: ['pass', 'none'] } });
+});
+`,
+    },
+    { config, env: { INBOXKIT_SPAM_CHECK: '' } },
+  );
+  const result = resultOf(run, 'runs every family');
+  expect(result.status, `${result.errors.join('\n')}\n${run.stderr}`).toBe('passed');
+  // Each family that ran attached its table; neither was skipped.
+  expect(result.attachments.map((a) => a.name)).toEqual(expect.arrayContaining(['spam — Your order 1042 has shipped', 'authentication — Your order 1042 has shipped']));
 });

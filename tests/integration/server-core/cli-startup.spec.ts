@@ -28,6 +28,10 @@ const NOT_AT_START = {
   'nodemailer\'s entry (forwarding, without --relay-url)': import.meta.resolve('nodemailer'),
 };
 
+// Each test spawns the CLI (a Node.js process that loads the service) once or several times:
+// seconds on a quiet machine, many times that on a loaded 2-core CI machine.
+test.describe.configure({ timeout: 90_000 });
+
 const running = new Set<ChildProcessWithoutNullStreams>();
 test.afterEach(() => {
   for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');

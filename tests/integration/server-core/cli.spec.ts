@@ -10,6 +10,10 @@ import type { Served } from '../../support/serve.ts';
 const run = promisify(execFile);
 
 /** Servers still running when a test ends (failed or timed out) are killed. */
+// Each test spawns the CLI (a Node.js process that loads the service) once or several times:
+// seconds on a quiet machine, many times that on a loaded 2-core CI machine.
+test.describe.configure({ timeout: 90_000 });
+
 const running = new Set<ChildProcessWithoutNullStreams>();
 test.afterEach(() => {
   for (const child of running) if (child.exitCode === null) child.kill('SIGKILL');

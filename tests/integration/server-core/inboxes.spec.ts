@@ -4,7 +4,7 @@ import { test, expect, expectError, KEY_A } from './fixtures.ts';
 test('GET /domains lists the configured domains, the default one first', async ({ api }) => {
   const res = await api('GET', '/domains');
   expect(res.status).toBe(200);
-  expect(res.body.data).toEqual([{ id: expect.stringMatching(/^dom_/), domain: 'inboxkit.test', isDefault: true }]);
+  expect(res.body.data).toEqual([{ id: expect.stringMatching(/^dom_/), domain: 'inboxkit.example.com', isDefault: true }]);
 });
 
 test.describe('with two domains', () => {
@@ -26,10 +26,10 @@ test('an anonymous POST /inboxes without a body creates a guest inbox on the def
   const inbox = res.body.data;
   expect(inbox).toEqual({
     id: expect.stringMatching(/^ibx_/),
-    address: `${inbox.localPart}@inboxkit.test`,
+    address: `${inbox.localPart}@inboxkit.example.com`,
     localPart: expect.stringMatching(/^[a-z][a-z0-9]{11}$/),
     domainId: expect.stringMatching(/^dom_/),
-    domain: 'inboxkit.test',
+    domain: 'inboxkit.example.com',
     label: null,
     forwardTo: null,
     createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -48,7 +48,7 @@ test('an anonymous POST /inboxes without a body creates a guest inbox on the def
 test('a local part and a label are kept as given; the address is taken case-insensitively', async ({ api }) => {
   const res = await api('POST', '/inboxes', { body: { localPart: 'Alice.Smith+1', label: 'sign-up test' } });
   expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({ address: 'Alice.Smith+1@inboxkit.test', label: 'sign-up test' });
+  expect(res.body.data).toMatchObject({ address: 'Alice.Smith+1@inboxkit.example.com', label: 'sign-up test' });
   expectError(await api('POST', '/inboxes', { body: { localPart: 'alice.smith+1' } }), 409, 'address_taken');
 });
 

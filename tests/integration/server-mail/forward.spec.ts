@@ -4,7 +4,7 @@ import { expect, startMailServer, test } from './harness.ts';
 
 test('a message to a forwarding inbox is relayed as-is to another local server', async () => {
   const target = await startMailServer();
-  const relaying = await startMailServer({ relayUrl: `smtp://127.0.0.1:${target.smtpPort}`, forwardAllow: ['inboxkit.test'] });
+  const relaying = await startMailServer({ relayUrl: `smtp://127.0.0.1:${target.smtpPort}`, forwardAllow: ['inboxkit.example.com'] });
   try {
     const destination = await target.createInbox();
     const inbox = await relaying.createInbox();
@@ -40,7 +40,7 @@ test('intake never waits on the relay: with a relay that never answers, mail is 
   });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
   const port = (silent.address() as net.AddressInfo).port;
-  const relaying = await startMailServer({ relayUrl: `smtp://127.0.0.1:${port}`, forwardAllow: ['elsewhere.test', 'inboxkit.test'] });
+  const relaying = await startMailServer({ relayUrl: `smtp://127.0.0.1:${port}`, forwardAllow: ['elsewhere.test', 'inboxkit.example.com'] });
   try {
     const inbox = await relaying.createInbox();
     await relaying.json(`/inboxes/${inbox.id}`, inbox.token, {
@@ -68,7 +68,7 @@ test('a relay that refuses connections is logged with the message, the recipient
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', () => resolve()));
   const port = (closed.address() as net.AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
-  const relaying = await startMailServer({ relayUrl: `smtp://127.0.0.1:${port}`, forwardAllow: ['elsewhere.test', 'inboxkit.test'] });
+  const relaying = await startMailServer({ relayUrl: `smtp://127.0.0.1:${port}`, forwardAllow: ['elsewhere.test', 'inboxkit.example.com'] });
   try {
     const inbox = await relaying.createInbox();
     await relaying.json(`/inboxes/${inbox.id}`, inbox.token, {

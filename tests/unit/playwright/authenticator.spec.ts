@@ -152,10 +152,16 @@ test.describe('the device', () => {
     const device = await authenticator.enroll(secret);
     expect(device.secret).toBe(secret);
     expect(device.uri).toBe(`otpauth://totp/?secret=${secret}&algorithm=SHA1&digits=6&period=30`);
-    for (const shown of [inspect(device), JSON.stringify(device), device.describe()]) {
+    for (const shown of [inspect(device), JSON.stringify(device), device.describe(), String(device), `${device}`]) {
       expect(shown).not.toContain(secret);
       expect(shown).toContain('GEZD…(32 characters)');
     }
+  });
+
+  test('String(device) and a template literal read as console.log does, never [object Object]', async ({ authenticator }) => {
+    const device = await authenticator.enroll('otpauth://totp/Acme:alice%40example.com?secret=GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ&issuer=Acme');
+    expect(String(device)).toBe(inspect(device));
+    expect(`${device}`).toBe('AuthenticatorDevice { Acme (alice@example.com), TOTP SHA1, 6 digits, 30 s, secret GEZD…(32 characters) }');
   });
 });
 
@@ -191,6 +197,21 @@ test.describe('code() and time', () => {
     expect(clock.slept).toEqual([27_000]);
   });
 
+  test('for an app that accepts a code twice, allowCodeReuse gives the step\'s code again at once instead of waiting', async ({ authenticator }) => {
+    const clock = manualClock(30_000 * 2000 + 3_000);
+    const device = await authenticator.enroll(SECRET, { clock, allowCodeReuse: true });
+    const first = await device.code();
+    expect(await device.code()).toBe(first);
+    expect(clock.slept).toEqual([]);
+    // Per call, too: off for one call, that call waits for the next step.
+    expect(await device.code({ allowCodeReuse: false })).toBe(referenceCode(Buffer.from(SEEDS.SHA1), 'sha1', 6, 2001));
+    expect(clock.slept).toEqual([27_000]);
+    // minRemaining still holds: a step nearly over is not given out, reuse or not.
+    clock.nowMs = 30_000 * 2002 - 1_000;
+    expect(await device.code()).toBe(referenceCode(Buffer.from(SEEDS.SHA1), 'sha1', 6, 2002));
+    expect(clock.slept).toEqual([27_000, 1_000]);
+  });
+
   test('a clock whose sleep does not advance it is named instead of looping', async ({ authenticator }) => {
     const device = await authenticator.enroll(SECRET, { clock: { now: () => 60_000 + 29_500, sleep: async () => {} } });
     await expect(device.code()).rejects.toThrow(/the clock did not reach the next time step/);
@@ -222,12 +243,33 @@ test.describe('planCode', () => {
     ['the step was used', { nowMs: 61_000, period: 30, minRemaining: 5, lastStep: 2 }, { step: 3, waitMs: 29_000 }],
     ['an older step was used', { nowMs: 61_000, period: 30, minRemaining: 5, lastStep: 1 }, { step: 2, waitMs: 0 }],
     ['a 60 s period', { nowMs: 119_500, period: 60, minRemaining: 5, lastStep: undefined }, { step: 2, waitMs: 500 }],
+    ['the step was used, and the app accepts a code twice', { nowMs: 61_000, period: 30, minRemaining: 5, lastStep: 2, allowReuse: true }, { step: 2, waitMs: 0 }],
+    ['the step was used and is nearly over, and the app accepts a code twice', { nowMs: 85_001, period: 30, minRemaining: 5, lastStep: 2, allowReuse: true }, { step: 3, waitMs: 4_999 }],
   ];
   for (const [name, input, expected] of table) {
     test(`plans the code's step: ${name}`, () => {
       expect(planCode(input)).toEqual(expected);
     });
   }
+
+  test('a device\'s first code waits less than minRemaining and each further code at most one period: two codes take at most minRemaining plus one period (the worst case docs/authenticator.md states)', () => {
+    const [period, minRemaining] = [30, 5];
+    const worst = [0, 0, 0]; // total wait for the first 1, 2 and 3 codes
+    for (let nowMs = 60_000; nowMs < 60_000 + 2 * period * 1000; nowMs += 250) {
+      for (const lastStep of [undefined, Math.floor(nowMs / 30_000) - 1]) {
+        let [clock, last, total] = [nowMs, lastStep as number | undefined, 0];
+        for (let n = 0; n < 3; n++) {
+          const plan = planCode({ nowMs: clock, period, minRemaining, lastStep: last });
+          [clock, last, total] = [clock + plan.waitMs, plan.step, total + plan.waitMs];
+          worst[n] = Math.max(worst[n]!, total);
+        }
+      }
+    }
+    expect(worst[0]).toBeLessThan(minRemaining * 1000);
+    expect(worst[1]).toBeLessThanOrEqual((minRemaining + period) * 1000);
+    expect(worst[1]).toBeGreaterThan((minRemaining + period) * 1000 - 500);
+    expect(worst[2]).toBeLessThanOrEqual((minRemaining + 2 * period) * 1000);
+  });
 });
 
 test('reading a QR code in a project without the optional jsqr and pngjs names the one install command and the ways that need neither', async () => {

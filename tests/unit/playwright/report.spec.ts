@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { messageTitle, renderEmailDocument } from '../../../src/playwright/report.ts';
+import type { TestInfo } from '@playwright/test';
+import { attachMessage, messageTitle, renderEmailDocument } from '../../../src/playwright/report.ts';
 
 const message = {
   subject: 'Hello <world> & "friends"',
@@ -34,4 +35,13 @@ test('attachment titles are one line of at most 60 characters', () => {
   expect(messageTitle({ subject: 'Line\n  two' })).toBe('Line two');
   expect(messageTitle({ subject: '' })).toBe('(no subject)');
   expect(messageTitle({ subject: 'x'.repeat(100) })).toHaveLength(60);
+});
+
+test('the .txt attachment shows the text as a reader sees it, without the invisible preheader filler; the .eml keeps every byte', async () => {
+  const attached: Array<{ name: string; body: string }> = [];
+  const testInfo = { attach: async (name: string, options: { body: string | Buffer }) => void attached.push({ name, body: String(options.body) }) } as unknown as TestInfo;
+  const text = `Your code is inside${'\u00a0\u200c'.repeat(80)}\n\nYour code is 482913.`;
+  await attachMessage(testInfo, 'email 1', { ...message, text }, new TextEncoder().encode(`Subject: x\r\n\r\n${text}`));
+  expect(attached.find((a) => a.name === 'email 1.txt')?.body).toBe('Your code is inside\n\nYour code is 482913.');
+  expect(attached.find((a) => a.name === 'email 1.eml')?.body).toContain('\u00a0\u200c'.repeat(80));
 });

@@ -36,6 +36,15 @@ test('inboxkitServer passes spamCheck to the service as --spam-check, and gives 
   expect(inboxkitServer({ port: 18025, smtpPort: 12525 }).webServer.command).not.toContain('--spam-check');
 });
 
+test('inboxkitServer({ domain }) starts the service with that domain first and points the fixtures at it; a malformed one is refused', () => {
+  const server = inboxkitServer({ port: 18025, smtpPort: 12525, domain: 'Acme.Example.org', args: ['--domain', 'second.example.org'] });
+  expect(server.webServer.command).toMatch(/ --smtp-port 12525 --domain acme\.example\.org --domain second\.example\.org$/);
+  expect(server.use).toEqual({ inboxkit: { baseUrl: 'http://127.0.0.1:18025', domain: 'acme.example.org' } });
+  for (const bad of ['user@acme.example.org', 'https://acme.example.org', 'localhost', '-acme.example.org', '']) {
+    expect(() => inboxkitServer({ domain: bad }), bad).toThrow(/inboxkitServer: domain .* is not a domain name; give one like "inboxkit\.example\.com"/);
+  }
+});
+
 test('port 0 gives two servers that differ only in spamCheck ports of their own', () => {
   const args = ['--domain', `spam-${process.pid}-${Date.now()}.test`]; // options of their own, so no earlier pick is reused
   const plain = inboxkitServer({ port: 0, smtpPort: 0, args });

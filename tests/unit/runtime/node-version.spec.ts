@@ -35,7 +35,7 @@ test('caret and at-least ranges joined by || are read as npm reads them', () => 
 test('the message is one line naming the running and the required version, the binary and how to get another', () => {
   const message = nodeVersionProblem('20.20.2', '^22.22.2 || ^24.15.0', '/usr/bin/node');
   expect(message).toBe(
-    'inboxkit needs Node.js ^22.22.2 || ^24.15.0, but this is Node.js 20.20.2 (/usr/bin/node). Install a current LTS release from https://nodejs.org/ or with your version manager (e.g. `nvm install --lts`), then run this again with it.',
+    'inboxkit needs Node.js ^22.22.2 || ^24.15.0, but this is Node.js 20.20.2 (/usr/bin/node). Install a current LTS release from https://nodejs.org/ or with your version manager (e.g. `nvm install --lts`), then run this again with it; or, without a version manager, add one to the project (`npm i -D node@24`): npm scripts and npx then run on it.',
   );
   expect(message).not.toContain('\n');
   // An unreadable range never locks anyone out.

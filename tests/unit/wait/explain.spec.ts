@@ -7,7 +7,7 @@ import { explainTimeout } from '../../../src/client/wait/explain.ts';
 import type { TimeoutFacts } from '../../../src/client/wait/explain.ts';
 import type { MessageSummary } from '../../../src/client/index.ts';
 
-const ADDRESS = 'alice@inboxkit.test';
+const ADDRESS = 'alice@inboxkit.example.com';
 
 function summary(seq: number, subject: string, from: MessageSummary['from'] = { address: 'no-reply@acme.example', name: 'Acme' }): MessageSummary {
   return { id: `m${seq}`, inboxId: 'i1', seq, from, to: [{ address: ADDRESS, name: '' }], cc: [], subject, preview: '', receivedAt: `2026-01-01T10:00:0${seq % 10}.000Z`, size: 10, hasAttachments: false };
@@ -30,13 +30,22 @@ const base: TimeoutFacts = {
   lastPollError: null,
 };
 
+const refused =
+  'This inbox has received no email at all. A common cause: the application refused the address before sending anything, with a validation error on its form ' +
+  '(some email validators refuse reserved domains such as .test); look at the page in the trace or the screenshot, and use a domain the application accepts (inboxkitServer({ domain }), inboxkit serve --domain).';
+
 const check = `Check that the application sent the mail to exactly ${ADDRESS}, and that its SMTP host and port point at this inbox service (not a real mail server or another instance).`;
 
 const cases: Array<[string, Partial<TimeoutFacts>, string[]]> = [
   [
-    'nothing arrived: it says so, with the time it waited, and what to check',
+    'nothing arrived: it says so, with the time it waited, and what to check, naming an address the app refused as a common cause of an inbox that received nothing',
     {},
-    [`waitForMessage timed out after 1000 ms waiting for a message matching subject "Welcome" at ${ADDRESS}.`, 'No message arrived that an earlier wait had not returned (1 s).', check],
+    [`waitForMessage timed out after 1000 ms waiting for a message matching subject "Welcome" at ${ADDRESS}.`, 'No message arrived that an earlier wait had not returned (1 s).', check, refused],
+  ],
+  [
+    "an empty inbox waited on with since: 'now' also names the refused address",
+    { since: 'now', startedAfter: null },
+    [`waitForMessage timed out after 1000 ms waiting for a message matching subject "Welcome" at ${ADDRESS}.`, 'No message arrived since the wait started (1 s).', check, refused],
   ],
   [
     "nothing arrived with since: 'now': it names the ignored backlog",
@@ -81,6 +90,7 @@ const cases: Array<[string, Partial<TimeoutFacts>, string[]]> = [
       `waitForMessage timed out after 1000 ms waiting for a message matching subject "Welcome" at ${ADDRESS}.`,
       'No message arrived that an earlier wait had not returned (1 s).',
       check,
+      refused,
       'The event stream was unavailable (the stream failed: 404); the message list was polled 1 time.',
       'The last poll failed: GET /x failed with 500',
     ],
