@@ -153,6 +153,8 @@ function serverLayersAndCli() {
     spam: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'static', 'streams'],
     // The sender-authentication check (mailauth over a test DNS): a leaf the routes call.
     checks: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'static', 'streams', 'spam'],
+    // The SMS intake and the providers' wire formats (Twilio, AWS SNS, Vonage): below the routes that serve them.
+    sms: ['routes', 'smtp', 'http', 'auth', 'forward', 'mail', 'context', 'static', 'streams', 'faults', 'spam', 'checks'],
     // The viewer's built files on disk: below everything that handles a request.
     static: ['routes', 'smtp', 'http', 'auth', 'events', 'forward', 'mail', 'context', 'storage', 'faults', 'streams', 'checks'],
   };

@@ -94,6 +94,9 @@ export { applyClientProfile, CLIENT_PROFILE_NOTE } from './client-profile.ts';
 export type { ClientProfileResult, ProfileRemoval } from './client-profile.ts';
 export type { DynamicPart, ImageMode } from './render-html.ts';
 export { FaultsResource, DeliveryFaultsUnsupportedError } from './faults.ts';
+export { PhonesResource, PhonesUnsupportedError } from './phones.ts';
+export type { CreatePhoneOptions } from './phones.ts';
+export type { PhoneCountry } from '../wire/phones.ts';
 export type { DeliveryFaultOptions } from './faults.ts';
 export type { DeliveryFault, ClearedDeliveryFault } from '../wire/faults.ts';
 export type {

@@ -193,7 +193,7 @@ export class TestInbox {
       this.#attachAtTeardown(message);
       return message;
     };
-    return base.step(`wait for email${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`wait for ${this.#noun()}${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   /**
@@ -208,7 +208,7 @@ export class TestInbox {
       for (const message of messages) this.#attachAtTeardown(message);
       return messages;
     };
-    return base.step(`wait for ${count} emails${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`wait for ${count} ${this.#noun()}${this.#noun() === 'email' ? 's' : ''}${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   #forTest(message: ReceivedMessage): TestMessage {
@@ -246,7 +246,7 @@ export class TestInbox {
   async expectNoMessage(match: MessageMatch | undefined, options: ExpectNoMessageOptions): Promise<void> {
     const site = captureCallSite(TestInbox.prototype.expectNoMessage);
     const body = () => this.#handle.expectNoMessage(match, options).catch((error: unknown) => this.#withViewerLink(error));
-    return base.step(`expect no email${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`expect no ${this.#noun()}${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   /** The inbox's message summaries, newest first (at most `limit`, default 100). */
@@ -323,12 +323,17 @@ export class TestInbox {
   /** The next attachment's number, taken now; the label, made when called (naming the inbox when the test has several). */
   #nextLabel(message: Pick<Message, 'subject'>): () => string {
     const number = this.#context.nextAttachmentNumber();
-    return () => `email ${number}${this.#where()} — ${messageTitle(message)}`;
+    return () => `${this.#noun()} ${number}${this.#where()} — ${messageTitle(message)}`;
   }
 
   /** ` to <address>` when the test has several inboxes (for step titles and attachments), else nothing. */
   #where(): string {
-    return this.#context.inboxCount() > 1 ? ` to ${this.address}` : '';
+    return this.#context.inboxCount() > 1 ? ` to ${this.#handle.phoneNumber ?? this.address}` : '';
+  }
+
+  /** What this inbox receives, for step titles: `SMS` for a phone, `email` otherwise. */
+  #noun(): string {
+    return this.#handle.phoneNumber === null ? 'email' : 'SMS';
   }
 
   /** Reads a message's raw source and attaches it; nothing when it cannot be read (the report says what was attached). */
@@ -348,5 +353,29 @@ export class TestInbox {
   /** `console.log(inbox)` shows the address, never the token. */
   [inspect.custom](): string {
     return `TestInbox { address: ${JSON.stringify(this.address)}, id: ${JSON.stringify(this.id)} }`;
+  }
+}
+
+/**
+ * A phone that belongs to one test, as given by the `phone` fixture and by
+ * `createPhone()`: an inbox with a phone number, whose SMS are read with the
+ * same waits, matchers and `otp()` as email. Deleted when the test ends.
+ *
+ * @example
+ * ```ts
+ * test('verifies the phone', async ({ page, phone }) => {
+ *   await page.getByLabel('Phone').fill(phone.number);
+ *   await page.getByRole('button', { name: 'Send code' }).click();
+ *   const sms = await phone.waitForMessage();
+ *   await page.getByLabel('Code').fill(sms.otp());
+ * });
+ * ```
+ */
+export class TestPhone extends TestInbox {
+  /** The phone number to type into the application, in E.164 (`+12025550123`). */
+  get number(): string {
+    const number = this.handle.phoneNumber;
+    if (number === null) throw new Error('inboxkit: this TestPhone was made from an inbox without a phone number');
+    return number;
   }
 }

@@ -35,6 +35,8 @@ import { createMeRoutes } from './routes/me.handlers.ts';
 import { createMetaRoutes } from './routes/meta.handlers.ts';
 import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
+import { createPhoneRoutes } from './routes/phones.handlers.ts';
+import { createTwilioRoutes } from './routes/sms-twilio.handlers.ts';
 import type { ConnectionTimers } from './streams/connection.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
 import { InvalidCursorError } from './storage/contract/cursor.ts';
@@ -210,6 +212,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   api.route('/', createStreamRoutes(ctx, { ...ctx.config.stream, timers: options.streamTimers }));
   api.route('/', createFaultRoutes(ctx));
   api.route('/', createEventsRoutes(ctx, { ...ctx.config.stream, timers: options.streamTimers }));
+  api.route('/', createPhoneRoutes(ctx));
 
   let document: ReturnType<typeof api.getOpenAPI31Document> | undefined;
   const openApiDocument = () =>
@@ -231,6 +234,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     );
   }
 
+  app.route('/sms/twilio', createTwilioRoutes(ctx)); // SMS provider APIs as apps' SDKs call them, outside the API prefix
   // The web inbox viewer at `/`: static files, a client of the API above.
   if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));
 

@@ -16,6 +16,7 @@ import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { INBOX_CURSOR, decodeCursor } from '../storage/contract/cursor.ts';
 import type { DomainRecord } from '../storage/contract/types.ts';
+import { isPhoneLocalPart } from '../../wire/phones.ts';
 import { createInboxRoute, deleteInboxRoute, getInboxRoute, listInboxesRoute, updateInboxRoute } from './inboxes.routes.ts';
 
 const LOCAL_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -44,8 +45,8 @@ function checkGuestForward(address: string, allowed: readonly string[]): void {
   );
 }
 
-/** Refuses a new guest inbox when its client address already holds the cap of active ones. */
-async function checkGuestCap(ctx: ServerContext, address: string, now: number): Promise<void> {
+/** Refuses a new guest inbox (or phone) when its client address already holds the cap of active ones. */
+export async function checkGuestCap(ctx: ServerContext, address: string, now: number): Promise<void> {
   const cap = ctx.config.bounds.maxGuestInboxesPerAddress;
   if (cap === null || (await ctx.store.countActiveGuestInboxesByAddress(address, now)) < cap) return;
   throw new HttpError(
@@ -66,6 +67,9 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const user = userOf(principal);
     const now = ctx.now();
 
+    if (body.localPart !== undefined && isPhoneLocalPart(body.localPart)) {
+      throw new HttpError('validation_error', `localPart ${JSON.stringify(body.localPart)} is a phone number, kept for phones: create a phone with POST /phones, or choose another localPart.`);
+    }
     if (body.localPart !== undefined && !plan.entitlements.customAddresses) {
       throw new HttpError('plan_required', `The ${plan.name} plan does not include custom addresses; omit localPart for a random address.`);
     }

@@ -1,0 +1,59 @@
+/**
+ * The phones extension: `POST /phones` makes an inbox whose local part is a
+ * free number of a fiction range.
+ *
+ * @packageDocumentation
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { userOf } from '../auth/principal.ts';
+import { planOf } from '../auth/plans.ts';
+import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { clientAddressOf } from '../http/client-address.ts';
+import { HttpError } from '../http/errors.ts';
+import { toWireInbox } from '../http/present.ts';
+import { createRouter } from '../http/router.ts';
+import { allocatePhone } from '../sms/numbers.ts';
+import { checkGuestCap } from './inboxes.handlers.ts';
+import { createPhoneRoute } from './phones.routes.ts';
+
+/** The phone routes (paths relative to `/api/v1`). */
+export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+
+  app.openapi(createPhoneRoute, async (c) => {
+    const principal = c.var.principal;
+    const body = c.req.valid('json') ?? {};
+    const country = body.country ?? 'US';
+    const plan = planOf(ctx.config, principal);
+    const user = userOf(principal);
+    const now = ctx.now();
+    const domains = await ctx.store.listDomains();
+    const domain = domains.find((d) => d.isDefault) ?? domains[0];
+    if (!domain) throw new Error('inboxkit: no domain is configured');
+    const max = plan.entitlements.maxActiveInboxes;
+    if (user && max !== null && (await ctx.store.countActiveInboxesByOwner(user.id, now)) >= max) {
+      throw new HttpError('plan_required', `The ${plan.name} plan allows ${max} active inboxes (phones count as inboxes); delete one first.`);
+    }
+    const creatorAddress = clientAddressOf(c);
+    if (!user && principal.kind !== 'operator') await checkGuestCap(ctx, creatorAddress, now);
+    const token = newSecret(INBOX_TOKEN_PREFIX);
+    const ttl = plan.entitlements.inboxTtlSeconds;
+    const phone = await allocatePhone(ctx.store, country, {
+      domainId: domain.id,
+      ownerUserId: user?.id ?? null,
+      label: body.label ?? null,
+      tokenHash: ctx.hash(token),
+      createdAt: now,
+      expiresAt: ttl === null ? null : now + ttl * 1000,
+      creatorAddress,
+    });
+    if (!phone) {
+      throw new HttpError('limit_reached', `Every ${country} phone number of this service is in use by an active phone; delete phones you no longer need, or ask for another country (US, AU, FR).`, { 'Retry-After': '60' });
+    }
+    ctx.bus.publish({ type: 'inbox.created', inboxId: phone.id });
+    return c.json({ data: { ...toWireInbox(phone), token, phoneNumber: phone.localPart, country } }, 200);
+  });
+
+  return app;
+}
