@@ -12,11 +12,12 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { clientAddressOf } from '../http/client-address.ts';
+import { createTwilioVerifyRoutes } from './sms-twilio-verify.handlers.ts';
 import { postForm } from '../sms/callbacks.ts';
 import { deliverSms, segmentsOf } from '../sms/deliver.ts';
 import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
 import { E164_PATTERN } from '../../wire/phones.ts';
-import { TWILIO_MAX_BODY, basicCredentials, twilioError, twilioMessageResource, twilioSid, twilioSignature } from '../sms/twilio.ts';
+import { TWILIO_AUTH_ERROR, TWILIO_MAX_BODY, basicCredentials, formField, twilioError, twilioMessageResource, twilioSid, twilioSignature } from '../sms/twilio.ts';
 import type { TwilioError, TwilioMessageFields } from '../sms/twilio.ts';
 
 /** Answers a Twilio error in Twilio's shape. */
@@ -24,12 +25,6 @@ function fail(c: Context<AppEnv>, error: TwilioError): Response {
   return c.json(error.body, error.status as 400);
 }
 
-/** A form field as one string ('' when absent); Twilio reads the first of repeated fields. */
-function field(form: Record<string, string | File | (string | File)[]>, name: string): string {
-  const value = form[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first : '';
-}
 
 /** Checks a send request; a Twilio error, or null when it may go. */
 function checkSend(to: string, from: string, service: string, body: string): TwilioError | null {
@@ -70,18 +65,19 @@ function reportStatus(ctx: ServerContext, url: string, authToken: string, messag
 /** The Twilio Messaging routes, mounted at `/sms/twilio`. */
 export function createTwilioRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.route('/verify', createTwilioVerifyRoutes(ctx));
 
   app.post('/api/2010-04-01/Accounts/:accountSid/Messages.json', async (c) => {
     const principal = c.var.principal;
     if (!mayUseIntake(principal, ctx.config.http.host)) {
-      return fail(c, twilioError(401, 20003, 'Authenticate: this shared inboxkit service takes an inboxkit API key as the auth token (twilio(accountSid, "tm_…")).'));
+      return fail(c, TWILIO_AUTH_ERROR);
     }
     const accountSid = c.req.param('accountSid');
     const form = await c.req.parseBody();
-    const to = field(form, 'To').trim();
-    const from = field(form, 'From').trim();
-    const service = field(form, 'MessagingServiceSid').trim();
-    const body = field(form, 'Body');
+    const to = formField(form, 'To').trim();
+    const from = formField(form, 'From').trim();
+    const service = formField(form, 'MessagingServiceSid').trim();
+    const body = formField(form, 'Body');
     const problem = checkSend(to, from, service, body);
     if (problem) return fail(c, problem);
     const phone = await reachablePhone(ctx.store, principal, to, ctx.now());
@@ -91,7 +87,7 @@ export function createTwilioRoutes(ctx: ServerContext): Hono<AppEnv> {
     const sid = twilioSid('SM');
     const stored = await deliverSms(ctx, phone, { to, from: from || service, body, provider: 'twilio', providerId: sid, clientAddress: clientAddressOf(c) });
     const message: TwilioMessageFields = { accountSid, sid, to, from: from || null, messagingServiceSid: service || null, body, segments: segmentsOf(body), status: 'queued', createdAt: stored.receivedAt };
-    const callback = field(form, 'StatusCallback');
+    const callback = formField(form, 'StatusCallback');
     if (callback !== '') reportStatus(ctx, callback, basicCredentials(c.req.header('authorization'))?.password ?? '', message, ['sent', 'delivered']);
     return c.json(twilioMessageResource(message), 201);
   });

@@ -96,3 +96,16 @@ export function basicCredentials(authorization: string | undefined): { user: str
   const colon = decoded.indexOf(':');
   return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
+
+/** A form as Hono's `parseBody()` reads it. */
+export type ParsedForm = Record<string, string | File | (string | File)[]>;
+
+/** A form field as one string ('' when absent); Twilio reads the first of repeated fields. */
+export function formField(form: ParsedForm, name: string): string {
+  const value = form[name];
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' ? first : '';
+}
+
+/** Twilio's 20003 for a request a shared service refuses: what to send instead. */
+export const TWILIO_AUTH_ERROR = twilioError(401, 20003, 'Authenticate: this shared inboxkit service takes an inboxkit API key as the auth token (twilio(accountSid, "tm_…")).');
