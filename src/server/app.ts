@@ -36,7 +36,7 @@ import { createMetaRoutes } from './routes/meta.handlers.ts';
 import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
 import { createPhoneRoutes } from './routes/phones.handlers.ts';
-import { createTwilioRoutes } from './routes/sms-twilio.handlers.ts';
+import { createSmsRoutes } from './routes/sms.handlers.ts';
 import type { ConnectionTimers } from './streams/connection.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
 import { InvalidCursorError } from './storage/contract/cursor.ts';
@@ -234,7 +234,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
     );
   }
 
-  app.route('/sms/twilio', createTwilioRoutes(ctx)); // SMS provider APIs as apps' SDKs call them, outside the API prefix
+  app.route('/sms', createSmsRoutes(ctx)); // SMS provider APIs (Twilio, AWS SNS, Vonage) as apps' SDKs call them
   // The web inbox viewer at `/`: static files, a client of the API above.
   if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));
 
