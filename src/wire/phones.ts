@@ -88,3 +88,32 @@ export type CreatedPhone = z.infer<typeof CreatedPhoneSchema>;
 
 /** Header the service sets on every SMS it stores: the provider API it came through (`twilio`, `twilio-verify`, `sns`, `vonage`, `inboxkit`). */
 export const SMS_HEADER = 'x-inboxkit-sms';
+
+/** Longest text `POST /sms` takes, in characters (Twilio's limit). */
+export const MAX_SMS_TEXT = 1600;
+
+/** The body of `POST /sms`, the plain intake for apps with a sender of their own. */
+export const SendSmsRequestSchema = z
+  .object({
+    to: z.string().regex(E164_PATTERN, 'must be an E.164 number such as +12025550123').meta({ description: 'The phone to text, E.164' }),
+    from: z.string().min(1).max(64).optional().meta({ description: 'The sender: a number, short code or sender id; default "inboxkit"' }),
+    text: z.string().min(1).max(MAX_SMS_TEXT).meta({ description: `The text, 1 to ${MAX_SMS_TEXT} characters` }),
+  })
+  .strict()
+  .meta({ id: 'SendSmsRequest' });
+
+/** The answer of `POST /sms`: the stored message. */
+export const SentSmsSchema = z
+  .object({
+    messageId: z.string(),
+    inboxId: z.string(),
+    seq: z.number().int().positive(),
+    to: z.string(),
+    segments: z.number().int().positive().meta({ description: 'Parts the text would take (160 GSM-7 or 70 UCS-2 characters for one, 153 or 67 each beyond)' }),
+  })
+  .meta({ id: 'SentSms' });
+
+/** What `POST /sms` accepts. */
+export type SendSmsRequest = z.infer<typeof SendSmsRequestSchema>;
+/** What `POST /sms` answers. */
+export type SentSms = z.infer<typeof SentSmsSchema>;

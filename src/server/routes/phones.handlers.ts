@@ -1,9 +1,10 @@
 /**
  * The phones extension: `POST /phones` makes an inbox whose local part is a
- * free number of a fiction range.
+ * free number of a fiction range; `POST /sms` texts one (the plain intake).
  *
  * @packageDocumentation
  */
+import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { userOf } from '../auth/principal.ts';
 import { planOf } from '../auth/plans.ts';
@@ -15,7 +16,9 @@ import { toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { allocatePhone } from '../sms/numbers.ts';
 import { checkGuestCap } from './inboxes.handlers.ts';
-import { createPhoneRoute } from './phones.routes.ts';
+import { createPhoneRoute, sendSmsRoute } from './phones.routes.ts';
+import { deliverSms, segmentsOf } from '../sms/deliver.ts';
+import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
 
 /** The phone routes (paths relative to `/api/v1`). */
 export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
@@ -53,6 +56,18 @@ export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     }
     ctx.bus.publish({ type: 'inbox.created', inboxId: phone.id });
     return c.json({ data: { ...toWireInbox(phone), token, phoneNumber: phone.localPart, country } }, 200);
+  });
+
+  app.openapi(sendSmsRoute, async (c) => {
+    const principal = c.var.principal;
+    if (!mayUseIntake(principal, ctx.config.http.host)) {
+      throw new HttpError('unauthorized', 'This shared service takes SMS from API keys only: send Authorization: Bearer <API key> (or the phone\'s X-Inbox-Token).');
+    }
+    const body = c.req.valid('json');
+    const phone = await reachablePhone(ctx.store, principal, body.to, ctx.now());
+    if (!phone) throw new HttpError('inbox_not_found', `No active phone ${body.to} that this caller may text: numbers come from POST /phones and go when the phone is deleted or expires.`);
+    const stored = await deliverSms(ctx, phone, { to: body.to, from: body.from ?? 'inboxkit', body: body.text, provider: 'inboxkit', providerId: randomUUID(), clientAddress: clientAddressOf(c) });
+    return c.json({ data: { messageId: stored.id, inboxId: phone.id, seq: stored.seq, to: body.to, segments: segmentsOf(body.text) } }, 200);
   });
 
   return app;

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import { createRoute } from '@hono/zod-openapi';
-import { CreatedPhoneSchema, CreatePhoneRequestSchema } from '../../wire/phones.ts';
+import { CreatedPhoneSchema, CreatePhoneRequestSchema, SendSmsRequestSchema, SentSmsSchema } from '../../wire/phones.ts';
 import { errorResponses, okResponse, security } from '../http/openapi.ts';
 
 /** `POST /phones` (inboxkit extension) */
@@ -24,4 +24,21 @@ export const createPhoneRoute = createRoute({
   security: security.optional,
   request: { body: { required: false, description: 'The country of the number; may be empty', content: { 'application/json': { schema: CreatePhoneRequestSchema } } } },
   responses: { ...okResponse(CreatedPhoneSchema, 'The phone, with its inbox token (shown only here)'), ...errorResponses(400, 403, 413) },
+});
+
+/** `POST /sms` (inboxkit extension) */
+export const sendSmsRoute = createRoute({
+  method: 'post',
+  path: '/sms',
+  operationId: 'sendSms',
+  tags: ['Phones'],
+  summary: 'Text a phone: the plain SMS intake for apps with a sender of their own (inboxkit extension)',
+  description:
+    'Not part of the Disposable Inbox API specification: servers without it answer 404. ' +
+    'Stores the text as the next message of the active phone of `to` (its stream announces it), as the provider APIs under `/sms/` do. ' +
+    'A service bound to loopback takes it from anyone; a shared one needs an API key (or the phone\'s inbox token) and texts only the caller\'s own phones.',
+  'x-inboxkit-extension': true,
+  security: security.optional,
+  request: { body: { required: true, description: 'The text and its phone', content: { 'application/json': { schema: SendSmsRequestSchema } } } },
+  responses: { ...okResponse(SentSmsSchema, 'The stored SMS'), ...errorResponses(400, 404, 413) },
 });
