@@ -15,6 +15,7 @@ test('a new user confirms their email, then their phone with the code texted to 
   await page.goto(confirmation.link('Confirm email').href);
   await expect(page.getByRole('status')).toHaveText('Email confirmed');
 
+  // #region phone
   await page.goto('/account/phone');
   await page.getByLabel('Phone number').fill(phone.number);
   await page.getByRole('button', { name: 'Text me a code' }).click();
@@ -27,6 +28,7 @@ test('a new user confirms their email, then their phone with the code texted to 
 
   await expect(page.getByRole('status')).toHaveText('Phone verified');
   await expect(page.locator('#account')).toHaveText(`Signed in as ${inbox.address} · ${phone.number}`);
+  // #endregion
 });
 
 test('a wrong code is refused and the right one still works', async ({ page, inbox, phone }) => {

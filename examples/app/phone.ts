@@ -38,16 +38,18 @@ export interface PhoneOptions {
   verifyServiceSid: string;
 }
 
-/** The app's `twilio` client, sent to `baseUrl` when one is given. */
+/** The app's `twilio` client, sent to `twilioBaseUrl` when one is given. */
 export function twilioClient(options: PhoneOptions): twilio.Twilio {
   const base = options.twilioBaseUrl;
   if (!base) return twilio(options.accountSid, options.authToken);
+  // #region twilio-client
   class ToInboxkit extends twilio.RequestClient {
     override request<T>(opts: Parameters<twilio.RequestClient['request']>[0]) {
       return super.request<T>({ ...opts, uri: opts.uri.replace(/^https:\/\/([a-z]+)\.twilio\.com/, `${base}/$1`) } as never);
     }
   }
   return twilio(options.accountSid, options.authToken, { httpClient: new ToInboxkit() });
+  // #endregion
 }
 
 /** The phone pages: `/account/phone` (number, then code). */
