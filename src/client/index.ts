@@ -96,6 +96,8 @@ export type { DynamicPart, ImageMode } from './render-html.ts';
 export { FaultsResource, DeliveryFaultsUnsupportedError } from './faults.ts';
 export { PhonesResource, PhonesUnsupportedError } from './phones.ts';
 export type { CreatePhoneOptions } from './phones.ts';
+export type { InboundSmsOptions, InboundSmsResult } from './inbound-sms.ts';
+export type { SentSms } from '../wire/phones.ts';
 export type { PhoneCountry } from '../wire/phones.ts';
 export type { DeliveryFaultOptions } from './faults.ts';
 export type { DeliveryFault, ClearedDeliveryFault } from '../wire/faults.ts';

@@ -26,3 +26,4 @@ export { clientFeatureSupport } from './message/compatibility.ts';
 export type { ClientFeatureSupport } from './message/compatibility.ts';
 export { prepareRenderHtml, renderSource } from './render-html.ts';
 export type { PrepareRenderOptions, PreparedRender, RenderSource } from './render-html.ts';
+export { postInboundSms } from './inbound-sms.ts';

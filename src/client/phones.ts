@@ -4,8 +4,8 @@
  *
  * @packageDocumentation
  */
-import type { CreatePhoneRequest } from '../wire/phones.ts';
-import { PHONE_COUNTRIES } from '../wire/phones.ts';
+import type { CreatePhoneRequest, SentSms } from '../wire/phones.ts';
+import { PHONE_COUNTRIES, SentSmsSchema } from '../wire/phones.ts';
 import { ApiPromise } from './core/api-promise.ts';
 import { ApiError, InboxkitError } from './core/errors.ts';
 import type { RequestOptions } from './core/types.ts';
@@ -43,6 +43,27 @@ export class PhonesResource {
   constructor(transport: Transport, inboxes: InboxesResource) {
     this.#transport = transport;
     this.#inboxes = inboxes;
+  }
+
+  /**
+   * Texts a phone through the plain intake (`POST /sms`): the SMS is the
+   * phone's next message, as if an app had sent it.
+   */
+  text(to: string, text: string, from = 'inboxkit', options?: RequestOptions): ApiPromise<SentSms> {
+    const t = this.#transport;
+    return new ApiPromise(
+      (async () => {
+        try {
+          const answer = await t.buffered({ method: 'POST', path: '/sms', body: { to, from, text } }, options);
+          return { data: t.data(answer, SentSmsSchema.loose()), response: answer.info };
+        } catch (error) {
+          if (error instanceof ApiError && (error.status === 405 || (error.status === 404 && error.code !== 'inbox_not_found'))) {
+            throw new PhonesUnsupportedError(t.config.apiRoot, error.status, error);
+          }
+          throw error;
+        }
+      })(),
+    );
   }
 
   /**

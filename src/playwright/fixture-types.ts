@@ -8,7 +8,8 @@ import type { InboxkitClient, TestDns } from '../client/index.ts';
 import type { Authenticator } from './authenticator/authenticator.ts';
 import type { BrowserSource } from './render.ts';
 import type { PhoneCountry } from '../client/index.ts';
-import type { TestInbox, TestPhone } from './test-inbox.ts';
+import type { TestInbox } from './test-inbox.ts';
+import type { TestPhone } from './test-phone.ts';
 
 /**
  * The fixtures' options, set under one key in the config's (or a project's)

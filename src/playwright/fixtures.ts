@@ -12,7 +12,8 @@ import { defaultWaitTimeout } from './budget.ts';
 import { localPartFor } from './local-part.ts';
 import { attachMessage, messageTitle } from './report.ts';
 import { viewerLink, whereToLook } from './viewer-link.ts';
-import { TestInbox, TestPhone } from './test-inbox.ts';
+import { TestInbox } from './test-inbox.ts';
+import { TestPhone } from './test-phone.ts';
 import type { CreateTestPhoneOptions, InboxkitOptions, CreateTestInboxOptions, InboxkitTestFixtures, InboxkitAccount, InboxkitWorkerFixtures, InboxkitInternalTestFixtures } from './fixture-types.ts';
 export type { CreatePhone, CreateTestPhoneOptions, InboxkitOptions, CreateTestInboxOptions, CreateInbox, InboxkitTestFixtures, InboxkitAccount, InboxkitWorkerFixtures, InboxkitInternalTestFixtures } from './fixture-types.ts';
 import { authenticatorFixture } from './authenticator/authenticator.ts';
@@ -287,7 +288,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
       const maker: InboxMaker = { client, account, testInfo, customAddresses: account.customAddresses, sequence: 0 };
       const create = async (options: CreateTestInboxOptions & { [PHONE]?: CreateTestPhoneOptions } = {}) => {
         const phone = options[PHONE];
-        const inbox = phone ? new TestPhone(await createPhoneHandle(maker, phone), context) : new TestInbox(await createHandle(maker, options), context);
+        const inbox = phone ? new TestPhone(await createPhoneHandle(maker, phone), context, client.phones) : new TestInbox(await createHandle(maker, options), context);
         inboxes.push(inbox);
         return inbox;
       };

@@ -32,7 +32,7 @@ function started<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** What a {@link TestInbox} needs from the fixture that made it. @internal */
-interface TestInboxContext {
+export interface TestInboxContext {
   /** The running test. */
   testInfo: TestInfo;
   /** The timeout of a wait that was given none, computed when the wait starts. */
@@ -68,13 +68,13 @@ interface TestInboxContext {
  * without any frame; the error gets the caller's stack from {@link atSite}.)
  * Boxed only when the caller's line is unknown.
  */
-function stepOptions(site: CallSite): { box?: true; location?: CallLocation } {
+export function stepOptions(site: CallSite): { box?: true; location?: CallLocation } {
   const location = callLocation(site);
   return location !== undefined ? { location } : { box: true };
 }
 
 /** `body`, whose inboxkit errors carry the caller's stack (`site`) instead of inboxkit's internals. */
-function atSite<T>(site: CallSite, body: () => Promise<T>): () => Promise<T> {
+export function atSite<T>(site: CallSite, body: () => Promise<T>): () => Promise<T> {
   return async () => {
     try {
       return await body();
@@ -353,29 +353,5 @@ export class TestInbox {
   /** `console.log(inbox)` shows the address, never the token. */
   [inspect.custom](): string {
     return `TestInbox { address: ${JSON.stringify(this.address)}, id: ${JSON.stringify(this.id)} }`;
-  }
-}
-
-/**
- * A phone that belongs to one test, as given by the `phone` fixture and by
- * `createPhone()`: an inbox with a phone number, whose SMS are read with the
- * same waits, matchers and `otp()` as email. Deleted when the test ends.
- *
- * @example
- * ```ts
- * test('verifies the phone', async ({ page, phone }) => {
- *   await page.getByLabel('Phone').fill(phone.number);
- *   await page.getByRole('button', { name: 'Send code' }).click();
- *   const sms = await phone.waitForMessage();
- *   await page.getByLabel('Code').fill(sms.otp());
- * });
- * ```
- */
-export class TestPhone extends TestInbox {
-  /** The phone number to type into the application, in E.164 (`+12025550123`). */
-  get number(): string {
-    const number = this.handle.phoneNumber;
-    if (number === null) throw new Error('inboxkit: this TestPhone was made from an inbox without a phone number');
-    return number;
   }
 }
