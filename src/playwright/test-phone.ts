@@ -7,7 +7,7 @@
 import { test as base } from '@playwright/test';
 import { captureCallSite } from '../client/internals.ts';
 import { postInboundSms } from '../client/internals.ts';
-import type { InboundSmsOptions, InboundSmsResult, InboxHandle, PhonesResource } from '../client/index.ts';
+import type { DeliveryFault, InboundSmsOptions, InboundSmsResult, InboxHandle, PhonesResource } from '../client/index.ts';
 import { TestInbox, atSite, stepOptions } from './test-inbox.ts';
 import type { TestInboxContext } from './test-inbox.ts';
 
@@ -57,6 +57,28 @@ export class TestPhone extends TestInbox {
       return result;
     };
     return base.step(`send SMS to the app: ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`, atSite(site, body), stepOptions(site));
+  }
+
+  /**
+   * Makes the next SMS to this phone fail as the providers report it, for
+   * `count` texts (every one until cleared when left out): `invalid` (Twilio
+   * 21211, refused), `unsubscribed` (Twilio 21610, refused), `undeliverable`
+   * (accepted, then `undelivered` with 30003, never stored). Kept in the
+   * phone's delivery fault (`clearDeliveryFault()` ends it). A report step.
+   *
+   * @example
+   * ```ts
+   * await phone.failSms('unsubscribed');
+   * ```
+   */
+  async failSms(kind: 'invalid' | 'unsubscribed' | 'undeliverable', options: { count?: number } = {}): Promise<DeliveryFault> {
+    const enhancedStatus = kind === 'invalid' ? '5.1.1' : kind === 'unsubscribed' ? '5.7.1' : '5.4.4';
+    return this.failDeliveries({ code: 550, enhancedStatus, ...(options.count !== undefined ? { count: options.count } : {}) });
+  }
+
+  /** Holds the next SMS to this phone `delayMs` before it arrives (the provider answers at once), for `count` texts. A report step. */
+  async delaySms(delayMs: number, options: { count?: number } = {}): Promise<DeliveryFault> {
+    return this.failDeliveries({ delayMs, ...(options.count !== undefined ? { count: options.count } : {}) });
   }
 
   /** The phone number to type into the application, in E.164 (`+12025550123`). */

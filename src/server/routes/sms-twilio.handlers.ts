@@ -16,6 +16,7 @@ import { createTwilioVerifyRoutes } from './sms-twilio-verify.handlers.ts';
 import { postForm } from '../sms/callbacks.ts';
 import { deliverSms, segmentsOf } from '../sms/deliver.ts';
 import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
+import { smsFaultOf, storeAfter } from '../sms/faults.ts';
 import { E164_PATTERN } from '../../wire/phones.ts';
 import { TWILIO_AUTH_ERROR, TWILIO_MAX_BODY, basicCredentials, formField, twilioError, twilioMessageResource, twilioSid, twilioSignature } from '../sms/twilio.ts';
 import type { TwilioError, TwilioMessageFields } from '../sms/twilio.ts';
@@ -84,11 +85,23 @@ export function createTwilioRoutes(ctx: ServerContext): Hono<AppEnv> {
     if (!phone) {
       return fail(c, twilioError(400, 21612, `The 'To' phone number: ${to}, is not currently reachable via SMS: no active inboxkit phone has it (numbers come from POST /api/v1/phones and go when the phone is deleted or expires).`));
     }
+    const fault = smsFaultOf(await ctx.faults.take(phone.id));
+    if (fault.kind === 'invalid') return fail(c, twilioError(400, 21211, `Invalid 'To' Phone Number: ${to} (an inboxkit fault set on this phone).`));
+    if (fault.kind === 'unsubscribed') return fail(c, twilioError(400, 21610, 'Attempt to send to unsubscribed recipient'));
     const sid = twilioSid('SM');
-    const stored = await deliverSms(ctx, phone, { to, from: from || service, body, provider: 'twilio', providerId: sid, clientAddress: clientAddressOf(c) });
-    const message: TwilioMessageFields = { accountSid, sid, to, from: from || null, messagingServiceSid: service || null, body, segments: segmentsOf(body), status: 'queued', createdAt: stored.receivedAt };
+    const message: TwilioMessageFields = { accountSid, sid, to, from: from || null, messagingServiceSid: service || null, body, segments: segmentsOf(body), status: 'queued', createdAt: ctx.now() };
     const callback = formField(form, 'StatusCallback');
-    if (callback !== '') reportStatus(ctx, callback, basicCredentials(c.req.header('authorization'))?.password ?? '', message, ['sent', 'delivered']);
+    const token = basicCredentials(c.req.header('authorization'))?.password ?? '';
+    if (fault.kind === 'undeliverable') {
+      if (callback !== '') reportStatus(ctx, callback, token, { ...message, errorCode: 30003, errorMessage: 'Unreachable destination handset' }, ['sent', 'undelivered']);
+    } else {
+      // Delivered (and reported so) once stored: after the fault's delay, when it has one.
+      const deliver = async () => {
+        await deliverSms(ctx, phone, { to, from: from || service, body, provider: 'twilio', providerId: sid, clientAddress: clientAddressOf(c) });
+        if (callback !== '') reportStatus(ctx, callback, token, message, ['sent', 'delivered']);
+      };
+      await storeAfter(fault.delayMs, (ms) => ctx.faults.delay(ms), deliver, (error) => ctx.logger.error({ err: error }, 'sms: a delayed SMS could not be stored'));
+    }
     return c.json(twilioMessageResource(message), 201);
   });
 
