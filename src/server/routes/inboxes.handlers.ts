@@ -16,7 +16,6 @@ import { addressOf, toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { INBOX_CURSOR, decodeCursor } from '../storage/contract/cursor.ts';
 import type { DomainRecord } from '../storage/contract/types.ts';
-import { isPhoneLocalPart } from '../../wire/phones.ts';
 import { createInboxRoute, deleteInboxRoute, getInboxRoute, listInboxesRoute, updateInboxRoute } from './inboxes.routes.ts';
 
 const LOCAL_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -67,9 +66,6 @@ export function createInboxRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const user = userOf(principal);
     const now = ctx.now();
 
-    if (body.localPart !== undefined && isPhoneLocalPart(body.localPart)) {
-      throw new HttpError('validation_error', `localPart ${JSON.stringify(body.localPart)} is a phone number, kept for phones: create a phone with POST /phones, or choose another localPart.`);
-    }
     if (body.localPart !== undefined && !plan.entitlements.customAddresses) {
       throw new HttpError('plan_required', `The ${plan.name} plan does not include custom addresses; omit localPart for a random address.`);
     }
