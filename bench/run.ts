@@ -2,7 +2,7 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms] [-- --cpu-prof]`
  *
  * The `postgres` section (SQLite beside one and two PostgreSQL nodes) needs
  * `INBOXKIT_BENCH_POSTGRES_URL`; without it, it says so and is skipped.
@@ -46,8 +46,10 @@ import { runViewer } from './sections/viewer.ts';
 import type { ViewerResult } from './sections/viewer.ts';
 import { runChecks } from './sections/checks.ts';
 import type { ChecksResult } from './sections/checks.ts';
+import { runSms } from './sections/sms.ts';
+import type { SmsResult } from './sections/sms.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -84,6 +86,7 @@ interface Results {
   suite?: SuiteResult[];
   viewer?: ViewerResult;
   checks?: ChecksResult;
+  sms?: SmsResult;
   postgres?: PostgresResult[];
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
 }
@@ -145,6 +148,7 @@ if (want('startup')) {
   results.firstWait = await runFirstWait({ runs: SIZE.startupRuns, build: build.dir, log });
 }
 if (want('checks')) results.checks = await runChecks({ count: quick ? 13 : 53, log });
+if (want('sms')) results.sms = await runSms({ count: quick ? 21 : 101, log });
 if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
 if (want('postgres')) {
   const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
@@ -208,6 +212,7 @@ if (startup) check(`startup to healthy ≤ 0.35 s (${startup.command})`, startup
 check('viewer: first page of a 1,000-message inbox p50 ≤ 300 ms', results.viewer?.firstPage.p50, 300, ' ms');
 check('viewer: new mail shown ≤ 200 ms after the SMTP 250 (p99)', results.viewer?.live.p99, 200, ' ms');
 const firstWait = results.firstWait;
+if (results.sms) check('SMS through the twilio SDK → code in hand, p50 ≤ the email path\'s p50 + 5 ms', results.sms.sms.p50 - results.sms.email.p50, 5, ' ms more');
 if (firstWait) check('first wait after start p50 ≤ a later wait\'s p50 + 20 ms (no warm-up left for the first test)', firstWait.first.p50 - firstWait.second.p50, 20, ' ms more');
 results.targets = targets;
 
@@ -344,6 +349,14 @@ if (results.checks) {
     `Email checks per message: DKIM-signed 10 KB HTML emails (ms from the client's call to its answer)`,
     ['check', 'n', 'p50', 'p95', 'max', 'scanner p50', 'note'],
     c.timings.map((t) => [t.check, t.perMessage ? String(t.perMessage.n) : '–', t.perMessage ? fmt(t.perMessage.p50) : '–', t.perMessage ? fmt(t.perMessage.p95) : '–', t.perMessage ? fmt(t.perMessage.max) : '–', t.scanner ? fmt(t.scanner.p50) : '–', t.note]),
+  );
+}
+if (results.sms) {
+  const { sms, email } = results.sms;
+  section(
+    'SMS beside email: send (twilio SDK messages.create, or SMTP) → the test holds the message and its code (ms)',
+    ['path', 'n', 'p50', 'p95', 'max'],
+    [['SMS, twilio SDK', sms], ['email, SMTP', email]].map(([name, s]) => [name as string, String((s as typeof sms).n), fmt((s as typeof sms).p50), fmt((s as typeof sms).p95), fmt((s as typeof sms).max)]),
   );
 }
 section('Targets', ['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured, t.met === null ? '–' : t.met ? 'met' : 'MISSED']));

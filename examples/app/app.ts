@@ -26,6 +26,8 @@ import { a, form, p, page } from './pages.ts';
 import { formatAmount } from './pdf.ts';
 import { createStore, normaliseEmail } from './store.ts';
 import { createTwoFactor } from './two-factor.ts';
+import { createPhoneVerification } from './phone.ts';
+import type { PhoneOptions } from './phone.ts';
 
 /** How to start the example app. */
 export interface ExampleAppOptions {
@@ -71,6 +73,11 @@ export interface ExampleAppOptions {
    * @defaultValue Date.now
    */
   now?: () => number;
+  /**
+   * Phone verification through Twilio Verify (`/account/phone`).
+   * @defaultValue none: the phone pages are not offered
+   */
+  phone?: PhoneOptions;
 }
 
 /** A running example app. */
@@ -454,6 +461,9 @@ export async function startExampleApp(options: ExampleAppOptions): Promise<Examp
 
     // 6. Two-factor sign-in with an authenticator app (examples/app/two-factor.ts).
     ...twoFactor.routes,
+
+    // 7. Phone verification through Twilio Verify (examples/app/phone.ts).
+    ...(options.phone ? createPhoneVerification(options.phone, { html: (status, body) => html(status, body), redirect: (location) => redirect(location) }) : {}),
   };
 
   function verifyForm(email: string): string {

@@ -4,7 +4,9 @@
  * Environment: PORT (default 3000), HOST (default 127.0.0.1), SMTP_HOST /
  * INBOXKIT_SMTP_HOST (default 127.0.0.1), SMTP_PORT / INBOXKIT_SMTP_PORT
  * (default 2525), PUBLIC_URL (base of email links, default the listen URL),
- * RESET_LINK_TTL_SECONDS (default 900).
+ * RESET_LINK_TTL_SECONDS (default 900), INBOXKIT_TWILIO_BASE_URL (where the
+ * twilio SDK's requests go), TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN,
+ * TWILIO_VERIFY_SERVICE_SID (made-up defaults).
  */
 import { startExampleApp } from './app.ts';
 
@@ -34,6 +36,13 @@ const app = await startExampleApp({
   smtpPort,
   resetLinkTtlMs: resetSeconds * 1000,
   ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
+  // Phone verification texts through Twilio Verify; with INBOXKIT_TWILIO_BASE_URL (inboxkitServer().env) the SDK talks to the inbox service.
+  phone: {
+    ...(env.INBOXKIT_TWILIO_BASE_URL ? { twilioBaseUrl: env.INBOXKIT_TWILIO_BASE_URL } : {}),
+    accountSid: env.TWILIO_ACCOUNT_SID || `AC${'0'.repeat(32)}`,
+    authToken: env.TWILIO_AUTH_TOKEN || 'example-auth-token',
+    verifyServiceSid: env.TWILIO_VERIFY_SERVICE_SID || `VA${'0'.repeat(32)}`,
+  },
 }).catch((error: unknown) => {
   console.error(`The example app could not start: ${error instanceof Error ? error.message : String(error)}. Is the port free? Set PORT to another one.`);
   process.exit(1);

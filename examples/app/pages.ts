@@ -66,7 +66,7 @@ export interface Field {
   /** Visible label. */
   label: string;
   /** Input type. */
-  type: 'email' | 'password' | 'text' | 'hidden';
+  type: 'email' | 'password' | 'text' | 'hidden' | 'tel';
   /** Prefilled value. */
   value?: string;
   /** Extra attributes, e.g. `autocomplete="one-time-code"`. */

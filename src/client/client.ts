@@ -7,6 +7,7 @@ import { Agent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { InboxkitError } from './core/errors.ts';
 import { FaultsResource } from './faults.ts';
+import { PhonesResource } from './phones.ts';
 import { AttachmentsResource, DomainsResource, ExtensionResource, InboxesResource, MeResource, MessagesResource } from './resources.ts';
 import type { ClientOptions } from './core/types.ts';
 import { DEFAULT_RETRY_POLICY } from './internal/retry.ts';
@@ -78,6 +79,8 @@ export class InboxkitClient {
   readonly extension: ExtensionResource;
   /** Delivery faults on demand (an inboxkit extension; see `inbox.failDeliveries()`). */
   readonly faults: FaultsResource;
+  /** Phones: inboxes with a phone number that receive SMS (an inboxkit extension). */
+  readonly phones: PhonesResource;
   readonly #options: ClientOptions;
   readonly #dispatcher: Dispatcher;
   readonly #ownsDispatcher: boolean;
@@ -117,6 +120,7 @@ export class InboxkitClient {
     this.me = new MeResource(transport);
     this.extension = new ExtensionResource(transport);
     this.faults = new FaultsResource(transport);
+    this.phones = new PhonesResource(transport, this.inboxes);
   }
 
   /**

@@ -103,6 +103,11 @@ export class InboxHandle {
     return this.#data.address;
   }
 
+  /** The phone number (E.164) of a phone (`client.phones.create()`), or `null` for an email inbox. */
+  get phoneNumber(): string | null {
+    return this.#data.phoneNumber ?? null;
+  }
+
   /** The part before `@`. */
   get localPart(): string {
     return this.#data.localPart;

@@ -104,6 +104,11 @@ export { applyClientProfile, CLIENT_PROFILE_NOTE } from '../checks/client-profil
 export type { ClientProfileResult, ProfileRemoval } from '../checks/client-profile.ts';
 export type { DynamicPart, ImageMode } from '../checks/render-source.ts';
 export { FaultsResource, DeliveryFaultsUnsupportedError } from './faults.ts';
+export { PhonesResource, PhonesUnsupportedError } from './phones.ts';
+export type { CreatePhoneOptions } from './phones.ts';
+export type { InboundSmsOptions, InboundSmsResult } from './core/inbound-sms.ts';
+export type { SentSms } from '../wire/phones.ts';
+export type { PhoneCountry } from '../wire/phones.ts';
 export type { DeliveryFaultOptions } from './faults.ts';
 export type { DeliveryFault, ClearedDeliveryFault } from '../wire/faults.ts';
 export type {

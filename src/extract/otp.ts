@@ -13,6 +13,7 @@ import { announcement } from './otp-announce.ts';
 import { digitCount, masksOf, type Mask } from './otp-masks.ts';
 import { findWords, namesCode, rank, scoreToken, type Occurrence } from './otp-scoring.ts';
 import type { OtpCandidate, OtpCandidates, RejectedOtp } from './types.ts';
+import { originBoundCode } from './sms.ts';
 
 export type { OtpOptions } from './otp-candidates.ts';
 export { normalizeCode } from './otp-candidates.ts';
@@ -233,6 +234,8 @@ export function extractOtps(source: ExtractSource, options: OtpOptions = {}): Ot
  */
 export function extractOtp(source: ExtractSource, options: OtpOptions = {}): string {
   const input = normalizeInput(source);
+  const bound = originBoundCode(input.text, options); // an SMS's WebOTP line names its code (src/extract/sms.ts)
+  if (bound !== null) return bound;
   const { candidates, rejected, bounds, docs } = analyze(input, options);
   const best = candidates[0];
   if (best && best.score >= OTP_MIN_SCORE) return best.code;

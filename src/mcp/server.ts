@@ -18,9 +18,10 @@ import type { ToolDefinition } from './tool.ts';
 import { createInbox, deleteInbox, listInboxes, listMessages, waitForMessage } from './tools-inbox.ts';
 import { checkLinks } from './tools-links.ts';
 import { checkCompatibilityTool, getCode, getLink, getMessage } from './tools-message.ts';
+import { createPhone } from './tools-phone.ts';
 
 /** Every tool, in the order a host lists them. A fixed list: a session cannot add tools. */
-export const TOOLS: readonly ToolDefinition[] = [createInbox, waitForMessage, getLink, getCode, getMessage, listMessages, listInboxes, deleteInbox, checkCompatibilityTool, checkLinks];
+export const TOOLS: readonly ToolDefinition[] = [createInbox, createPhone, waitForMessage, getLink, getCode, getMessage, listMessages, listInboxes, deleteInbox, checkCompatibilityTool, checkLinks];
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {

@@ -7,7 +7,9 @@
 import type { InboxkitClient, TestDns } from '../client/index.ts';
 import type { Authenticator } from './authenticator/authenticator.ts';
 import type { BrowserSource } from './render.ts';
+import type { PhoneCountry } from '../client/index.ts';
 import type { TestInbox } from './test-inbox.ts';
+import type { TestPhone } from './test-phone.ts';
 
 /**
  * The fixtures' options, set under one key in the config's (or a project's)
@@ -87,6 +89,23 @@ export interface CreateTestInboxOptions {
 /** Makes another inbox for the running test; every one is deleted when the test ends. */
 export type CreateInbox = (options?: CreateTestInboxOptions) => Promise<TestInbox>;
 
+/** Options of `createPhone()`. */
+export interface CreateTestPhoneOptions {
+  /**
+   * Country of the number: `US` (+1 NXX 555-01xx), `AU` (+61 491 57x xxx) or `FR` (+33 6 39 98 xx xx).
+   * @defaultValue 'US'
+   */
+  country?: PhoneCountry;
+  /**
+   * Label stored with the phone.
+   * @defaultValue the test's title path
+   */
+  label?: string;
+}
+
+/** Makes a phone for the running test; every one is deleted when the test ends. */
+export type CreatePhone = (options?: CreateTestPhoneOptions) => Promise<TestPhone>;
+
 /** The test-scoped fixtures. */
 export interface InboxkitTestFixtures {
   /** A fresh inbox for this test, made when the test first uses it, deleted when it ends. */
@@ -95,6 +114,10 @@ export interface InboxkitTestFixtures {
   createInbox: CreateInbox;
   /** A simulated authenticator app: `enroll()` reads the page's QR code, `code()` gives TOTP/HOTP codes. */
   authenticator: Authenticator;
+  /** A fresh phone (a US number) for this test, made when the test first uses it, deleted when it ends. */
+  phone: TestPhone;
+  /** Makes phones for this test, e.g. in another country; all are deleted when it ends. */
+  createPhone: CreatePhone;
 }
 
 /** What the service allows the configured credential, read once per worker (and never changed by a test). */

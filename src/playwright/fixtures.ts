@@ -13,8 +13,9 @@ import { localPartFor } from './local-part.ts';
 import { attachMessage, messageTitle } from './report.ts';
 import { viewerLink, whereToLook } from './viewer-link.ts';
 import { TestInbox } from './test-inbox.ts';
-import type { InboxkitOptions, CreateTestInboxOptions, InboxkitTestFixtures, InboxkitAccount, InboxkitWorkerFixtures, InboxkitInternalTestFixtures } from './fixture-types.ts';
-export type { InboxkitOptions, CreateTestInboxOptions, CreateInbox, InboxkitTestFixtures, InboxkitAccount, InboxkitWorkerFixtures, InboxkitInternalTestFixtures } from './fixture-types.ts';
+import { TestPhone } from './test-phone.ts';
+import type { CreateTestPhoneOptions, InboxkitOptions, CreateTestInboxOptions, InboxkitTestFixtures, InboxkitAccount, InboxkitWorkerFixtures, InboxkitInternalTestFixtures } from './fixture-types.ts';
+export type { CreatePhone, CreateTestPhoneOptions, InboxkitOptions, CreateTestInboxOptions, CreateInbox, InboxkitTestFixtures, InboxkitAccount, InboxkitWorkerFixtures, InboxkitInternalTestFixtures } from './fixture-types.ts';
 import { authenticatorFixture } from './authenticator/authenticator.ts';
 import { renderBrowserFixture } from './render-browser.ts';
 
@@ -110,6 +111,16 @@ async function createHandle(maker: InboxMaker, options: CreateTestInboxOptions):
     }
   }
   return client.inboxes.create(base);
+}
+
+/** The key under which `createPhone` asks the `createInbox` fixture for a phone. */
+const PHONE: unique symbol = Symbol('inboxkit.phone');
+/** `createInbox` as `createPhone` calls it. */
+type PhoneMaking = (options: { [PHONE]: CreateTestPhoneOptions }) => Promise<TestInbox>;
+
+async function createPhoneHandle({ client, testInfo }: InboxMaker, options: CreateTestPhoneOptions): Promise<InboxHandle> {
+  const label = (options.label ?? testInfo.titlePath.slice(1).join(' › ')).slice(0, 200);
+  return client.phones.create({ ...(options.country !== undefined ? { country: options.country } : {}), ...(label !== '' ? { label } : {}) });
 }
 
 async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boolean, attachedIds: Set<string>): Promise<void> {
@@ -275,11 +286,13 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),
       };
       const maker: InboxMaker = { client, account, testInfo, customAddresses: account.customAddresses, sequence: 0 };
-      await use(async (options = {}) => {
-        const inbox = new TestInbox(await createHandle(maker, options), context);
+      const create = async (options: CreateTestInboxOptions & { [PHONE]?: CreateTestPhoneOptions } = {}) => {
+        const phone = options[PHONE];
+        const inbox = phone ? new TestPhone(await createPhoneHandle(maker, phone), context, client.phones) : new TestInbox(await createHandle(maker, options), context);
         inboxes.push(inbox);
         return inbox;
-      });
+      };
+      await use(create);
       // The emails the waits returned go into the report (in order) before their inboxes go.
       for (const task of teardownTasks) await task().catch(() => {});
       await tearDownInboxes(inboxes, { client, testInfo, options: inboxkit, attachToReport: context.attachToReport, attachedIds: context.attachedIds });
@@ -288,6 +301,21 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
   ],
 
   authenticator: authenticatorFixture,
+
+  createPhone: [
+    async ({ createInbox }, use) => {
+      // createInbox makes phones too (one teardown, one report), through a key no user passes.
+      await use(async (options = {}) => (await (createInbox as PhoneMaking)({ [PHONE]: options })) as TestPhone);
+    },
+    { timeout: INBOX_FIXTURE_TIMEOUT },
+  ],
+
+  phone: [
+    async ({ createPhone }, use) => {
+      await use(await createPhone());
+    },
+    { timeout: INBOX_FIXTURE_TIMEOUT },
+  ],
 
   inbox: [
     async ({ createInbox }, use) => {

@@ -27,8 +27,9 @@ import type { InboxkitInternalTestFixtures, InboxkitTestFixtures, InboxkitWorker
 import { inboxkitMatchers } from './matchers.ts';
 
 export { inboxkitFixtures, DEFAULT_BASE_URL } from './fixtures.ts';
-export type { InboxkitOptions, InboxkitTestFixtures, InboxkitWorkerFixtures, InboxkitAccount, CreateInbox, CreateTestInboxOptions } from './fixtures.ts';
+export type { InboxkitOptions, InboxkitTestFixtures, InboxkitWorkerFixtures, InboxkitAccount, CreateInbox, CreateTestInboxOptions, CreatePhone, CreateTestPhoneOptions } from './fixtures.ts';
 export { TestInbox } from './test-inbox.ts';
+export { TestPhone } from './test-phone.ts';
 export { inboxkitMatchers } from './matchers.ts';
 export type { LinkMatch, ToHaveReceivedOptions } from './matchers.ts';
 export { defineConfig } from './config.ts';

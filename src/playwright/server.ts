@@ -74,6 +74,14 @@ export interface InboxkitServerEnv {
   INBOXKIT_SMTP_HOST: string;
   /** Port of the SMTP intake, as a string. */
   INBOXKIT_SMTP_PORT: string;
+  /** Where the `twilio` SDK's requests go: `https://<product>.twilio.com/…` becomes `<this>/<product>/…` (see docs/phones.md). */
+  INBOXKIT_TWILIO_BASE_URL: string;
+  /** The `endpoint` option of `@aws-sdk/client-sns`'s `SNSClient`. */
+  INBOXKIT_SNS_ENDPOINT: string;
+  /** The `restHost` option of `@vonage/server-sdk`'s `Vonage`. */
+  INBOXKIT_VONAGE_REST_HOST: string;
+  /** The plain SMS intake (`POST` JSON `{ to, from, text }`) for apps with a sender of their own. */
+  INBOXKIT_SMS_URL: string;
   [name: string]: string;
 }
 
@@ -165,6 +173,16 @@ function resolvePorts(host: string, port: number, smtpPort: number, args: readon
   return { port: picked[0] as number, smtpPort: picked[1] as number };
 }
 
+/** The SMS provider endpoints of a service at `baseUrl`, one variable per provider. */
+function smsEnv(baseUrl: string) {
+  return {
+    INBOXKIT_TWILIO_BASE_URL: `${baseUrl}/sms/twilio`,
+    INBOXKIT_SNS_ENDPOINT: `${baseUrl}/sms/sns`,
+    INBOXKIT_VONAGE_REST_HOST: `${baseUrl}/sms/vonage`,
+    INBOXKIT_SMS_URL: `${baseUrl}/api/v1/sms`,
+  };
+}
+
 /**
  * Pieces of a Playwright config that start the local inbox service (`inboxkit
  * serve`: HTTP API and SMTP intake, in memory) once for the whole run and point
@@ -174,7 +192,10 @@ function resolvePorts(host: string, port: number, smtpPort: number, args: readon
  *   `GET /api/v1/healthz`. List it before the application's entry.
  * - `use`: `{ inboxkit: { baseUrl } }` for the fixtures (with `domain` when given).
  * - `env`: `INBOXKIT_BASE_URL`, `INBOXKIT_SMTP_HOST` and `INBOXKIT_SMTP_PORT`
- *   for the application's `webServer` entry, so that it sends its mail there.
+ *   for the application's `webServer` entry, so that it sends its mail there,
+ *   and one variable per SMS provider API (`INBOXKIT_TWILIO_BASE_URL`,
+ *   `INBOXKIT_SNS_ENDPOINT`, `INBOXKIT_VONAGE_REST_HOST`, `INBOXKIT_SMS_URL`)
+ *   so that it sends its SMS there.
  *
  * A port of 0 is replaced by a free port when the config is loaded, so the URLs
  * are known before the service starts. Playwright loads the config again in
@@ -223,7 +244,7 @@ export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitSer
       gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
     },
     use: { inboxkit: domain !== undefined ? { baseUrl, domain } : { baseUrl } },
-    env: { INBOXKIT_BASE_URL: baseUrl, INBOXKIT_SMTP_HOST: smtpHost, INBOXKIT_SMTP_PORT: String(smtpPort) },
+    env: { INBOXKIT_BASE_URL: baseUrl, INBOXKIT_SMTP_HOST: smtpHost, INBOXKIT_SMTP_PORT: String(smtpPort), ...smsEnv(baseUrl) },
     baseUrl,
     smtpHost,
     smtpPort,

@@ -70,13 +70,13 @@ export interface TestInboxContext {
  * without any frame; the error gets the caller's stack from {@link atSite}.)
  * Boxed only when the caller's line is unknown.
  */
-function stepOptions(site: CallSite): { box?: true; location?: CallLocation } {
+export function stepOptions(site: CallSite): { box?: true; location?: CallLocation } {
   const location = callLocation(site);
   return location !== undefined ? { location } : { box: true };
 }
 
 /** `body`, whose inboxkit errors carry the caller's stack (`site`) instead of inboxkit's internals. */
-function atSite<T>(site: CallSite, body: () => Promise<T>): () => Promise<T> {
+export function atSite<T>(site: CallSite, body: () => Promise<T>): () => Promise<T> {
   return async () => {
     try {
       return await body();
@@ -194,7 +194,7 @@ export class TestInbox {
       this.#attachAtTeardown(message);
       return message;
     };
-    return base.step(`wait for email${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`wait for ${this.#noun()}${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   /**
@@ -209,7 +209,7 @@ export class TestInbox {
       for (const message of messages) this.#attachAtTeardown(message);
       return messages;
     };
-    return base.step(`wait for ${count} emails${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`wait for ${count} ${this.#noun()}${this.#noun() === 'email' ? 's' : ''}${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   #forTest(message: ReceivedMessage): TestMessage {
@@ -247,7 +247,7 @@ export class TestInbox {
   async expectNoMessage(match: MessageMatch | undefined, options: ExpectNoMessageOptions): Promise<void> {
     const site = captureCallSite(TestInbox.prototype.expectNoMessage);
     const body = () => this.#handle.expectNoMessage(match, options).catch((error: unknown) => this.#withViewerLink(error));
-    return base.step(`expect no email${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
+    return base.step(`expect no ${this.#noun()}${this.#where()}: ${describeCriteria(match)}`, atSite(site, body), stepOptions(site));
   }
 
   /** The inbox's message summaries, newest first (at most `limit`, default 100). */
@@ -324,12 +324,17 @@ export class TestInbox {
   /** The next attachment's number, taken now; the label, made when called (naming the inbox when the test has several). */
   #nextLabel(message: Pick<Message, 'subject'>): () => string {
     const number = this.#context.nextAttachmentNumber();
-    return () => `email ${number}${this.#where()} — ${messageTitle(message)}`;
+    return () => `${this.#noun()} ${number}${this.#where()} — ${messageTitle(message)}`;
   }
 
   /** ` to <address>` when the test has several inboxes (for step titles and attachments), else nothing. */
   #where(): string {
-    return this.#context.inboxCount() > 1 ? ` to ${this.address}` : '';
+    return this.#context.inboxCount() > 1 ? ` to ${this.#handle.phoneNumber ?? this.address}` : '';
+  }
+
+  /** What this inbox receives, for step titles: `SMS` for a phone, `email` otherwise. */
+  #noun(): string {
+    return this.#handle.phoneNumber === null ? 'email' : 'SMS';
   }
 
   /**

@@ -37,6 +37,8 @@ import { createMeRoutes } from './routes/me.handlers.ts';
 import { createMetaRoutes } from './routes/meta.handlers.ts';
 import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
+import { createPhoneRoutes } from './routes/phones.handlers.ts';
+import { createSmsRoutes } from './routes/sms.handlers.ts';
 import type { ConnectionTimers } from './streams/connection.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
 
@@ -107,6 +109,7 @@ function createApi(ctx: ServerContext, options: AppOptions): OpenAPIHono<AppEnv>
     createStreamRoutes(ctx, streams),
     createFaultRoutes(ctx),
     createEventsRoutes(ctx, streams),
+    createPhoneRoutes(ctx),
   ];
   for (const routes of resources) api.route('/', routes);
   api.route('/', createMetaRoutes(openApiDocumentOf(api)));
@@ -131,6 +134,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   useMiddleware(app, ctx, options.rateLimiter ?? createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds), onBehalf);
   app.route(API_PREFIX, createApi(ctx, options));
   serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl, onBehalf });
+  app.route('/sms', createSmsRoutes(ctx)); // SMS provider APIs (Twilio, AWS SNS, Vonage) as apps' SDKs call them
   // The web inbox viewer at `/`: static files, a client of the API above.
   if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));
   // Also outside the API prefix, for process supervisors and load balancers.

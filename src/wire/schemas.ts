@@ -37,6 +37,7 @@ export const InboxSchema = z
     createdAt: TimestampSchema,
     expiresAt: TimestampSchema.nullable().meta({ description: 'null when the inbox never expires' }),
     messageCount: z.number().int().nonnegative(),
+    phoneNumber: z.string().optional().meta({ description: 'inboxkit extension: present on a phone (`POST /phones`), its E.164 number, equal to `localPart`' }),
   })
   .meta({ id: 'Inbox' });
 

@@ -11,6 +11,7 @@ import { HttpError } from '../http/errors.ts';
 import type { RateLimitDecision, RateLimiter } from '../http/ratelimit.ts';
 import type { Store } from '../storage/contract/types.ts';
 import { planOf } from './plans.ts';
+import { providerAuthorization } from './provider-credentials.ts';
 import type { PlanId } from './plans.ts';
 import type { Principal } from './principal.ts';
 import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX, constantTimeEqual } from './secrets.ts';
@@ -145,7 +146,7 @@ export function createAuthMiddleware(
     const clientAddress = clientAddressOf(c);
     const resolved = await resolvePrincipal(
       ctx,
-      { authorization: c.req.header('authorization'), inboxToken: c.req.header('x-inbox-token') },
+      { authorization: providerAuthorization(c.req.path, c.req.header('authorization')), inboxToken: c.req.header('x-inbox-token') },
       clientAddress,
     );
     const principal = resolved instanceof HttpError ? null : resolved;

@@ -6,6 +6,7 @@
  * @packageDocumentation
  */
 import type { Attachment, Domain, Inbox, Message, MessageSummary } from '../../wire/schemas.ts';
+import { isPhoneLocalPart } from '../../wire/phones.ts';
 import type { AddressRecord, AttachmentRecord, DomainRecord, InboxRecord, MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 
 /** Epoch milliseconds as an ISO 8601 UTC timestamp. */
@@ -41,6 +42,7 @@ export function toWireInbox(i: InboxRecord): Inbox {
     createdAt: iso(i.createdAt),
     expiresAt: i.expiresAt === null ? null : iso(i.expiresAt),
     messageCount: i.messageCount,
+    ...(isPhoneLocalPart(i.localPart) ? { phoneNumber: i.localPart } : {}),
   };
 }
 

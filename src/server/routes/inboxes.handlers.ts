@@ -45,8 +45,8 @@ function checkGuestForward(address: string, allowed: readonly string[]): void {
   );
 }
 
-/** The refusal of a new guest inbox when its client address already holds the cap of active ones. */
-function guestCapReached(address: string, cap: number): HttpError {
+/** The refusal of a new guest inbox (or phone) when its client address already holds the cap of active ones. */
+export function guestCapReached(address: string, cap: number): HttpError {
   return new HttpError(
     'limit_reached',
     `Too many active guest inboxes from ${address}: the cap is ${cap} (guest inboxes per client address; inboxkit serve --max-guest-inboxes-per-address). Delete inboxes you no longer need, or use an API key.`,
@@ -73,7 +73,7 @@ async function pickDomain(ctx: ServerContext, domainId: string | undefined): Pro
  * plan's active inboxes for a user, the guest-inbox cap of the client address
  * for a guest; none for the operator.
  */
-function capOf(ctx: ServerContext, principal: Principal, maxActive: number | null): InboxCap | undefined {
+export function capOf(ctx: ServerContext, principal: Principal, maxActive: number | null): InboxCap | undefined {
   if (userOf(principal)) return maxActive === null ? undefined : { count: 'ownedBy', max: maxActive };
   if (principal.kind === 'operator') return undefined;
   const cap = ctx.config.bounds.maxGuestInboxesPerAddress;

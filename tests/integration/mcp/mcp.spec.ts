@@ -137,6 +137,19 @@ for (const kind of ['stdio', 'http'] as const) {
       expect((await call(client, 'list_inboxes')).isError).toBe(false);
     });
 
+    test('an agent creates a phone, and wait_for_message returns the SMS the app texted with its code', async () => {
+      const { client } = await connected(kind, ALICE);
+      const created = await call(client, 'create_phone', { country: 'FR' });
+      expect(created.isError).toBe(false);
+      const number = /^Phone: (\+\d+)$/m.exec(created.text)?.[1] ?? '';
+      expect(number).toMatch(/^\+3363998\d{4}$/);
+      const inbox = inboxIdOf(created.text);
+      const waiting = call(client, 'wait_for_message', { inbox_id: inbox.id, timeout_seconds: 30 });
+      const sent = await fetch(`${service.apiUrl}/sms`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${ALICE}` }, body: JSON.stringify({ to: number, from: 'Acme', text: '[Acme] 918273 is your sign-in code.' }) });
+      expect(sent.status).toBe(200);
+      expect((await waiting).text).toMatch(/^Code: 918273/m);
+    });
+
     test('a wait cancelled by the MCP request stops waiting: the next email goes to the next wait', async () => {
       const { client } = await connected(kind, ALICE);
       const inbox = inboxIdOf((await call(client, 'create_inbox')).text);

@@ -19,7 +19,15 @@ test('inboxkitServer gives a webServer entry that runs the CLI with this Node.js
   expect(existsSync(entry)).toBe(true);
   expect(command).toContain('serve --host 127.0.0.1 --port 8025 --smtp-port 2525');
   expect(server.use).toEqual({ inboxkit: { baseUrl: 'http://127.0.0.1:8025' } });
-  expect(server.env).toEqual({ INBOXKIT_BASE_URL: 'http://127.0.0.1:8025', INBOXKIT_SMTP_HOST: '127.0.0.1', INBOXKIT_SMTP_PORT: '2525' });
+  expect(server.env).toEqual({
+    INBOXKIT_BASE_URL: 'http://127.0.0.1:8025',
+    INBOXKIT_SMTP_HOST: '127.0.0.1',
+    INBOXKIT_SMTP_PORT: '2525',
+    INBOXKIT_TWILIO_BASE_URL: 'http://127.0.0.1:8025/sms/twilio',
+    INBOXKIT_SNS_ENDPOINT: 'http://127.0.0.1:8025/sms/sns',
+    INBOXKIT_VONAGE_REST_HOST: 'http://127.0.0.1:8025/sms/vonage',
+    INBOXKIT_SMS_URL: 'http://127.0.0.1:8025/api/v1/sms',
+  });
 });
 
 test('inboxkitServer passes ports, extra arguments and reuseExistingServer through, quoting what the shell would split', () => {

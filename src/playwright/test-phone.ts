@@ -1,0 +1,90 @@
+/**
+ * {@link TestPhone}: the `phone` fixture's object, a {@link TestInbox} with a
+ * phone number, that can also text the app.
+ *
+ * @packageDocumentation
+ */
+import { test as base } from '@playwright/test';
+import { captureCallSite } from '../errors/call-site.ts';
+import { postInboundSms } from '../client/internal/inbound-sms.ts';
+import type { DeliveryFault, InboundSmsOptions, InboundSmsResult, InboxHandle, PhonesResource } from '../client/index.ts';
+import { TestInbox, atSite, stepOptions } from './test-inbox.ts';
+import type { TestInboxContext } from './test-inbox.ts';
+
+/**
+ * A phone that belongs to one test, as given by the `phone` fixture and by
+ * `createPhone()`: an inbox with a phone number, whose SMS are read with the
+ * same waits, matchers and `otp()` as email. Deleted when the test ends.
+ *
+ * @example
+ * ```ts
+ * test('verifies the phone', async ({ page, phone }) => {
+ *   await page.getByLabel('Phone').fill(phone.number);
+ *   await page.getByRole('button', { name: 'Send code' }).click();
+ *   const sms = await phone.waitForMessage();
+ *   await page.getByLabel('Code').fill(sms.otp());
+ * });
+ * ```
+ */
+export class TestPhone extends TestInbox {
+  readonly #phones: PhonesResource;
+
+  /** Made by the fixtures; use the `phone` fixture or `createPhone()`. */
+  constructor(handle: InboxHandle, context: TestInboxContext, phones: PhonesResource) {
+    super(handle, context);
+    this.#phones = phones;
+  }
+
+  /**
+   * Texts the app from this phone: a POST to the app's incoming-SMS webhook
+   * in Twilio's format, signed with `authToken` as Twilio signs it (the app's
+   * `twilio.validateRequest()` passes). Each `<Message>` of the TwiML the app
+   * answers is texted back to this phone, so the next `waitForMessage()`
+   * returns the reply (STOP, YES, HELP flows). A report step.
+   *
+   * @example
+   * ```ts
+   * const answer = await phone.send('STOP', { webhook: 'http://127.0.0.1:3000/twilio/sms', authToken: 'test-token' });
+   * expect(answer.status).toBe(200);
+   * expect((await phone.waitForMessage()).text).toContain('unsubscribed');
+   * ```
+   */
+  async send(text: string, options: InboundSmsOptions): Promise<InboundSmsResult> {
+    const site = captureCallSite(TestPhone.prototype.send);
+    const body = async () => {
+      const result = await postInboundSms(this.number, text, options);
+      for (const reply of result.replies) await this.#phones.text(this.number, reply, options.to ?? '+15005550006');
+      return result;
+    };
+    return base.step(`send SMS to the app: ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`, atSite(site, body), stepOptions(site));
+  }
+
+  /**
+   * Makes the next SMS to this phone fail as the providers report it, for
+   * `count` texts (every one until cleared when left out): `invalid` (Twilio
+   * 21211, refused), `unsubscribed` (Twilio 21610, refused), `undeliverable`
+   * (accepted, then `undelivered` with 30003, never stored). Kept in the
+   * phone's delivery fault (`clearDeliveryFault()` ends it). A report step.
+   *
+   * @example
+   * ```ts
+   * await phone.failSms('unsubscribed');
+   * ```
+   */
+  async failSms(kind: 'invalid' | 'unsubscribed' | 'undeliverable', options: { count?: number } = {}): Promise<DeliveryFault> {
+    const enhancedStatus = kind === 'invalid' ? '5.1.1' : kind === 'unsubscribed' ? '5.7.1' : '5.4.4';
+    return this.failDeliveries({ code: 550, enhancedStatus, ...(options.count !== undefined ? { count: options.count } : {}) });
+  }
+
+  /** Holds the next SMS to this phone `delayMs` before it arrives (the provider answers at once), for `count` texts. A report step. */
+  async delaySms(delayMs: number, options: { count?: number } = {}): Promise<DeliveryFault> {
+    return this.failDeliveries({ delayMs, ...(options.count !== undefined ? { count: options.count } : {}) });
+  }
+
+  /** The phone number to type into the application, in E.164 (`+12025550123`). */
+  get number(): string {
+    const number = this.handle.phoneNumber;
+    if (number === null) throw new Error('inboxkit: this TestPhone was made from an inbox without a phone number');
+    return number;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The credentials SMS provider SDKs send, read as inboxkit credentials on the
+ * provider paths (`/sms/…`): an SDK cannot send `Authorization: Bearer`, so
+ * the API key travels where the provider's secret goes (Twilio's auth token
+ * in `Authorization: Basic`, the access key id of AWS's signature). Any other
+ * provider credential is the provider's own, not inboxkit's: the request is
+ * anonymous, which a loopback service accepts and a shared one refuses in the
+ * provider's own error shape.
+ *
+ * @packageDocumentation
+ */
+import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX } from './secrets.ts';
+
+/** Where the provider APIs are served, outside `/api/v1`. */
+export const PROVIDER_PATH_PREFIX = '/sms/';
+
+function isInboxkitSecret(secret: string): boolean {
+  return secret.startsWith(API_KEY_PREFIX) || secret.startsWith(OPERATOR_TOKEN_PREFIX);
+}
+
+/**
+ * The `Authorization` header to resolve for a request: unchanged off the
+ * provider paths; on them, `Bearer <key>` when the provider credential
+ * carries an inboxkit key, else none (anonymous).
+ */
+export function providerAuthorization(path: string, authorization: string | undefined): string | undefined {
+  if (!path.startsWith(PROVIDER_PATH_PREFIX) || authorization === undefined) return authorization;
+  const basic = /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+  if (basic?.[1]) {
+    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+    const password = decoded.slice(decoded.indexOf(':') + 1);
+    return isInboxkitSecret(password) ? `Bearer ${password}` : undefined;
+  }
+  const aws = /\bCredential=([^/,\s]+)\//.exec(authorization);
+  if (aws?.[1]) return isInboxkitSecret(aws[1]) ? `Bearer ${aws[1]}` : undefined;
+  return /^Bearer\s/i.test(authorization) ? authorization : undefined;
+}

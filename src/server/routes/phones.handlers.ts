@@ -1,0 +1,76 @@
+/**
+ * The phones extension: `POST /phones` makes an inbox whose local part is a
+ * free number of a fiction range; `POST /sms` texts one (the plain intake).
+ *
+ * @packageDocumentation
+ */
+import { randomUUID } from 'node:crypto';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { userOf } from '../auth/principal.ts';
+import { planOf } from '../auth/plans.ts';
+import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { clientAddressOf } from '../http/client-address.ts';
+import { HttpError } from '../http/errors.ts';
+import { toWireInbox } from '../http/present.ts';
+import { createRouter } from '../http/router.ts';
+import { allocatePhone } from '../sms/numbers.ts';
+import { capOf, guestCapReached } from './inboxes.handlers.ts';
+import { createPhoneRoute, sendSmsRoute } from './phones.routes.ts';
+import { deliverSms, segmentsOf } from '../sms/deliver.ts';
+import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
+
+/** The phone routes (paths relative to `/api/v1`). */
+export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
+  const app = createRouter<AppEnv>();
+
+  app.openapi(createPhoneRoute, async (c) => {
+    const principal = c.var.principal;
+    const body = c.req.valid('json') ?? {};
+    const country = body.country ?? 'US';
+    const plan = planOf(ctx.config, principal);
+    const user = userOf(principal);
+    const now = ctx.now();
+    const domains = await ctx.store.listDomains();
+    const domain = domains.find((d) => d.isDefault) ?? domains[0];
+    if (!domain) throw new Error('inboxkit: no domain is configured');
+    // Phones count as inboxes, within the same caps, held in the transaction that creates one.
+    const cap = capOf(ctx, principal, plan.entitlements.maxActiveInboxes);
+    const creatorAddress = clientAddressOf(c);
+    const token = newSecret(INBOX_TOKEN_PREFIX);
+    const ttl = plan.entitlements.inboxTtlSeconds;
+    const create = (inbox: Parameters<typeof ctx.store.createInbox>[0]) => (cap ? ctx.store.createInboxWithinCap(inbox, cap) : ctx.store.createInbox(inbox));
+    const phone = await allocatePhone(create, country, {
+      domainId: domain.id,
+      ownerUserId: user?.id ?? null,
+      label: body.label ?? null,
+      tokenHash: ctx.hash(token),
+      createdAt: now,
+      expiresAt: ttl === null ? null : now + ttl * 1000,
+      creatorAddress,
+    });
+    if (phone === 'cap_reached') {
+      if (cap?.count === 'ownedBy') throw new HttpError('plan_required', `The ${plan.name} plan allows ${cap.max} active inboxes (phones count as inboxes); delete one first.`);
+      throw guestCapReached(creatorAddress, cap?.max ?? 0);
+    }
+    if (!phone) {
+      throw new HttpError('limit_reached', `Every ${country} phone number of this service is in use by an active phone; delete phones you no longer need, or ask for another country (US, AU, FR).`, { 'Retry-After': '60' });
+    }
+    ctx.bus.publish({ type: 'inbox.created', inboxId: phone.id });
+    return c.json({ data: { ...toWireInbox(phone), token, phoneNumber: phone.localPart, country } }, 200);
+  });
+
+  app.openapi(sendSmsRoute, async (c) => {
+    const principal = c.var.principal;
+    if (!mayUseIntake(principal, ctx.config.http.host)) {
+      throw new HttpError('unauthorized', 'This shared service takes SMS from API keys only: send Authorization: Bearer <API key> (or the phone\'s X-Inbox-Token).');
+    }
+    const body = c.req.valid('json');
+    const phone = await reachablePhone(ctx.store, principal, body.to, ctx.now());
+    if (!phone) throw new HttpError('inbox_not_found', `No active phone ${body.to} that this caller may text: numbers come from POST /phones and go when the phone is deleted or expires.`);
+    const stored = await deliverSms(ctx, phone, { to: body.to, from: body.from ?? 'inboxkit', body: body.text, provider: 'inboxkit', providerId: randomUUID(), clientAddress: clientAddressOf(c) });
+    return c.json({ data: { messageId: stored.id, inboxId: phone.id, seq: stored.seq, to: body.to, segments: segmentsOf(body.text) } }, 200);
+  });
+
+  return app;
+}

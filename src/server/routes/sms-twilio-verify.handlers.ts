@@ -1,0 +1,83 @@
+/**
+ * Twilio Verify v2, as an app's `twilio` SDK calls it, at
+ * `/sms/twilio/verify/v2/…` (`https://verify.twilio.com/…` with the host
+ * swapped for `$TWILIO_API_BASE/verify`): the service makes the code, texts it
+ * to the phone and checks it, so an app that never sees the code runs
+ * unchanged and the test reads the code from the SMS.
+ *
+ * @packageDocumentation
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { E164_PATTERN } from '../../wire/phones.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { clientAddressOf } from '../http/client-address.ts';
+import { deliverSms } from '../sms/deliver.ts';
+import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
+import { TWILIO_AUTH_ERROR, basicCredentials, formField, twilioError } from '../sms/twilio.ts';
+import type { TwilioError } from '../sms/twilio.ts';
+import { VerifyState, serviceResource, verificationCheckResource, verificationResource } from '../sms/twilio-verify.ts';
+
+function fail(c: Context<AppEnv>, error: TwilioError): Response {
+  return c.json(error.body, error.status as 400);
+}
+
+/** The account of a Verify request: the Basic user name (Verify's URLs carry none). */
+function accountOf(c: Context<AppEnv>): string {
+  return basicCredentials(c.req.header('authorization'))?.user ?? '';
+}
+
+/** The Verify routes, mounted at `/sms/twilio/verify`. */
+export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const state = new VerifyState();
+  const base = (c: Context<AppEnv>) => new URL(c.req.url).origin + c.req.path.replace(/\/v2\/.*$/, '');
+
+  app.use('*', async (c, next) => {
+    if (!mayUseIntake(c.var.principal, ctx.config.http.host)) return fail(c, TWILIO_AUTH_ERROR);
+    await next();
+  });
+
+  app.post('/v2/Services', async (c) => {
+    const form = await c.req.parseBody();
+    const friendlyName = formField(form, 'FriendlyName').trim();
+    if (friendlyName === '' || friendlyName.length > 30) return fail(c, twilioError(400, 60200, 'Invalid parameter `FriendlyName`: give a name of 1 to 30 characters.'));
+    const length = formField(form, 'CodeLength') === '' ? 6 : Number(formField(form, 'CodeLength'));
+    if (!Number.isInteger(length) || length < 4 || length > 10) return fail(c, twilioError(400, 60200, 'Invalid parameter `CodeLength`: a whole number from 4 to 10.'));
+    return c.json(serviceResource(state.addService(friendlyName, length), accountOf(c), ctx.now(), base(c)), 201);
+  });
+
+  app.post('/v2/Services/:serviceSid/Verifications', async (c) => {
+    const form = await c.req.parseBody();
+    const to = formField(form, 'To').trim();
+    const channel = formField(form, 'Channel').trim();
+    if (!E164_PATTERN.test(to)) return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to}. Use E.164, e.g. a number from POST /api/v1/phones.`));
+    if (channel !== 'sms') return fail(c, twilioError(400, 60200, `Invalid parameter \`Channel\`: ${channel || '(none)'}. The inboxkit service delivers the sms channel only.`));
+    const now = ctx.now();
+    const phone = await reachablePhone(ctx.store, c.var.principal, to, now);
+    if (!phone) return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to} is not an active inboxkit phone (numbers come from POST /api/v1/phones).`));
+    const service = state.service(c.req.param('serviceSid'));
+    const verification = state.start(service, accountOf(c), to, channel, now);
+    if (verification === 'too_many') return fail(c, twilioError(429, 60203, 'Max send attempts reached'));
+    const body = `Your ${service.friendlyName} verification code is: ${verification.code}`;
+    await deliverSms(ctx, phone, { to, from: service.friendlyName, body, provider: 'twilio-verify', providerId: verification.sid, clientAddress: clientAddressOf(c) });
+    return c.json(verificationResource(verification, base(c)), 201);
+  });
+
+  app.post('/v2/Services/:serviceSid/VerificationCheck', async (c) => {
+    const form = await c.req.parseBody();
+    const to = formField(form, 'To').trim();
+    const sid = formField(form, 'VerificationSid').trim();
+    const code = formField(form, 'Code').trim();
+    if (to === '' && sid === '') return fail(c, twilioError(400, 60200, 'Invalid parameter: give `To` or `VerificationSid`.'));
+    if (code === '') return fail(c, twilioError(400, 60200, 'Invalid parameter `Code`: it is required.'));
+    const serviceSid = c.req.param('serviceSid');
+    const verification = state.find(serviceSid, to !== '' ? { to } : { sid }, ctx.now());
+    if (!verification) return fail(c, twilioError(404, 20404, `The requested resource /Services/${serviceSid}/VerificationCheck was not found`));
+    const checked = state.check(verification, code, ctx.now());
+    if (checked === 'too_many') return fail(c, twilioError(429, 60202, 'Max check attempts reached'));
+    return c.json(verificationCheckResource(checked), 200);
+  });
+
+  return app;
+}

@@ -1,0 +1,50 @@
+/**
+ * Vonage's SMS API, as an app's `@vonage/server-sdk` calls it with
+ * `restHost: $VONAGE_REST_HOST` (`/sms/vonage`): `POST /sms/json` stores the
+ * text in the phone of `to` and answers Vonage's JSON, a status per part.
+ *
+ * @packageDocumentation
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { E164_PATTERN } from '../../wire/phones.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { clientAddressOf } from '../http/client-address.ts';
+import { deliverSms, segmentsOf } from '../sms/deliver.ts';
+import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
+import { VONAGE_MAX_TEXT, vonageError, vonageMessageId, vonageNumber, vonageSent } from '../sms/vonage.ts';
+
+/** The request's parameters, JSON or form-encoded, as strings. */
+async function paramsOf(c: Context<AppEnv>): Promise<Record<string, string>> {
+  const type = c.req.header('content-type') ?? '';
+  const raw: Record<string, unknown> = /json/i.test(type) ? ((await c.req.json().catch(() => ({}))) as Record<string, unknown>) : await c.req.parseBody();
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(raw ?? {})) if (typeof value === 'string' || typeof value === 'number') out[key] = String(value);
+  return out;
+}
+
+/** The Vonage routes, mounted at `/sms/vonage`. */
+export function createVonageRoutes(ctx: ServerContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post('/sms/json', async (c) => {
+    if (!mayUseIntake(c.var.principal, ctx.config.http.host)) {
+      return c.json(vonageError('4', 'Bad Credentials: this shared inboxkit service takes an inboxkit API key as the API secret.'));
+    }
+    const params = await paramsOf(c);
+    const text = params.text ?? '';
+    if (!params.to) return c.json(vonageError('2', 'Missing to param'));
+    if (!params.from) return c.json(vonageError('2', 'Missing from param'));
+    if (text === '') return c.json(vonageError('2', 'Missing text param'));
+    const to = vonageNumber(params.to);
+    if (!E164_PATTERN.test(to)) return c.json(vonageError('3', `Invalid to param: ${params.to} is not a number in E.164 (without the +)`));
+    if ([...text].length > VONAGE_MAX_TEXT) return c.json(vonageError('3', `Invalid text param: over ${VONAGE_MAX_TEXT} characters`));
+    const phone = await reachablePhone(ctx.store, c.var.principal, to, ctx.now());
+    if (!phone) return c.json(vonageError('29', `Non-Whitelisted Destination: ${params.to} is not an active inboxkit phone (numbers come from POST /api/v1/phones)`));
+    const ids = Array.from({ length: segmentsOf(text) }, () => vonageMessageId());
+    await deliverSms(ctx, phone, { to, from: params.from, body: text, provider: 'vonage', providerId: ids[0] ?? '', clientAddress: clientAddressOf(c) });
+    return c.json(vonageSent(to.slice(1), ids, params['client-ref'] ?? null));
+  });
+
+  return app;
+}

@@ -1,0 +1,53 @@
+/**
+ * AWS SNS's wire format for `Publish` to a phone number, as the Query
+ * protocol (`@aws-sdk/client-sns`) speaks it: a form-encoded request, an XML
+ * answer, and the XML `ErrorResponse` with AWS's error codes.
+ *
+ * @packageDocumentation
+ */
+import { randomUUID } from 'node:crypto';
+import type { ParsedForm } from './twilio.ts';
+import { formField } from './twilio.ts';
+
+/** SNS's namespace of the 2010-03-31 API. */
+const XMLNS = 'http://sns.amazonaws.com/doc/2010-03-31/';
+/** Longest SMS SNS sends, in characters (longer: InvalidParameter). */
+export const SNS_MAX_SMS = 1600;
+
+/** Escapes text for an XML element. */
+function xml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** An SNS answer: status and XML body. */
+export interface SnsAnswer {
+  status: number;
+  xml: string;
+}
+
+/** An SNS error (`Sender` for the caller's fault). */
+export function snsError(status: number, code: string, message: string): SnsAnswer {
+  const body = `<ErrorResponse xmlns="${XMLNS}"><Error><Type>Sender</Type><Code>${xml(code)}</Code><Message>${xml(message)}</Message></Error><RequestId>${randomUUID()}</RequestId></ErrorResponse>`;
+  return { status, xml: body };
+}
+
+/** The answer of a `Publish`. */
+export function publishResponse(messageId: string): SnsAnswer {
+  return { status: 200, xml: `<PublishResponse xmlns="${XMLNS}"><PublishResult><MessageId>${xml(messageId)}</MessageId></PublishResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></PublishResponse>` };
+}
+
+/** The message attributes of a Query request (`MessageAttributes.entry.N.Name` / `.Value.StringValue`). */
+export function messageAttributes(form: ParsedForm): Map<string, string> {
+  const attributes = new Map<string, string>();
+  for (let n = 1; n <= 10; n++) {
+    const name = formField(form, `MessageAttributes.entry.${n}.Name`);
+    if (name === '') break;
+    attributes.set(name, formField(form, `MessageAttributes.entry.${n}.Value.StringValue`));
+  }
+  return attributes;
+}
+
+/** The sender an SMS shows: the origination number or sender id the app asked for, else SNS's own. */
+export function snsSender(attributes: Map<string, string>): string {
+  return attributes.get('AWS.MM.SMS.OriginationNumber') || attributes.get('AWS.SNS.SMS.SenderID') || 'AWS SNS';
+}
