@@ -62,7 +62,9 @@ test.describe('link.resolve()', () => {
     expect(link.trackedBy).toBe('sendgrid');
     expect(link.href).toBe(`${tracker.url}/ls/click?upn=hop1`);
     expect(link.reasons).toContain('tracked by sendgrid: the target is kept at sendgrid and cannot be read offline, so href is the tracked URL; in a Playwright test, await link.resolve() follows its redirect');
-    const resolved = await link.resolve();
+    // #region resolve
+    const resolved = await message.link('Confirm email').resolve();
+    // #endregion
     expect(resolved.href).toBe(`${tracker.url}/verify?t=tok-42`);
     expect(resolved.redirects).toEqual([`${tracker.url}/ls/click?upn=hop2`, `${tracker.url}/verify?t=tok-42`]);
     expect(resolved.reasons?.at(-1)).toBe(`resolved: sendgrid redirected to ${tracker.url}/verify?t=tok-42 (2 redirects followed; the target was not requested)`);
