@@ -190,7 +190,15 @@ const SERVE_SECTIONS: FlagSection[] = [
       },
       {
         flag: 'smtp-max-connections', value: 'N|unlimited', option: 'smtpMaxConnections', parse: orKeyword(['unlimited'], null, count),
-        help: ['Most simultaneous SMTP connections; the next gets 421', '(default unlimited)'],
+        help: ['Most simultaneous SMTP connections on this node; the next gets 421', '(default 1000)'],
+      },
+      {
+        flag: 'smtp-proxy', value: 'all|ADDR', option: 'smtpProxy', parse: (value) => (value === 'all' ? true : value.split(',').map((peer) => peer.trim()).filter(Boolean)),
+        help: ['Read a PROXY protocol header from these balancer addresses', '(comma-separated) or from all peers; caps then count the client\'s own address'],
+      },
+      {
+        flag: 'smtp-max-connections-per-address', value: 'N|unlimited', option: 'smtpMaxConnectionsPerAddress', parse: orKeyword(['unlimited'], null, count),
+        help: ['Simultaneous SMTP connections per client address on this node', '(behind a balancer, the address of its PROXY header); the next gets 421 (default 100)'],
       },
     ],
   },

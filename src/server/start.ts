@@ -359,6 +359,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       greetingDelayMs: config.smtp.greetingDelayMs,
       socketTimeoutMs: config.smtp.socketTimeoutMs,
       maxConnections: config.smtp.maxConnections,
+      maxConnectionsPerAddress: config.bounds.smtpMaxConnectionsPerAddress,
+      useProxy: config.operations.smtpProxy,
     });
     cleanups.push(() => smtp.close());
     // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.

@@ -11,6 +11,7 @@ import type { InboxRecord } from '../storage/contract/types.ts';
 import { createDelivery, smtpError } from './delivery.ts';
 import type { IntakeDeps, IntakeLogger } from './delivery.ts';
 import { PromptSmtpServer } from './server.ts';
+import type { RefusalReason } from './server.ts';
 
 export type { IntakeDeps, IntakeLimits, IntakeLogger } from './delivery.ts';
 
@@ -51,6 +52,22 @@ export interface IntakeOptions {
    */
   maxConnections?: number | null;
   /**
+   * Most simultaneous connections from one client address (behind a balancer
+   * speaking the PROXY protocol, the client's own); the next one is answered
+   * 421 and closed. `null`: no cap.
+   * @defaultValue null
+   */
+  maxConnectionsPerAddress?: number | null;
+  /**
+   * Read a PROXY protocol (v1) header first, from every peer (`true`) or from
+   * these peer addresses only, so that caps and envelopes see the client's
+   * address rather than the balancer's.
+   * @defaultValue false
+   */
+  useProxy?: boolean | string[];
+  /** Told of each connection refused before its greeting (a cap, or a drain). */
+  onRefused?: (reason: RefusalReason) => void;
+  /**
    * How long `close()` lets open sessions finish before it cuts them.
    * @defaultValue 1000
    */
@@ -66,6 +83,15 @@ export interface IntakeOptions {
 export interface SmtpIntake {
   /** The port it listens on (the real one when 0 was asked). */
   port: number;
+  /**
+   * Starts a drain: each new session is answered 421 (4.3.2) and closed, and
+   * an open session gets 421 at its next command outside a transaction, so
+   * a transaction in flight ends normally. Resolves once no session is open
+   * or `graceMs` has passed.
+   */
+  drain(graceMs: number): Promise<void>;
+  /** Sessions open now. */
+  openSessions(): number;
   /** Stops accepting, lets sessions and in-flight deliveries finish, then resolves. */
   close(): Promise<void>;
 }
@@ -174,7 +200,9 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     logger: false,
     closeTimeout: options.closeTimeoutMs ?? 1000,
     socketTimeout: options.socketTimeoutMs ?? 60_000,
+    // smtp-server's own check bounds the sockets still owing a PROXY header; the session cap is PromptSmtpServer's.
     ...(options.maxConnections ? { maxClients: options.maxConnections } : {}),
+    ...(options.useProxy ? { useProxy: options.useProxy } : {}),
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     onConnect(_session, callback) {
       // Synchronous on purpose: with no greeting delay the session is ready in
@@ -188,7 +216,11 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     onData: collectData(limits.maxMessageBytes, logger, (raw, session) => deliver(raw, session, faultHook.delaysOf(session.envelope)), inFlight),
   };
 
-  const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000);
+  const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000, {
+    total: options.maxConnections ?? null,
+    perAddress: options.maxConnectionsPerAddress ?? null,
+    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+  });
   // smtp-server re-emits its listener's errors, a failed listen included; that one
   // is the rejection below, reported once by the caller, not also logged here.
   let listening = false;
@@ -214,6 +246,15 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
   let closing: Promise<void> | null = null;
   return {
     port,
+    openSessions: () => server.connections.size,
+    async drain(graceMs) {
+      server.draining = true;
+      const until = Date.now() + graceMs;
+      while ((server.connections.size > 0 || inFlight.size > 0) && Date.now() < until) {
+        server.closeIdle();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));
