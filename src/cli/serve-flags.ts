@@ -203,6 +203,23 @@ const SERVE_SECTIONS: FlagSection[] = [
     ],
   },
   {
+    title: 'Team service (behind a balancer; see docs/team-service.md)',
+    flags: [
+      {
+        flag: 'drain-notice', value: 'D', option: 'drainNoticeMs', parse: duration,
+        help: ['On SIGTERM, how long /readyz fails before new SMTP sessions get 421', 'and event streams end: the balancer\'s check interval × fall (default 0)'],
+      },
+      {
+        flag: 'drain-timeout', value: 'D', option: 'drainTimeoutMs', parse: duration,
+        help: ['The longest a drain takes; what is still open then is cut (default 25s)'],
+      },
+      {
+        flag: 'metrics', value: '', option: 'metrics', parse: () => true, switch: true,
+        help: ['Serve /metrics in the Prometheus text format (needs prom-client)'],
+      },
+    ],
+  },
+  {
     title: 'Event stream',
     flags: [
       { flag: 'stream-ping-interval', value: 'D', option: 'streamPingIntervalMs', parse: duration, help: ['Interval of the ": ping" keep-alive comment (default 15s)'] },

@@ -32,6 +32,13 @@ export interface OperationsOptions {
    * @defaultValue `25000`
    */
   drainTimeoutMs?: number;
+  /**
+   * Serve `/metrics` in the Prometheus text format (needs the optional
+   * package prom-client). It shows counts, never mail or credentials; keep it
+   * to the operator's network, as a balancer does by not routing it.
+   * @defaultValue `false`
+   */
+  metrics?: boolean;
 }
 
 /** The operations options of a running service, every default applied. */
@@ -40,6 +47,7 @@ export interface ResolvedOperations {
   smtpProxy: boolean | string[];
   drainNoticeMs: number;
   drainTimeoutMs: number;
+  metrics: boolean;
 }
 
 function milliseconds(name: string, value: number): number {
@@ -66,5 +74,5 @@ export function resolveOperations(options: OperationsOptions): ResolvedOperation
   if (drainTimeoutMs < drainNoticeMs) {
     throw new ConfigError('drainTimeoutMs', `option drainTimeoutMs (${drainTimeoutMs}) must be at least drainNoticeMs (${drainNoticeMs}): the notice is part of the drain.`);
   }
-  return { smtpProxy: Array.isArray(proxy) ? [...proxy] : proxy, drainNoticeMs, drainTimeoutMs };
+  return { smtpProxy: Array.isArray(proxy) ? [...proxy] : proxy, drainNoticeMs, drainTimeoutMs, metrics: options.metrics === true };
 }

@@ -65,8 +65,8 @@ export interface IntakeOptions {
    * @defaultValue false
    */
   useProxy?: boolean | string[];
-  /** Told of each connection refused before its greeting (a cap, or a drain). */
-  onRefused?: (reason: RefusalReason) => void;
+  /** Told of what the intake accepts and refuses (the service's metrics). */
+  observer?: IntakeObserver;
   /**
    * How long `close()` lets open sessions finish before it cuts them.
    * @defaultValue 1000
@@ -78,6 +78,16 @@ export interface IntakeOptions {
    */
   parseTimeoutMs?: number;
 }
+
+/** What the intake tells of its work; each method is cheap and never throws. */
+export interface IntakeObserver {
+  /** A message was stored as `copies` inbox copies, `seconds` after the end of its DATA. */
+  accepted(copies: number, seconds: number): void;
+  /** A connection, recipient or message was refused. */
+  refused(reason: 'unknown_recipient' | 'fault' | 'too_large' | 'lookup_failed' | 'storage_failed' | 'draining' | 'cap_total' | 'cap_per_address'): void;
+}
+
+const CAP_REASON = { total: 'cap_total', per_address: 'cap_per_address', draining: 'draining' } as const satisfies Record<RefusalReason, string>;
 
 /** A running SMTP intake. */
 export interface SmtpIntake {
@@ -102,17 +112,17 @@ type FaultHook = ReturnType<typeof createIntakeFaultHook>;
  * `RCPT TO`: accepted for an active inbox (unless its delivery fault says
  * otherwise), 550 for an unknown address, 451 when the lookup failed.
  */
-function checkRecipient(findInbox: (address: string) => Promise<InboxRecord | null>, faultHook: FaultHook, logger: IntakeLogger): NonNullable<SMTPServerOptions['onRcptTo']> {
+function checkRecipient(findInbox: (address: string) => Promise<InboxRecord | null>, faultHook: FaultHook, logger: IntakeLogger, observer?: IntakeObserver): NonNullable<SMTPServerOptions['onRcptTo']> {
   return function onRcptTo(address: SMTPServerAddress, session, callback) {
     findInbox(address.address).then(
-      async (inbox) =>
-        callback(
-          inbox
-            ? await faultHook.atRecipient(inbox.id, session.envelope)
-            : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`),
-        ),
+      async (inbox) => {
+        const refusal = inbox ? await faultHook.atRecipient(inbox.id, session.envelope) : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`);
+        if (refusal) observer?.refused(inbox ? 'fault' : 'unknown_recipient');
+        callback(refusal);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'smtp: recipient lookup failed');
+        observer?.refused('lookup_failed');
         callback(smtpError(451, '4.3.0 Temporary failure looking up the recipient, try again'));
       },
     );
@@ -130,6 +140,7 @@ function collectData(
   logger: IntakeLogger,
   deliver: (raw: Buffer, session: SMTPServerSession) => Promise<string>,
   inFlight: Set<Promise<unknown>>,
+  observer?: IntakeObserver,
 ): NonNullable<SMTPServerOptions['onData']> {
   return function onData(stream: SMTPServerDataStream, session, callback) {
     const chunks: Buffer[] = [];
@@ -144,16 +155,22 @@ function collectData(
     });
     stream.on('end', () => {
       if (stream.sizeExceeded) {
+        observer?.refused('too_large');
         callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${maxMessageBytes} bytes`));
         return;
       }
+      const ended = performance.now();
       const job = deliver(Buffer.concat(chunks, length), session).then(
-        (reply) => callback(null, reply),
+        (reply) => {
+          observer?.accepted(reply.split(',').length, (performance.now() - ended) / 1000);
+          callback(null, reply);
+        },
         (error: unknown) => {
           if (error instanceof Error && 'responseCode' in error) {
             callback(error);
             return;
           }
+          observer?.refused('storage_failed');
           logger.error({ err: error, sessionId: session.id }, 'smtp: storing the message failed');
           callback(smtpError(451, '4.3.0 The message could not be stored, try again later'));
         },
@@ -212,14 +229,14 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     onMailFrom(_address, _session, callback) {
       callback();
     },
-    onRcptTo: checkRecipient(findInbox, faultHook, logger),
-    onData: collectData(limits.maxMessageBytes, logger, (raw, session) => deliver(raw, session, faultHook.delaysOf(session.envelope)), inFlight),
+    onRcptTo: checkRecipient(findInbox, faultHook, logger, options.observer),
+    onData: collectData(limits.maxMessageBytes, logger, (raw, session) => deliver(raw, session, faultHook.delaysOf(session.envelope)), inFlight, options.observer),
   };
 
   const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000, {
     total: options.maxConnections ?? null,
     perAddress: options.maxConnectionsPerAddress ?? null,
-    ...(options.onRefused ? { onRefused: options.onRefused } : {}),
+    ...(options.observer ? { onRefused: (reason: RefusalReason) => options.observer?.refused(CAP_REASON[reason]) } : {}),
   });
   // smtp-server re-emits its listener's errors, a failed listen included; that one
   // is the rejection below, reported once by the caller, not also logged here.
