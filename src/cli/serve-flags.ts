@@ -288,6 +288,16 @@ const SERVE_SECTIONS: FlagSection[] = [
   },
 ];
 
+/**
+ * The environment variable a flag is also read from: the row's own
+ * (`DATABASE_URL`, `INBOXKIT_API_KEYS`…), else `INBOXKIT_` and the flag in
+ * capitals (`--smtp-max-connections` → `INBOXKIT_SMTP_MAX_CONNECTIONS`). A
+ * flag given on the command line wins; a switch is on with 1, true or yes.
+ */
+export function envNameOf(row: ServeFlag): string {
+  return row.env ?? `INBOXKIT_${row.flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
 /** Every flag of the table. */
 export const SERVE_FLAGS: ServeFlag[] = SERVE_SECTIONS.flatMap((section) => section.flags);
 
