@@ -121,6 +121,12 @@ function database(value: string, flag: string): string {
   return value;
 }
 
+/** A parser that accepts one of `values`. */
+const oneOf = (values: string[]) => (value: string, flag: string): string => {
+  if (!values.includes(value)) throw new UsageError(`${flag} must be one of ${values.join(', ')}, got "${value}".`);
+  return value;
+};
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(value: string, flag: string): string {
@@ -180,6 +186,14 @@ const SERVE_SECTIONS: FlagSection[] = [
     flags: [
       { flag: 'smtp-tls-key', value: 'PATH', option: 'smtpTls.key', parse: pemFile, help: ['Offer STARTTLS with this private key (PEM); needs --smtp-tls-cert'] },
       { flag: 'smtp-tls-cert', value: 'PATH', option: 'smtpTls.cert', parse: pemFile, help: ['Certificate (chain, PEM) for STARTTLS; needs --smtp-tls-key'] },
+      {
+        flag: 'smtp-tls-self-signed', value: '', option: 'smtpTlsSelfSigned', parse: () => true, switch: true,
+        help: ['Offer STARTTLS with a self-signed certificate made at start', '(needs the package selfsigned); ignored with --smtp-tls-key'],
+      },
+      {
+        flag: 'smtp-auth', value: 'off|optional|required', option: 'smtpAuth', parse: oneOf(['off', 'optional', 'required']),
+        help: ['SMTP AUTH PLAIN/LOGIN after STARTTLS; the password is an API key', '(inboxkit keys create); required: no mail before it (default off)'],
+      },
       {
         flag: 'smtp-greeting-delay', value: 'D', option: 'smtpGreetingDelayMs', parse: duration,
         help: ['Wait before the 220 greeting; a client that talks first gets 421', '(default 0)'],

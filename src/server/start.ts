@@ -25,6 +25,7 @@ import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
 import { createProbes } from './probes.ts';
 import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
+import { makeSelfSigned } from './smtp/self-signed.ts';
 import type { PostgresStore } from './storage/postgres.ts';
 import { redactUrl } from './storage/postgres/url.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
@@ -156,6 +157,11 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
   }
 }
 
+/** Whether `key` is an API key of the store (SMTP AUTH's password); a key of the wrong shape is not looked up. */
+async function apiKeyExists(store: Store, key: string): Promise<boolean> {
+  return /^tm_[A-Za-z0-9_-]{16,}$/.test(key) && (await store.findUserByApiKeyHash(hashSecret(key))) !== null;
+}
+
 /** Whether a store is the PostgreSQL one (which wants the LISTEN/NOTIFY bus). */
 function isPostgresStore(store: Store): store is PostgresStore {
   return (store as Partial<PostgresStore>).kind === 'postgres';
@@ -262,6 +268,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
+    if (config.operations.smtpTlsSelfSigned && !config.smtp.tls) config.smtp.tls = await makeSelfSigned([config.domains[0] ?? 'localhost', config.smtp.host, 'localhost']);
     const smtp = await startSmtpIntake(ctx, {
       host: config.smtp.host,
       port: config.smtp.port,
@@ -272,6 +279,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       maxConnectionsPerAddress: config.bounds.smtpMaxConnectionsPerAddress,
       useProxy: config.operations.smtpProxy,
       observer: intakeObserver(metrics),
+      auth: config.operations.smtpAuth === 'off' ? null : { required: config.operations.smtpAuth === 'required', check: (_user, password) => apiKeyExists(store, password) },
     });
     cleanups.push(() => smtp.close());
     gauges.openStreams = () => ctx.streamCaps.open();

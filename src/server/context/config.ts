@@ -366,7 +366,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
     rateLimitWindowSeconds: positiveInt('rateLimitWindowSeconds', options.rateLimitWindowSeconds ?? 60),
     apiKeys,
     bounds: resolveBounds(options, db === null, maxMessageBytes),
-    operations: resolveOperations(options),
+    operations: resolveOperations(options, options.smtpTls != null),
   };
 }
 

@@ -19,6 +19,22 @@ export interface OperationsOptions {
    */
   smtpProxy?: boolean | string[];
   /**
+   * Offer STARTTLS with a self-signed certificate made at start (needs the
+   * optional package selfsigned), when no `smtpTls` pair is given.
+   * @defaultValue `false`
+   */
+  smtpTlsSelfSigned?: boolean;
+  /**
+   * SMTP AUTH (PLAIN and LOGIN, offered only after STARTTLS): `'off'`, not
+   * offered; `'optional'`, offered; `'required'`, mail is refused (530)
+   * until the client authenticates. The password is an API key the operator
+   * issued (`inboxkit keys create`), stored hashed; the user name is free
+   * (it names the sender in logs). A wrong one is refused with 535 5.7.8,
+   * never saying which part was wrong.
+   * @defaultValue `'off'`
+   */
+  smtpAuth?: 'off' | 'optional' | 'required';
+  /**
    * How long a drain (SIGTERM, or `RunningServer.drain()`) waits, after the
    * readiness check turned unhealthy, before it refuses new SMTP sessions and
    * ends event streams: the time a balancer needs to notice (its check
@@ -48,6 +64,8 @@ export interface ResolvedOperations {
   drainNoticeMs: number;
   drainTimeoutMs: number;
   metrics: boolean;
+  smtpTlsSelfSigned: boolean;
+  smtpAuth: 'off' | 'optional' | 'required';
 }
 
 function milliseconds(name: string, value: number): number {
@@ -60,7 +78,13 @@ function milliseconds(name: string, value: number): number {
  *
  * @throws ConfigError naming the option.
  */
-export function resolveOperations(options: OperationsOptions): ResolvedOperations {
+export function resolveOperations(options: OperationsOptions, tlsPairGiven: boolean): ResolvedOperations {
+  const smtpAuth = options.smtpAuth ?? 'off';
+  if (!['off', 'optional', 'required'].includes(smtpAuth)) throw new ConfigError('smtpAuth', `option smtpAuth must be 'off', 'optional' or 'required', got ${JSON.stringify(smtpAuth)}.`);
+  const smtpTlsSelfSigned = options.smtpTlsSelfSigned === true && !tlsPairGiven;
+  if (smtpAuth !== 'off' && !tlsPairGiven && !smtpTlsSelfSigned) {
+    throw new ConfigError('smtpAuth', 'SMTP AUTH is offered only after STARTTLS: give smtpTls (--smtp-tls-key and --smtp-tls-cert) or smtpTlsSelfSigned (--smtp-tls-self-signed).');
+  }
   const proxy = options.smtpProxy ?? false;
   if (Array.isArray(proxy)) {
     for (const peer of proxy) {
@@ -74,5 +98,5 @@ export function resolveOperations(options: OperationsOptions): ResolvedOperation
   if (drainTimeoutMs < drainNoticeMs) {
     throw new ConfigError('drainTimeoutMs', `option drainTimeoutMs (${drainTimeoutMs}) must be at least drainNoticeMs (${drainNoticeMs}): the notice is part of the drain.`);
   }
-  return { smtpProxy: Array.isArray(proxy) ? [...proxy] : proxy, drainNoticeMs, drainTimeoutMs, metrics: options.metrics === true };
+  return { smtpProxy: Array.isArray(proxy) ? [...proxy] : proxy, drainNoticeMs, drainTimeoutMs, metrics: options.metrics === true, smtpTlsSelfSigned, smtpAuth };
 }

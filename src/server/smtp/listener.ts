@@ -65,6 +65,13 @@ export interface IntakeOptions {
    * @defaultValue false
    */
   useProxy?: boolean | string[];
+  /**
+   * SMTP AUTH (PLAIN, LOGIN), offered only after STARTTLS (needs `tls`):
+   * `check` says whether a user name and password are good; with `required`
+   * mail is refused (530) until the client authenticates.
+   * @defaultValue none: AUTH not offered
+   */
+  auth?: { required: boolean; check(username: string, password: string): Promise<boolean> } | null;
   /** Told of what the intake accepts and refuses (the service's metrics). */
   observer?: IntakeObserver;
   /**
@@ -84,7 +91,7 @@ export interface IntakeObserver {
   /** A message was stored as `copies` inbox copies, `seconds` after the end of its DATA. */
   accepted(copies: number, seconds: number): void;
   /** A connection, recipient or message was refused. */
-  refused(reason: 'unknown_recipient' | 'fault' | 'too_large' | 'lookup_failed' | 'storage_failed' | 'draining' | 'cap_total' | 'cap_per_address'): void;
+  refused(reason: 'unknown_recipient' | 'fault' | 'too_large' | 'lookup_failed' | 'storage_failed' | 'draining' | 'cap_total' | 'cap_per_address' | 'auth_failed'): void;
 }
 
 const CAP_REASON = { total: 'cap_total', per_address: 'cap_per_address', draining: 'draining' } as const satisfies Record<RefusalReason, string>;
@@ -181,6 +188,31 @@ function collectData(
   };
 }
 
+/** smtp-server's AUTH options: AUTH only with TLS and a check, PLAIN and LOGIN, never before STARTTLS. */
+function authOptionsOf(options: IntakeOptions, logger: IntakeLogger): Partial<SMTPServerOptions> {
+  const auth = options.tls ? options.auth : null;
+  if (!auth) return { authOptional: true, disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'] };
+  return {
+    authOptional: !auth.required,
+    authMethods: ['PLAIN', 'LOGIN'],
+    allowInsecureAuth: false,
+    disabledCommands: [],
+    onAuth(credentials, session, callback) {
+      const refuse = () => {
+        options.observer?.refused('auth_failed');
+        callback(smtpError(535, '5.7.8 Authentication credentials invalid'));
+      };
+      auth.check(credentials.username ?? '', credentials.password ?? '').then(
+        (good) => (good ? callback(null, { user: credentials.username }) : refuse()),
+        (error: unknown) => {
+          logger.error({ err: error, sessionId: session.id }, 'smtp: checking credentials failed');
+          callback(smtpError(454, '4.7.0 Temporary authentication failure, try again'));
+        },
+      );
+    },
+  };
+}
+
 /**
  * Starts the SMTP intake: accepts mail for active inboxes, parses it and
  * sanitizes its HTML, stores a copy per recipient inbox, answers 250 once the
@@ -207,8 +239,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     size: limits.maxMessageBytes,
     rejectOversized: true,
     maxRecipients: limits.maxRecipients,
-    authOptional: true,
-    disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    ...authOptionsOf(options, logger),
     hideSTARTTLS: !options.tls,
     hidePIPELINING: false,
     hide8BITMIME: false,
