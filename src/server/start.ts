@@ -15,6 +15,7 @@ import { hashSecret, isOperatorTokenShape } from './auth/secrets.ts';
 import { ConfigError, resolveConfig } from './context/config.ts';
 import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
 import { createServerContext } from './context/context.ts';
+import type { ServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
 import { createRateLimiter } from './http/ratelimit.ts';
@@ -22,9 +23,11 @@ import type { AppMount } from './http/mount.ts';
 import { closeHttp, createHttpServer, listen } from './http-server.ts';
 import { createDrain } from './drain.ts';
 import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
+import type { ServiceMetrics } from './metrics.ts';
 import { createProbes } from './probes.ts';
 import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
+import type { SmtpIntake } from './smtp/intake.ts';
 import { makeSelfSigned } from './smtp/self-signed.ts';
 import type { PostgresStore } from './storage/postgres.ts';
 import { redactUrl } from './storage/postgres/url.ts';
@@ -181,6 +184,24 @@ function checkOperatorToken(token: string | undefined, host: string): void {
   }
 }
 
+/** The SMTP intake of a service, with its options from the configuration (a self-signed certificate made first when asked). */
+async function startIntake(ctx: ServerContext, metrics: ServiceMetrics): Promise<SmtpIntake> {
+  const { config, store } = ctx;
+  if (config.operations.smtpTlsSelfSigned && !config.smtp.tls) config.smtp.tls = await makeSelfSigned([config.domains[0] ?? 'localhost', config.smtp.host, 'localhost']);
+  return startSmtpIntake(ctx, {
+    host: config.smtp.host,
+    port: config.smtp.port,
+    tls: config.smtp.tls,
+    greetingDelayMs: config.smtp.greetingDelayMs,
+    socketTimeoutMs: config.smtp.socketTimeoutMs,
+    maxConnections: config.smtp.maxConnections,
+    maxConnectionsPerAddress: config.bounds.smtpMaxConnectionsPerAddress,
+    useProxy: config.operations.smtpProxy,
+    observer: intakeObserver(metrics),
+    auth: config.operations.smtpAuth === 'off' ? null : { required: config.operations.smtpAuth === 'required', check: (_user, password) => apiKeyExists(store, password) },
+  });
+}
+
 /**
  * Starts the local Disposable Inbox service: the HTTP API under `/api/v1` and
  * the SMTP intake, on 127.0.0.1 and free ports by default.
@@ -268,19 +289,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
-    if (config.operations.smtpTlsSelfSigned && !config.smtp.tls) config.smtp.tls = await makeSelfSigned([config.domains[0] ?? 'localhost', config.smtp.host, 'localhost']);
-    const smtp = await startSmtpIntake(ctx, {
-      host: config.smtp.host,
-      port: config.smtp.port,
-      tls: config.smtp.tls,
-      greetingDelayMs: config.smtp.greetingDelayMs,
-      socketTimeoutMs: config.smtp.socketTimeoutMs,
-      maxConnections: config.smtp.maxConnections,
-      maxConnectionsPerAddress: config.bounds.smtpMaxConnectionsPerAddress,
-      useProxy: config.operations.smtpProxy,
-      observer: intakeObserver(metrics),
-      auth: config.operations.smtpAuth === 'off' ? null : { required: config.operations.smtpAuth === 'required', check: (_user, password) => apiKeyExists(store, password) },
-    });
+    const smtp = await startIntake(ctx, metrics);
     cleanups.push(() => smtp.close());
     gauges.openStreams = () => ctx.streamCaps.open();
     gauges.openSmtpSessions = () => smtp.openSessions();
