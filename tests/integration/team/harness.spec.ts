@@ -97,9 +97,12 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
     await waitFor(async () => (await fetch(`${team.baseUrl}/readyz`)).status === 200, 'a ready node behind the balancer');
   }
   const code = await finished;
-  const stats = (JSON.parse(readFileSync(report, 'utf8')) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
+  const json = readFileSync(report, 'utf8');
+  const stats = (JSON.parse(json) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
+  // The first line of each failure's message (status, code and advice of an API error).
+  const failures = [...json.matchAll(/"message": "((?:[^"\\]|\\.){0,400})/g)].map((m) => m[1]).slice(0, 5);
   rmSync(out, { recursive: true, force: true });
-  expect(stats, `the suite's output:\n${output.slice(-4000)}`).toEqual({ ...stats, expected: SUITE_TESTS, unexpected: 0, flaky: 0 });
+  expect(stats, `failures: ${failures.join('\n')}\nrestarts: ${restarts.join(', ')}\nthe suite's output:\n${output.slice(-3000)}`).toEqual({ ...stats, expected: SUITE_TESTS, unexpected: 0, flaky: 0 });
   expect(code).toBe(0);
   expect(restarts.filter((r) => r.includes('after')), 'restarts should happen while the suite runs').toEqual([]);
   await waitFor(async () => (await team.queued()) === 0, 'Postfix\'s queue to be empty');
