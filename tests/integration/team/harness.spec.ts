@@ -19,7 +19,7 @@ import { startTeam, teamSkipReason, waitFor } from '../../support/team.ts';
 import type { Team } from '../../support/team.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const SUITE_TESTS = 20;
+const SUITE_TESTS = 200;
 
 test.describe.configure({ mode: 'serial', timeout: 20 * 60_000 });
 test.skip(teamSkipReason() !== null, teamSkipReason() ?? '');
