@@ -107,7 +107,7 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     const args = (p: NodePorts) => [
       '--port', String(p.http), '--smtp-port', String(p.smtp), '--db', databaseUrl, '--domain', 'team.test', '--no-mcp', '--no-operator-token',
       '--smtp-proxy', '127.0.0.1', '--smtp-tls-self-signed', '--smtp-auth', 'required', '--metrics',
-      '--drain-notice', '2s', '--drain-timeout', '20s', '--rate-limit', 'off',
+      '--drain-notice', '5s', '--drain-timeout', '20s', '--rate-limit', 'off',
     ];
     const startNode = async (i: number) => {
       // spawnServe adds --port 0 --smtp-port 0 first; the later flags win.

@@ -55,12 +55,10 @@ test('a greylisted inbox gets the app\'s mail anyway: Postfix is told 451 4.7.1,
   await api(`/inboxes/${inbox.id}/delivery-fault`, { method: 'PUT', body: JSON.stringify({ kind: 'greylist' }) });
   await relay().sendMail({ from: 'no-reply@app.test', to: inbox.address, subject: 'after greylisting', text: 'hello' });
   await waitFor(async () => (await messages(inbox.id)).length === 1, 'the greylisted message after Postfix retried');
-  const [greylisted] = await team.query('sum(inboxkit_mail_refused_total{reason="fault"})');
   await waitFor(async () => ((await team.query('sum(inboxkit_mail_refused_total{reason="fault"})'))[0]?.value ?? 0) >= 1, 'Prometheus to see the greylisting refusal');
-  void greylisted;
 });
 
-test('behind the balancer a node sees the client\'s own address: in the envelope, and in the per-address cap', { tag: '@heavy' }, async () => {
+test('behind the balancer a node sees the client\'s own address, not the balancer\'s, in the message envelope', { tag: '@heavy' }, async () => {
   const inbox = await api<{ id: string; address: string }>('/inboxes', { method: 'POST', body: '{}' });
   const direct = nodemailer.createTransport({ host: '127.0.0.1', port: team.balancerSmtpPort, localAddress: '127.0.0.9', secure: false, requireTLS: true, tls: { rejectUnauthorized: false }, auth: { user: 'ci-runner', pass: team.apiKey } });
   await direct.sendMail({ from: 'ci@app.test', to: inbox.address, subject: 'from 127.0.0.9', text: 'hello' });
@@ -72,8 +70,6 @@ test('behind the balancer a node sees the client\'s own address: in the envelope
 test('200 email tests with 4 workers through HAProxy and Postfix pass while every node restarts twice and PostgreSQL once; nothing is lost and the counters match', { tag: '@heavy' }, async () => {
   const out = mkdtempSync(join(tmpdir(), 'inboxkit-team-suite-'));
   const report = join(out, 'report.json');
-  const [acceptedBefore] = await team.query('sum(inboxkit_mail_accepted_total)');
-  void acceptedBefore;
   const suite = spawn(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'tests/team-suite/playwright.config.ts'), '--output', join(out, 'results')], {
     cwd: ROOT,
     env: { ...process.env, INBOXKIT_TEAM_BASE_URL: team.baseUrl, INBOXKIT_TEAM_API_KEY: team.apiKey, INBOXKIT_TEAM_RELAY_PORT: String(team.relayPort), INBOXKIT_TEAM_TESTS: String(SUITE_TESTS), INBOXKIT_TEAM_REPORT: report, CI: '' },
