@@ -75,6 +75,8 @@ export interface Team {
   restartNode(i: number): Promise<void>;
   /** Stops PostgreSQL (every connection cut) and starts it again on the same data. */
   restartPostgres(): Promise<void>;
+  /** Each node's state, for a failure's message: its process and its own /readyz. */
+  nodeStates(): Promise<string>;
   /** The end of Postfix's log, for a failure's message. */
   postfixLog(): string;
   /** Messages still in Postfix's queue. */
@@ -172,6 +174,15 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
       },
       async restartPostgres() {
         await pg('restart');
+      },
+      async nodeStates() {
+        const states = await Promise.all(
+          nodes.map(async (node, i) => {
+            const status = await fetch(`http://127.0.0.1:${ports[i]!.http}/readyz`).then((r) => String(r.status), (e: Error) => e.message);
+            return `node ${i + 1}: exit ${String(node?.child.exitCode)}, /readyz ${status}, stderr ${(node?.errors() ?? '').slice(-400)}`;
+          }),
+        );
+        return states.join('\n');
       },
       postfixLog: () => (existsSync(join(postfixDir, 'maillog')) ? readFileSync(join(postfixDir, 'maillog'), 'utf8').slice(-3000) : '(no maillog)'),
       async queued() {

@@ -90,7 +90,9 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
     if (step === 'postgres') await team.restartPostgres();
     else await team.restartNode(Number(step.slice(5)) - 1);
     restarts.push(`${step}${done ? ' (after the suite ended)' : ''}`);
-    await waitFor(async () => (await fetch(`${team.baseUrl}/readyz`)).status === 200, 'a ready node behind the balancer');
+    await waitFor(async () => (await fetch(`${team.baseUrl}/readyz`)).status === 200, 'a ready node behind the balancer', 120_000).catch(async (error: Error) => {
+      throw new Error(`${error.message} after restarting ${step}:\n${await team.nodeStates()}`);
+    });
   }
   const code = await finished;
   const json = readFileSync(report, 'utf8');
