@@ -77,6 +77,8 @@ export interface Team {
   restartPostgres(): Promise<void>;
   /** Each node's state, for a failure's message: its process and its own /readyz. */
   nodeStates(): Promise<string>;
+  /** Messages Postfix has relayed so far (its log's `status=sent` lines). */
+  relayed(): number;
   /** The end of Postfix's log, for a failure's message. */
   postfixLog(): string;
   /** Messages still in Postfix's queue. */
@@ -109,7 +111,7 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     const args = (p: NodePorts) => [
       '--port', String(p.http), '--smtp-port', String(p.smtp), '--db', databaseUrl, '--domain', 'team.test', '--no-mcp', '--no-operator-token',
       '--smtp-proxy', '127.0.0.1', '--smtp-tls-self-signed', '--smtp-auth', 'required', '--metrics',
-      '--drain-notice', '5s', '--drain-timeout', '20s', '--rate-limit', 'off',
+      '--drain-notice', '4s', '--drain-timeout', '20s', '--rate-limit', 'off',
     ];
     const startNode = async (i: number) => {
       // spawnServe adds --port 0 --smtp-port 0 first; the later flags win.
@@ -184,6 +186,7 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
         );
         return states.join('\n');
       },
+      relayed: () => (existsSync(join(postfixDir, 'maillog')) ? readFileSync(join(postfixDir, 'maillog'), 'utf8').split('status=sent').length - 1 : 0),
       postfixLog: () => (existsSync(join(postfixDir, 'maillog')) ? readFileSync(join(postfixDir, 'maillog'), 'utf8').slice(-3000) : '(no maillog)'),
       async queued() {
         const { stdout } = await run('/usr/sbin/postqueue', ['-c', postfixDir, '-j']).catch(() => ({ stdout: '' }));

@@ -82,11 +82,14 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
   let done = false;
   void finished.then(() => (done = true));
 
-  // The restarts, while the suite runs: node 1, node 2, PostgreSQL, node 1, node 2.
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 4000));
+  // The restarts, while the suite runs, each once Postfix has relayed a share of the suite's
+  // mail (so they fall inside the suite however fast the machine is): node 1, node 2,
+  // PostgreSQL, node 1, node 2.
+  const relayedBefore = team.relayed();
   const restarts: string[] = [];
-  for (const step of ['node 1', 'node 2', 'postgres', 'node 1', 'node 2']) {
-    await pause();
+  const schedule: Array<[string, number]> = [['node 1', 0.05], ['node 2', 0.2], ['postgres', 0.35], ['node 1', 0.5], ['node 2', 0.65]];
+  for (const [step, share] of schedule) {
+    await waitFor(async () => done || team.relayed() - relayedBefore >= share * SUITE_TESTS, `${share * 100}% of the suite's mail relayed`, 600_000);
     if (step === 'postgres') await team.restartPostgres();
     else await team.restartNode(Number(step.slice(5)) - 1);
     restarts.push(`${step}${done ? ' (after the suite ended)' : ''}`);
