@@ -76,8 +76,14 @@ class PromptConnection extends SMTPConnection {
     this.lineTimer.unref();
   }
 
+  /** Gives the connection's place back (per client address); runs once. */
+  release: (() => void) | null = null;
+
   override _onClose(): void {
     this.clearLineTimer();
+    // Not the raw socket's 'close': after STARTTLS the TLS socket owns the handle and the raw one never closes.
+    this.release?.();
+    this.release = null;
     super._onClose();
   }
 
@@ -171,11 +177,11 @@ export class PromptSmtpServer extends SMTPServer {
     const address = connection.remoteAddress;
     const held = (this.byAddress.get(address) ?? 0) + 1;
     this.byAddress.set(address, held);
-    socket.once('close', () => {
+    connection.release = () => {
       const left = (this.byAddress.get(address) ?? 1) - 1;
       if (left > 0) this.byAddress.set(address, left);
       else this.byAddress.delete(address);
-    });
+    };
     const refusal = this.refusalOf(address, held);
     if (refusal !== null) {
       connection.refusal = refusal.text;

@@ -63,3 +63,16 @@ test('AUTH needs TLS: asking for it without a certificate is refused at start, n
   const { resolveConfig } = await import('../../../src/server/index.ts');
   expect(() => resolveConfig({ smtpAuth: 'required' })).toThrow(/--smtp-tls-key and --smtp-tls-cert\) or smtpTlsSelfSigned/);
 });
+
+test.describe('with 2 SMTP connections per client address', () => {
+  test.use({ harnessOptions: { smtpTlsSelfSigned: true, smtpAuth: 'required', apiKeys: [KEY], domains: ['mail.team.test'], smtpMaxConnectionsPerAddress: 2 } });
+
+  test('a session that ended after STARTTLS gives its place back: five in a row are all served', async ({ harness }) => {
+    const inbox = await harness.createInbox();
+    for (let i = 0; i < 5; i++) {
+      const sent = await transport(harness.server.smtpPort, { user: 'ci', pass: KEY }).sendMail({ from: 'app@example.test', to: inbox.address, subject: `tls ${i}`, text: 'x' });
+      expect(sent.response).toMatch(/^250 /);
+    }
+    expect(await harness.listAll(inbox)).toHaveLength(5);
+  });
+});
