@@ -87,7 +87,7 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
   // PostgreSQL, node 1, node 2.
   const relayedBefore = team.relayed();
   const restarts: string[] = [];
-  const schedule: Array<[string, number]> = [['node 1', 0.05], ['node 2', 0.2], ['postgres', 0.35], ['node 1', 0.5], ['node 2', 0.65]];
+  const schedule: Array<[string, number]> = [['node 1', 0.02], ['node 2', 0.12], ['postgres', 0.24], ['node 1', 0.36], ['node 2', 0.48]];
   for (const [step, share] of schedule) {
     await waitFor(async () => done || team.relayed() - relayedBefore >= share * SUITE_TESTS, `${share * 100}% of the suite's mail relayed`, 600_000);
     if (step === 'postgres') await team.restartPostgres();
