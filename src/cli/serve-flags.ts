@@ -121,6 +121,12 @@ function database(value: string, flag: string): string {
   return value;
 }
 
+/** A parser that accepts one of `values`. */
+const oneOf = (values: string[]) => (value: string, flag: string): string => {
+  if (!values.includes(value)) throw new UsageError(`${flag} must be one of ${values.join(', ')}, got "${value}".`);
+  return value;
+};
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(value: string, flag: string): string {
@@ -181,6 +187,14 @@ const SERVE_SECTIONS: FlagSection[] = [
       { flag: 'smtp-tls-key', value: 'PATH', option: 'smtpTls.key', parse: pemFile, help: ['Offer STARTTLS with this private key (PEM); needs --smtp-tls-cert'] },
       { flag: 'smtp-tls-cert', value: 'PATH', option: 'smtpTls.cert', parse: pemFile, help: ['Certificate (chain, PEM) for STARTTLS; needs --smtp-tls-key'] },
       {
+        flag: 'smtp-tls-self-signed', value: '', option: 'smtpTlsSelfSigned', parse: () => true, switch: true,
+        help: ['Offer STARTTLS with a self-signed certificate made at start', '(needs the package selfsigned); ignored with --smtp-tls-key'],
+      },
+      {
+        flag: 'smtp-auth', value: 'off|optional|required', option: 'smtpAuth', parse: oneOf(['off', 'optional', 'required']),
+        help: ['SMTP AUTH PLAIN/LOGIN after STARTTLS; the password is an API key', '(inboxkit keys create); required: no mail before it (default off)'],
+      },
+      {
         flag: 'smtp-greeting-delay', value: 'D', option: 'smtpGreetingDelayMs', parse: duration,
         help: ['Wait before the 220 greeting; a client that talks first gets 421', '(default 0)'],
       },
@@ -190,7 +204,32 @@ const SERVE_SECTIONS: FlagSection[] = [
       },
       {
         flag: 'smtp-max-connections', value: 'N|unlimited', option: 'smtpMaxConnections', parse: orKeyword(['unlimited'], null, count),
-        help: ['Most simultaneous SMTP connections; the next gets 421', '(default unlimited)'],
+        help: ['Most simultaneous SMTP connections on this node; the next gets 421', '(default 1000)'],
+      },
+      {
+        flag: 'smtp-proxy', value: 'all|ADDR', option: 'smtpProxy', parse: (value) => (value === 'all' ? true : value.split(',').map((peer) => peer.trim()).filter(Boolean)),
+        help: ['Read a PROXY protocol header from these balancer addresses', '(comma-separated) or from all peers; caps then count the client\'s own address'],
+      },
+      {
+        flag: 'smtp-max-connections-per-address', value: 'N|unlimited', option: 'smtpMaxConnectionsPerAddress', parse: orKeyword(['unlimited'], null, count),
+        help: ['Simultaneous SMTP connections per client address on this node', '(behind a balancer, the address of its PROXY header); the next gets 421 (default 100)'],
+      },
+    ],
+  },
+  {
+    title: 'Team service (behind a balancer; see docs/team-service.md)',
+    flags: [
+      {
+        flag: 'drain-notice', value: 'D', option: 'drainNoticeMs', parse: duration,
+        help: ['On SIGTERM, how long /readyz fails before new SMTP sessions get 421', 'and event streams end: the balancer\'s check interval × fall (default 0)'],
+      },
+      {
+        flag: 'drain-timeout', value: 'D', option: 'drainTimeoutMs', parse: duration,
+        help: ['The longest a drain takes; what is still open then is cut (default 25s)'],
+      },
+      {
+        flag: 'metrics', value: '', option: 'metrics', parse: () => true, switch: true,
+        help: ['Serve /metrics in the Prometheus text format (needs prom-client)'],
       },
     ],
   },
@@ -262,6 +301,16 @@ const SERVE_SECTIONS: FlagSection[] = [
     ],
   },
 ];
+
+/**
+ * The environment variable a flag is also read from: the row's own
+ * (`DATABASE_URL`, `INBOXKIT_API_KEYS`…), else `INBOXKIT_` and the flag in
+ * capitals (`--smtp-max-connections` → `INBOXKIT_SMTP_MAX_CONNECTIONS`). A
+ * flag given on the command line wins; a switch is on with 1, true or yes.
+ */
+export function envNameOf(row: ServeFlag): string {
+  return row.env ?? `INBOXKIT_${row.flag.toUpperCase().replace(/-/g, '_')}`;
+}
 
 /** Every flag of the table. */
 export const SERVE_FLAGS: ServeFlag[] = SERVE_SECTIONS.flatMap((section) => section.flags);

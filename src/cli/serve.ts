@@ -8,7 +8,7 @@
 import type { McpHttpHandler } from '../mcp/index.ts';
 import type { StartServerOptions } from '../server/index.ts';
 import { isLoopbackHost } from '../wire/defaults.ts';
-import { SERVE_FLAGS, TOGETHER, serveFlagsHelp } from './serve-flags.ts';
+import { SERVE_FLAGS, TOGETHER, envNameOf, serveFlagsHelp } from './serve-flags.ts';
 import { READY_PREFIX, UsageError, parse } from './usage.ts';
 import type { CliIo } from './usage.ts';
 
@@ -24,6 +24,9 @@ Once listening it prints the URLs, then one line for scripts:
 The web inbox viewer is at / on the HTTP port. Bound to loopback, the service makes a
 new operator token at each start and prints the viewer URL with it (#key=tmo_…): that
 link shows every inbox. Anywhere else, open the viewer with an inbox token or API key.
+Every flag may also come from the environment: INBOXKIT_ and the flag in capitals
+(--smtp-max-connections 200 is INBOXKIT_SMTP_MAX_CONNECTIONS=200; a switch takes true/false);
+a flag on the command line wins.
 
 ${serveFlagsHelp()}`;
 
@@ -39,24 +42,31 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 /** The server options the flags (and the environment variables the table names) ask for. */
 async function optionsOf(values: Record<string, string | string[] | boolean | undefined>, env: Record<string, string | undefined>): Promise<Record<string, unknown>> {
   for (const group of TOGETHER) {
-    const given = group.flags.filter((flag) => values[flag] !== undefined);
+    const inEnv = (flag: string) => {
+      const row = SERVE_FLAGS.find((r) => r.flag === flag);
+      return row !== undefined && Boolean(env[envNameOf(row)]);
+    };
+    const given = group.flags.filter((flag) => values[flag] !== undefined || inEnv(flag));
     if (given.length > 0 && given.length < group.flags.length) throw new UsageError(group.message);
   }
   const options: Record<string, unknown> = {};
   for (const row of SERVE_FLAGS) {
     const flag = `--${row.flag}`;
     const given = values[row.flag];
+    const name = envNameOf(row);
     let value: unknown;
     if (row.switch) {
-      value = given === true ? await row.parse('', flag) : row.fallback;
+      const fromEnv = env[name];
+      if (fromEnv !== undefined && !/^(1|true|yes|0|false|no)$/i.test(fromEnv)) throw new UsageError(`${name} must be true or false (1, 0, yes, no), got "${fromEnv}".`);
+      value = given === true || /^(1|true|yes)$/i.test(fromEnv ?? '') ? await row.parse('', flag) : row.fallback;
     } else if (row.multiple) {
-      const fromEnv = row.env ? (env[row.env] ?? '').split(/[\s,]+/).filter(Boolean) : [];
+      const fromEnv = (env[name] ?? '').split(/[\s,]+/).filter(Boolean);
       const texts = [...((given as string[] | undefined) ?? []), ...fromEnv];
       value = given === undefined && fromEnv.length === 0 ? undefined : await Promise.all(texts.map((t) => row.parse(t, flag)));
     } else {
-      const fromEnv = row.env ? env[row.env] : undefined;
+      const fromEnv = env[name];
       if (typeof given === 'string') value = await row.parse(given, flag);
-      else if (fromEnv) value = await row.parse(fromEnv, row.env as string);
+      else if (fromEnv) value = await row.parse(fromEnv, name);
       else value = row.fallback;
     }
     if (value !== undefined) setPath(options, row.option, value);
@@ -137,7 +147,14 @@ export async function serve(args: string[], env: Record<string, string | undefin
   const ready = { url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort, viewerUrl: server.viewerUrl };
   io.stdout(`${READY_PREFIX}${JSON.stringify(ready)}\n`);
   await untilSignal();
+  // A drain is bounded by --drain-timeout; should closing hang past it anyway, the process still ends.
+  const stuck = setTimeout(() => {
+    io.stderr(`inboxkit: the drain did not end within --drain-timeout (${server.config.operations.drainTimeoutMs} ms) and 5 s more; exiting.\n`);
+    process.exit(1);
+  }, server.config.operations.drainTimeoutMs + 5000);
+  stuck.unref();
+  await server.drain();
   await mcp?.close();
-  await server.close();
+  clearTimeout(stuck);
   return 0;
 }

@@ -21,6 +21,7 @@ import type { RequestOptions } from './core/types.ts';
  * ```ts
  * await inbox.failDeliveries({ code: 451, count: 2 }); // the next two attempts: 451 4.3.0, then accepted
  * await inbox.failDeliveries({ code: 550 });           // every attempt: 550 5.7.1, until cleared
+ * await inbox.failDeliveries({ kind: 'greylist' });    // the next attempt: 451 4.7.1 (greylisted), then accepted
  * await inbox.failDeliveries({ delayMs: 5_000 });      // accepted, but the 250 comes 5 s late
  * ```
  */

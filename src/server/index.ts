@@ -38,6 +38,7 @@ export type {
   ConfigOptions,
 } from './context/config.ts';
 export type { BoundsOptions, ResolvedBounds } from './context/bounds.ts';
+export type { OperationsOptions, ResolvedOperations } from './context/operations.ts';
 export type { StreamCaps } from './auth/caps.ts';
 export { createServerContext } from './context/context.ts';
 export type { ServerContext, ServerContextOptions, AppEnv } from './context/context.ts';

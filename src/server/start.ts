@@ -4,19 +4,13 @@
  *
  * @packageDocumentation
  */
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { getRequestListener } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
 import { isLoopbackHost } from '../wire/defaults.ts';
 import { urlHost } from '../wire/defaults.ts';
 import { API_PREFIX } from '../wire/schemas.ts';
 import { createApp } from './app.ts';
-import { anonymousRateLimit } from './auth/middleware.ts';
 import { hashSecret, isOperatorTokenShape } from './auth/secrets.ts';
 import { ConfigError, resolveConfig } from './context/config.ts';
 import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
@@ -24,11 +18,17 @@ import { createServerContext } from './context/context.ts';
 import type { ServerContext } from './context/context.ts';
 import type { EventBus } from './events/types.ts';
 import { startSweeper } from './expiry.ts';
-import { createRateLimiter, rateLimitHeaders } from './http/ratelimit.ts';
+import { createRateLimiter } from './http/ratelimit.ts';
 import type { AppMount } from './http/mount.ts';
-import type { RateLimiter } from './http/ratelimit.ts';
+import { closeHttp, createHttpServer, listen } from './http-server.ts';
+import { createDrain } from './drain.ts';
+import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
+import type { ServiceMetrics } from './metrics.ts';
+import { createProbes } from './probes.ts';
 import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
+import type { SmtpIntake } from './smtp/intake.ts';
+import { makeSelfSigned } from './smtp/self-signed.ts';
 import type { PostgresStore } from './storage/postgres.ts';
 import { redactUrl } from './storage/postgres/url.ts';
 import { createSqliteStore } from './storage/sqlite.ts';
@@ -104,114 +104,17 @@ export interface RunningServer {
   config: ResolvedConfig;
   /** Deletes expired inboxes now (the sweeper also runs on its own). Resolves with their ids. */
   sweepExpired(): Promise<string[]>;
+  /**
+   * Drains, then closes: readiness (`/readyz`) fails at once; after
+   * `drainNoticeMs` new SMTP sessions get 421 while those in flight finish,
+   * event streams end (clients resume elsewhere from `Last-Event-ID`) and
+   * HTTP requests finish, all within `drainTimeoutMs`. Idempotent.
+   */
+  drain(): Promise<void>;
   /** Stops everything and releases ports and the database. Idempotent. */
   close(): Promise<void>;
 }
 
-/** The JSON error envelope as raw HTTP/1.1 bytes, for a socket no request object owns. */
-function rawEnvelope(status: string, message: string, headers: Record<string, string>): string {
-  const body = JSON.stringify({ error: { code: 'validation_error', message, requestId: headers['X-Request-Id'] } });
-  const lines = Object.entries({ 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close', ...headers }).map(
-    ([name, value]) => `${name}: ${value}\r\n`,
-  );
-  return `HTTP/1.1 ${status}\r\n${lines.join('')}\r\n${body}`;
-}
-
-/** Why @hono/node-server refused a request before the app saw it, in words that say what to fix. */
-function refusalMessage(error: Error): string {
-  const why = error.message;
-  if (/missing host/i.test(why)) return 'The request has no Host header; HTTP/1.1 requires one (e.g. Host: 127.0.0.1:8025).';
-  if (/invalid host/i.test(why)) return 'The Host header is not a valid host[:port]; send the host and port the server is reached at.';
-  if (/backslash/i.test(why)) return 'The request path contains a backslash; use "/" to separate path segments and percent-encode a literal backslash as %5C.';
-  if (/absolute url|scheme/i.test(why)) return `The request target is not a valid http(s) absolute URL (${why}); send an origin-form path such as /api/v1/domains.`;
-  return `The Host header and the request target do not make a valid URL (${why}): send Host as host[:port] and an origin-form path such as /api/v1/domains (OPTIONS * is not served).`;
-}
-
-/**
- * The HTTP server: @hono/node-server's request listener on a Node server,
- * with the two kinds of refusal that happen before the app answered as the
- * app answers everything: the JSON error envelope with `X-Request-Id` and the
- * `X-RateLimit-*` headers (the request counted as an anonymous call of its
- * client address).
- * - Node's parser (`clientError`): request line and headers over 16 KB (431),
- *   malformed HTTP, unknown methods, raw bytes that are not allowed in a path (400).
- * - The adapter (before a `Request` exists): a missing or invalid `Host`, a
- *   backslash in the path, `OPTIONS *`, a bad absolute-form target (400).
- */
-function createHttpServer(fetch: (req: Request, env: unknown) => unknown, host: string, ctx: ServerContext, limiter: RateLimiter): Server {
-  const headersFor = async (address: string | undefined): Promise<Record<string, string>> => ({
-    'X-Request-Id': randomUUID(),
-    'X-Content-Type-Options': 'nosniff',
-    // A limiter that cannot count (its database unreachable) must not turn a refusal into a crash.
-    ...rateLimitHeaders(await anonymousRateLimit(ctx, limiter, address ?? 'unknown').catch(() => null)),
-  });
-  const refusal = async (message: string, address: string | undefined): Promise<Response> => {
-    const headers = await headersFor(address);
-    return new Response(JSON.stringify({ error: { code: 'validation_error', message, requestId: headers['X-Request-Id'] } }), {
-      status: 400,
-      headers: { 'Content-Type': 'application/json', ...headers },
-    });
-  };
-  // The adapter calls errorHandler synchronously from within the listener call
-  // (before its first await), so the request being handled is the one set here.
-  let refusing: IncomingMessage | null = null;
-  const listener = getRequestListener(fetch as never, {
-    hostname: host,
-    errorHandler: (error) => refusal(error instanceof Error ? refusalMessage(error) : 'The request could not be read.', refusing?.socket.remoteAddress),
-  });
-  // Node's own Host check would answer with an empty 400; HTTP/1.1 without Host is refused here instead.
-  const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
-    if (incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1 && incoming.headers.host === undefined) {
-      const address = incoming.socket.remoteAddress;
-      return getRequestListener(() => refusal(refusalMessage(new Error('missing host')), address), { hostname: host })(incoming, outgoing);
-    }
-    refusing = incoming;
-    try {
-      return listener(incoming, outgoing);
-    } finally {
-      refusing = null;
-    }
-  });
-  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || !socket.writable) {
-      socket.destroy();
-      return;
-    }
-    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-    const message = tooLarge
-      ? 'The request line and headers are over the 16 KB limit of the HTTP server; send long values in a JSON body instead of the URL or headers.'
-      : `The request is not valid HTTP/1.1 (${error.code ?? 'parse error'}): check the method (GET, POST, PATCH, DELETE), that the path is ASCII with other bytes percent-encoded, and the header syntax.`;
-    const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';
-    void headersFor((socket as Socket).remoteAddress).then((headers) => {
-      if (socket.writable) socket.end(rawEnvelope(status, message, headers));
-      else socket.destroy();
-    });
-  });
-  return server;
-}
-
-function listen(server: Server, host: string, port: number): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException) => {
-      const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use. Pick another HTTP port (0 chooses a free one)` : err.message;
-      reject(new Error(`inboxkit: cannot listen for HTTP on ${host}:${port}: ${why}.`, { cause: err }));
-    };
-    server.once('error', onError);
-    server.once('listening', () => {
-      server.off('error', onError);
-      resolve(server);
-    });
-    server.listen(port, host);
-  });
-}
-
-function closeHttp(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // Event streams stay open forever; end them so close() does not wait.
-    server.closeAllConnections();
-  });
-}
 
 /** A small HTML email with a style block, inline styles, a link, an image and a code: what the first real message exercises. */
 const WARM_UP_HTML =
@@ -257,6 +160,11 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
   }
 }
 
+/** Whether `key` is an API key of the store (SMTP AUTH's password); a key of the wrong shape is not looked up. */
+async function apiKeyExists(store: Store, key: string): Promise<boolean> {
+  return /^tm_[A-Za-z0-9_-]{16,}$/.test(key) && (await store.findUserByApiKeyHash(hashSecret(key))) !== null;
+}
+
 /** Whether a store is the PostgreSQL one (which wants the LISTEN/NOTIFY bus). */
 function isPostgresStore(store: Store): store is PostgresStore {
   return (store as Partial<PostgresStore>).kind === 'postgres';
@@ -273,6 +181,49 @@ function checkOperatorToken(token: string | undefined, host: string): void {
   }
   if (!isLoopbackHost(host)) {
     throw new ConfigError('operatorToken', `option operatorToken needs the HTTP server bound to loopback (127.0.0.1, ::1 or localhost), not ${host}: it opens every inbox.`);
+  }
+}
+
+/** The SMTP intake of a service, with its options from the configuration (a self-signed certificate made first when asked). */
+async function startIntake(ctx: ServerContext, metrics: ServiceMetrics): Promise<SmtpIntake> {
+  const { config, store } = ctx;
+  if (config.operations.smtpTlsSelfSigned && !config.smtp.tls) config.smtp.tls = await makeSelfSigned([config.domains[0] ?? 'localhost', config.smtp.host, 'localhost']);
+  return startSmtpIntake(ctx, {
+    host: config.smtp.host,
+    port: config.smtp.port,
+    tls: config.smtp.tls,
+    greetingDelayMs: config.smtp.greetingDelayMs,
+    socketTimeoutMs: config.smtp.socketTimeoutMs,
+    maxConnections: config.smtp.maxConnections,
+    maxConnectionsPerAddress: config.bounds.smtpMaxConnectionsPerAddress,
+    useProxy: config.operations.smtpProxy,
+    observer: intakeObserver(metrics),
+    auth: config.operations.smtpAuth === 'off' ? null : { required: config.operations.smtpAuth === 'required', check: (_user, password) => apiKeyExists(store, password) },
+  });
+}
+
+/** The store of a service started without one: PostgreSQL for a database URL (its driver loaded only then), else SQLite. */
+async function openStore(config: ResolvedConfig, clock: { now?: () => number }, logger: Logger, metrics: ServiceMetrics): Promise<Store> {
+  if (!config.databaseUrl) return createSqliteStore({ path: config.dbPath, ...clock });
+  const { createPostgresStore } = await import('./storage/postgres.ts');
+  return createPostgresStore({
+    url: config.databaseUrl,
+    ...clock,
+    onConnectionError: (err) => {
+      metrics.databaseError('pool');
+      logger.warn({ err }, 'database: a pooled connection failed');
+    },
+  });
+}
+
+/** Runs the cleanups newest first, each once, logging (not throwing) a failure so the rest still run. */
+async function runInReverse(cleanups: Array<() => Promise<void> | void>, logger: Logger): Promise<void> {
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (err) {
+      logger.error({ err }, 'closing failed');
+    }
   }
 }
 
@@ -296,25 +247,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const level = options.logLevel ?? 'silent';
   const logger = options.logger ?? (options.logStream === 'stderr' ? pino({ level }, pino.destination(2)) : pino({ level }));
   const ownStore = options.store === undefined;
+  // Late-bound: the gauges read the parts started below.
+  const gauges = { openStreams: () => 0, openSmtpSessions: () => 0 };
+  const metrics = config.operations.metrics ? await createMetrics({ openStreams: () => gauges.openStreams(), openSmtpSessions: () => gauges.openSmtpSessions() }) : noMetrics();
   const clock = options.now ? { now: options.now } : {};
-  const store =
-    options.store ??
-    (config.databaseUrl
-      ? // The PostgreSQL driver loads only for a service on PostgreSQL.
-        await (await import('./storage/postgres.ts')).createPostgresStore({ url: config.databaseUrl, ...clock, onConnectionError: (err) => logger.warn({ err }, 'database: a pooled connection failed') })
-      : createSqliteStore({ path: config.dbPath, ...clock }));
+  const store = options.store ?? (await openStore(config, clock, logger, metrics));
   const cleanups: Array<() => Promise<void> | void> = [];
   if (ownStore) cleanups.push(() => store.close());
-
-  const runCleanups = async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) {
-      try {
-        await cleanup();
-      } catch (err) {
-        logger.error({ err }, 'closing failed');
-      }
-    }
-  };
+  const runCleanups = () => runInReverse(cleanups, logger);
 
   // The MIME parser and the sanitizer run once while the rest starts, so that the
   // first wait does not pay for their first run (their modules load with the
@@ -350,17 +290,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.mounts ? { mounts: options.mounts, selfApiUrl: () => selfApiUrl } : {}),
     });
 
-    const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter), config.http.host, config.http.port);
+    let draining = () => false;
+    const hooks = {
+      front: createProbes({ draining: () => draining(), metrics }),
+      onStatus: (status: number) => (status === 429 ? metrics.capReached('http_429') : status === 503 ? metrics.databaseError('http') : undefined),
+    };
+    const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
-    const smtp = await startSmtpIntake(ctx, {
-      host: config.smtp.host,
-      port: config.smtp.port,
-      tls: config.smtp.tls,
-      greetingDelayMs: config.smtp.greetingDelayMs,
-      socketTimeoutMs: config.smtp.socketTimeoutMs,
-      maxConnections: config.smtp.maxConnections,
-    });
+    const smtp = await startIntake(ctx, metrics);
     cleanups.push(() => smtp.close());
+    gauges.openStreams = () => ctx.streamCaps.open();
+    gauges.openSmtpSessions = () => smtp.openSessions();
+    const drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, metrics, logger });
+    draining = drain.draining;
     // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
     cleanups.push(() => ctx.faults.close());
     const sweeper = startSweeper(ctx);
@@ -373,6 +315,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     logger.info({ url, smtpHost: config.smtp.host, smtpPort: smtp.port, db: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dbPath ?? ':memory:') }, 'inboxkit server started');
 
     let closing: Promise<void> | null = null;
+    let drained: Promise<void> | null = null;
     return {
       url,
       apiUrl: `${url}${API_PREFIX}`,
@@ -381,6 +324,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       viewerUrl: `${url}/${options.operatorToken === undefined ? '' : `#key=${options.operatorToken}`}`,
       config,
       sweepExpired: () => sweeper.sweep(),
+      // close() during a drain does not wait for it: it stops everything now.
+      drain: () => (drained ??= drain.run().then(() => (closing ??= runCleanups()))),
       close: () => (closing ??= runCleanups()),
     };
   } catch (error) {

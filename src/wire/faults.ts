@@ -21,6 +21,14 @@ const EnhancedStatus = z
 /** `PUT /inboxes/{id}/delivery-fault`: what to do with the next deliveries to the inbox. */
 export const DeliveryFaultRequestSchema = z
   .strictObject({
+    kind: z
+      .enum(['greylist'])
+      .optional()
+      .meta({
+        description:
+          'A named fault: `greylist` refuses the next delivery attempt with 451 4.7.1 (greylisted) and accepts the ones after it, as a greylisting receiver does, so that a test proves the sending MTA retries. Its code, status, message and count may still be given; they default to 451, 4.7.1, a greylisting text and 1.',
+        example: 'greylist',
+      }),
     code: z
       .number()
       .int()
@@ -61,7 +69,7 @@ export const DeliveryFaultRequestSchema = z
         example: 2000,
       }),
   })
-  .refine((fault) => fault.code !== undefined || (fault.delayMs ?? 0) > 0, {
+  .refine((fault) => fault.kind !== undefined || fault.code !== undefined || (fault.delayMs ?? 0) > 0, {
     message: 'give a reply code (code: 451 or 550 …) or a delay (delayMs > 0), or both',
     path: ['code'],
   })
@@ -71,8 +79,8 @@ export const DeliveryFaultRequestSchema = z
   })
   .meta({
     id: 'DeliveryFaultRequest',
-    description: 'A fault needs a reply code, or a delay of at least 1 ms, or both; `enhancedStatus` needs a `code` of its class.',
-    anyOf: [{ required: ['code'] }, { required: ['delayMs'], properties: { delayMs: { minimum: 1 } } }],
+    description: 'A fault needs a kind, a reply code, or a delay of at least 1 ms; `enhancedStatus` needs a `code` of its class.',
+    anyOf: [{ required: ['kind'] }, { required: ['code'] }, { required: ['delayMs'], properties: { delayMs: { minimum: 1 } } }],
     dependentRequired: { enhancedStatus: ['code'] },
   });
 

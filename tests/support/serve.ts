@@ -23,6 +23,8 @@ export interface Served {
   ready: Ready;
   /** Everything it printed on stdout so far. */
   output: () => string;
+  /** Everything it printed on stderr so far. */
+  errors: () => string;
 }
 
 /**
@@ -47,5 +49,5 @@ export async function spawnServe(
     });
     child.once('exit', (code) => reject(new Error(`inboxkit serve exited with ${code}: ${err}`)));
   });
-  return { child, ready, output: () => out };
+  return { child, ready, output: () => out, errors: () => err };
 }

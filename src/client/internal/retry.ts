@@ -67,7 +67,10 @@ export function decideRetry(input: RetryInput): RetryDecision {
   const { policy, outcome } = input;
   if (policy === null) return { retry: false, reason: 'retries are disabled' };
   const method = input.method.toUpperCase();
-  if (!IDEMPOTENT.has(method)) return { retry: false, reason: `${method} is not idempotent` };
+  // A 503 with Retry-After is the service saying it did not do the request (its database
+  // was unreachable, or it is draining): retrying is what it asks for, whatever the method.
+  const refusedUndone = outcome.kind === 'status' && outcome.status === 503 && outcome.retryAfter != null;
+  if (!IDEMPOTENT.has(method) && !refusedUndone) return { retry: false, reason: `${method} is not idempotent` };
   if (input.retriesDone >= policy.maxRetries) return { retry: false, reason: `${policy.maxRetries} retries made` };
   if (outcome.kind === 'connection' || outcome.kind === 'timeout') {
     return { retry: true, delayMs: backoffDelay(policy, input.retriesDone, input.random), reason: outcome.kind };

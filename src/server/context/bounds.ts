@@ -30,6 +30,13 @@ export interface BoundsOptions {
    */
   maxStreamsPerAddress?: number | null;
   /**
+   * SMTP connections open at once from one client address on one node (behind
+   * a balancer speaking the PROXY protocol, the client's own address); the
+   * next is answered 421 and closed. `null`: no cap.
+   * @defaultValue `100`
+   */
+  smtpMaxConnectionsPerAddress?: number | null;
+  /**
    * Active guest inboxes (made without an API key) per client address; `null`: no cap.
    * @defaultValue `10000`
    */
@@ -57,11 +64,18 @@ export interface ResolvedBounds {
   maxStreamsPerCredential: number | null;
   maxStreamsPerAddress: number | null;
   maxGuestInboxesPerAddress: number | null;
+  smtpMaxConnectionsPerAddress: number | null;
   /** Null when off, or when the store is not in memory. */
   maxStoredBytes: number | null;
   /** Domains guests may forward to, lower-cased. */
   forwardAllow: string[];
 }
+
+/** Default cap of SMTP connections per node: 1000 (keep it well under the process's descriptor limit). */
+export const DEFAULT_SMTP_CONNECTIONS = 1000;
+
+/** Default cap of SMTP connections per client address per node: 100 (Postfix's default opens at most 20 to one destination). */
+export const DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS = 100;
 
 /** Default cap of stored bytes in memory mode: 256 MiB. */
 export const DEFAULT_MAX_STORED_BYTES = 256 * 1024 * 1024;
@@ -100,6 +114,7 @@ export function resolveBounds(options: BoundsOptions, inMemory: boolean, maxMess
     maxStreamsPerCredential: capOrNull('maxStreamsPerCredential', options.maxStreamsPerCredential, 128),
     maxStreamsPerAddress: capOrNull('maxStreamsPerAddress', options.maxStreamsPerAddress, 512),
     maxGuestInboxesPerAddress: capOrNull('maxGuestInboxesPerAddress', options.maxGuestInboxesPerAddress, 10_000),
+    smtpMaxConnectionsPerAddress: capOrNull('smtpMaxConnectionsPerAddress', options.smtpMaxConnectionsPerAddress, DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS),
     maxStoredBytes: inMemory ? maxStoredBytes : null,
     forwardAllow: [...new Set(forwardAllow)],
   };

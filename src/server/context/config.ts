@@ -10,9 +10,11 @@ import type { Plan } from '../../wire/schemas.ts';
 import { DEFAULT_DOMAIN } from '../../wire/defaults.ts';
 import { defaultPlans } from '../auth/plans.ts';
 import type { PlanId, PlanOptions } from '../auth/plans.ts';
-import { resolveBounds } from './bounds.ts';
+import { DEFAULT_SMTP_CONNECTIONS, resolveBounds } from './bounds.ts';
 import type { BoundsOptions, ResolvedBounds } from './bounds.ts';
 import { ConfigError } from './config-error.ts';
+import { resolveOperations } from './operations.ts';
+import type { OperationsOptions, ResolvedOperations } from './operations.ts';
 
 export { ConfigError } from './config-error.ts';
 
@@ -58,6 +60,8 @@ export interface ResolvedConfig {
   apiKeys: string[];
   /** What one caller may hold and which hosts are answered (see `BoundsOptions`). */
   bounds: ResolvedBounds;
+  /** Behind a balancer, drain, metrics (see `OperationsOptions`). */
+  operations: ResolvedOperations;
 }
 
 /** A key and certificate (PEM) for STARTTLS. */
@@ -108,7 +112,7 @@ export { DEFAULT_DOMAIN };
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** The configuration a caller may give; everything is optional. */
-export interface ConfigOptions extends BoundsOptions {
+export interface ConfigOptions extends BoundsOptions, OperationsOptions {
   /**
    * Mail domains; the first is the default.
    * @defaultValue `['inboxkit.example.com']` ({@link DEFAULT_DOMAIN}: why it, and why mail to it never leaves)
@@ -155,9 +159,9 @@ export interface ConfigOptions extends BoundsOptions {
    */
   smtpSocketTimeoutMs?: number;
   /**
-   * Most simultaneous SMTP connections; the next one is answered 421 and closed.
+   * Most simultaneous SMTP connections on this node; the next one is answered 421 and closed.
    * `null`: no cap.
-   * @defaultValue `null`
+   * @defaultValue `1000`
    */
   smtpMaxConnections?: number | null;
   /**
@@ -336,7 +340,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
       tls: smtpTls(options.smtpTls),
       greetingDelayMs: positiveInt('smtpGreetingDelayMs', options.smtpGreetingDelayMs ?? 0, 0),
       socketTimeoutMs: positiveInt('smtpSocketTimeoutMs', options.smtpSocketTimeoutMs ?? 60_000),
-      maxConnections: options.smtpMaxConnections == null ? null : positiveInt('smtpMaxConnections', options.smtpMaxConnections),
+      maxConnections: options.smtpMaxConnections === null ? null : positiveInt('smtpMaxConnections', options.smtpMaxConnections ?? DEFAULT_SMTP_CONNECTIONS),
     },
     stream: {
       pingIntervalMs: positiveInt('streamPingIntervalMs', options.streamPingIntervalMs ?? 15_000),
@@ -362,6 +366,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
     rateLimitWindowSeconds: positiveInt('rateLimitWindowSeconds', options.rateLimitWindowSeconds ?? 60),
     apiKeys,
     bounds: resolveBounds(options, db === null, maxMessageBytes),
+    operations: resolveOperations(options, options.smtpTls != null),
   };
 }
 

@@ -13,6 +13,9 @@ import type { DeliveryFaultRequest } from '../../wire/faults.ts';
 import type { DeliveryFaultRow, FaultStore } from '../storage/contract/types.ts';
 import { defaultEnhancedStatus, defaultFaultMessage } from './replies.ts';
 
+/** What the `greylist` kind stands for: the next attempt refused as a greylisting receiver refuses it, the later ones accepted. */
+const GREYLIST = { code: 451, enhancedStatus: '4.7.1', message: 'Greylisted: this sender is not known yet, please retry later (inboxkit greylisting fault)', count: 1 } as const;
+
 /** A fault in force for one inbox. */
 export type DeliveryFaultRecord = DeliveryFaultRow;
 
@@ -61,7 +64,8 @@ export interface DeliveryFaultsDeps {
 export function createDeliveryFaults(deps: DeliveryFaultsDeps): DeliveryFaults {
   const closing = new AbortController();
   return {
-    async set(inboxId, request) {
+    async set(inboxId, given) {
+      const request = given.kind === 'greylist' ? { ...GREYLIST, ...given } : given;
       const code = request.code ?? null;
       const record: DeliveryFaultRecord = {
         inboxId,

@@ -73,6 +73,8 @@ export async function startSmtpIntake(ctx: ServerContext, opts: StartSmtpIntakeO
   }
   return {
     port: intake.port,
+    drain: (graceMs) => intake.drain(graceMs),
+    openSessions: () => intake.openSessions(),
     async close() {
       await intake.close();
       await forwarder?.close();

@@ -11,6 +11,7 @@ import type { InboxRecord } from '../storage/contract/types.ts';
 import { createDelivery, smtpError } from './delivery.ts';
 import type { IntakeDeps, IntakeLogger } from './delivery.ts';
 import { PromptSmtpServer } from './server.ts';
+import type { RefusalReason } from './server.ts';
 
 export type { IntakeDeps, IntakeLimits, IntakeLogger } from './delivery.ts';
 
@@ -51,6 +52,29 @@ export interface IntakeOptions {
    */
   maxConnections?: number | null;
   /**
+   * Most simultaneous connections from one client address (behind a balancer
+   * speaking the PROXY protocol, the client's own); the next one is answered
+   * 421 and closed. `null`: no cap.
+   * @defaultValue null
+   */
+  maxConnectionsPerAddress?: number | null;
+  /**
+   * Read a PROXY protocol (v1) header first, from every peer (`true`) or from
+   * these peer addresses only, so that caps and envelopes see the client's
+   * address rather than the balancer's.
+   * @defaultValue false
+   */
+  useProxy?: boolean | string[];
+  /**
+   * SMTP AUTH (PLAIN, LOGIN), offered only after STARTTLS (needs `tls`):
+   * `check` says whether a user name and password are good; with `required`
+   * mail is refused (530) until the client authenticates.
+   * @defaultValue none: AUTH not offered
+   */
+  auth?: { required: boolean; check(username: string, password: string): Promise<boolean> } | null;
+  /** Told of what the intake accepts and refuses (the service's metrics). */
+  observer?: IntakeObserver;
+  /**
    * How long `close()` lets open sessions finish before it cuts them.
    * @defaultValue 1000
    */
@@ -62,10 +86,29 @@ export interface IntakeOptions {
   parseTimeoutMs?: number;
 }
 
+/** What the intake tells of its work; each method is cheap and never throws. */
+export interface IntakeObserver {
+  /** A message was stored as `copies` inbox copies, `seconds` after the end of its DATA. */
+  accepted(copies: number, seconds: number): void;
+  /** A connection, recipient or message was refused. */
+  refused(reason: 'unknown_recipient' | 'fault' | 'too_large' | 'lookup_failed' | 'storage_failed' | 'draining' | 'cap_total' | 'cap_per_address' | 'auth_failed'): void;
+}
+
+const CAP_REASON = { total: 'cap_total', per_address: 'cap_per_address', draining: 'draining' } as const satisfies Record<RefusalReason, string>;
+
 /** A running SMTP intake. */
 export interface SmtpIntake {
   /** The port it listens on (the real one when 0 was asked). */
   port: number;
+  /**
+   * Starts a drain: each new session is answered 421 (4.3.2) and closed, and
+   * an open session gets 421 at its next command outside a transaction, so
+   * a transaction in flight ends normally. Resolves once no session is open
+   * or `graceMs` has passed.
+   */
+  drain(graceMs: number): Promise<void>;
+  /** Sessions open now. */
+  openSessions(): number;
   /** Stops accepting, lets sessions and in-flight deliveries finish, then resolves. */
   close(): Promise<void>;
 }
@@ -76,17 +119,17 @@ type FaultHook = ReturnType<typeof createIntakeFaultHook>;
  * `RCPT TO`: accepted for an active inbox (unless its delivery fault says
  * otherwise), 550 for an unknown address, 451 when the lookup failed.
  */
-function checkRecipient(findInbox: (address: string) => Promise<InboxRecord | null>, faultHook: FaultHook, logger: IntakeLogger): NonNullable<SMTPServerOptions['onRcptTo']> {
+function checkRecipient(findInbox: (address: string) => Promise<InboxRecord | null>, faultHook: FaultHook, logger: IntakeLogger, observer?: IntakeObserver): NonNullable<SMTPServerOptions['onRcptTo']> {
   return function onRcptTo(address: SMTPServerAddress, session, callback) {
     findInbox(address.address).then(
-      async (inbox) =>
-        callback(
-          inbox
-            ? await faultHook.atRecipient(inbox.id, session.envelope)
-            : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`),
-        ),
+      async (inbox) => {
+        const refusal = inbox ? await faultHook.atRecipient(inbox.id, session.envelope) : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`);
+        if (refusal) observer?.refused(inbox ? 'fault' : 'unknown_recipient');
+        callback(refusal);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'smtp: recipient lookup failed');
+        observer?.refused('lookup_failed');
         callback(smtpError(451, '4.3.0 Temporary failure looking up the recipient, try again'));
       },
     );
@@ -104,6 +147,7 @@ function collectData(
   logger: IntakeLogger,
   deliver: (raw: Buffer, session: SMTPServerSession) => Promise<string>,
   inFlight: Set<Promise<unknown>>,
+  observer?: IntakeObserver,
 ): NonNullable<SMTPServerOptions['onData']> {
   return function onData(stream: SMTPServerDataStream, session, callback) {
     const chunks: Buffer[] = [];
@@ -118,16 +162,22 @@ function collectData(
     });
     stream.on('end', () => {
       if (stream.sizeExceeded) {
+        observer?.refused('too_large');
         callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${maxMessageBytes} bytes`));
         return;
       }
+      const ended = performance.now();
       const job = deliver(Buffer.concat(chunks, length), session).then(
-        (reply) => callback(null, reply),
+        (reply) => {
+          observer?.accepted(reply.split(',').length, (performance.now() - ended) / 1000);
+          callback(null, reply);
+        },
         (error: unknown) => {
           if (error instanceof Error && 'responseCode' in error) {
             callback(error);
             return;
           }
+          observer?.refused('storage_failed');
           logger.error({ err: error, sessionId: session.id }, 'smtp: storing the message failed');
           callback(smtpError(451, '4.3.0 The message could not be stored, try again later'));
         },
@@ -135,6 +185,31 @@ function collectData(
       inFlight.add(job);
       void job.finally(() => inFlight.delete(job));
     });
+  };
+}
+
+/** smtp-server's AUTH options: AUTH only with TLS and a check, PLAIN and LOGIN, never before STARTTLS. */
+function authOptionsOf(options: IntakeOptions, logger: IntakeLogger): Partial<SMTPServerOptions> {
+  const auth = options.tls ? options.auth : null;
+  if (!auth) return { authOptional: true, disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'] };
+  return {
+    authOptional: !auth.required,
+    authMethods: ['PLAIN', 'LOGIN'],
+    allowInsecureAuth: false,
+    disabledCommands: [],
+    onAuth(credentials, session, callback) {
+      const refuse = () => {
+        options.observer?.refused('auth_failed');
+        callback(smtpError(535, '5.7.8 Authentication credentials invalid'));
+      };
+      auth.check(credentials.username ?? '', credentials.password ?? '').then(
+        (good) => (good ? callback(null, { user: credentials.username }) : refuse()),
+        (error: unknown) => {
+          logger.error({ err: error, sessionId: session.id }, 'smtp: checking credentials failed');
+          callback(smtpError(454, '4.7.0 Temporary authentication failure, try again'));
+        },
+      );
+    },
   };
 }
 
@@ -164,8 +239,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     size: limits.maxMessageBytes,
     rejectOversized: true,
     maxRecipients: limits.maxRecipients,
-    authOptional: true,
-    disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    ...authOptionsOf(options, logger),
     hideSTARTTLS: !options.tls,
     hidePIPELINING: false,
     hide8BITMIME: false,
@@ -174,7 +248,9 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     logger: false,
     closeTimeout: options.closeTimeoutMs ?? 1000,
     socketTimeout: options.socketTimeoutMs ?? 60_000,
+    // smtp-server's own check bounds the sockets still owing a PROXY header; the session cap is PromptSmtpServer's.
     ...(options.maxConnections ? { maxClients: options.maxConnections } : {}),
+    ...(options.useProxy ? { useProxy: options.useProxy } : {}),
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     onConnect(_session, callback) {
       // Synchronous on purpose: with no greeting delay the session is ready in
@@ -184,11 +260,15 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     onMailFrom(_address, _session, callback) {
       callback();
     },
-    onRcptTo: checkRecipient(findInbox, faultHook, logger),
-    onData: collectData(limits.maxMessageBytes, logger, (raw, session) => deliver(raw, session, faultHook.delaysOf(session.envelope)), inFlight),
+    onRcptTo: checkRecipient(findInbox, faultHook, logger, options.observer),
+    onData: collectData(limits.maxMessageBytes, logger, (raw, session) => deliver(raw, session, faultHook.delaysOf(session.envelope)), inFlight, options.observer),
   };
 
-  const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000);
+  const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000, {
+    total: options.maxConnections ?? null,
+    perAddress: options.maxConnectionsPerAddress ?? null,
+    ...(options.observer ? { onRefused: (reason: RefusalReason) => options.observer?.refused(CAP_REASON[reason]) } : {}),
+  });
   // smtp-server re-emits its listener's errors, a failed listen included; that one
   // is the rejection below, reported once by the caller, not also logged here.
   let listening = false;
@@ -214,6 +294,15 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
   let closing: Promise<void> | null = null;
   return {
     port,
+    openSessions: () => server.connections.size,
+    async drain(graceMs) {
+      server.draining = true;
+      const until = Date.now() + graceMs;
+      while ((server.connections.size > 0 || inFlight.size > 0) && Date.now() < until) {
+        server.closeIdle();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
     close() {
       closing ??= (async () => {
         await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,6 +7,21 @@ import type { SMTPConnectionOptions } from 'smtp-server/lib/smtp-connection.js';
 
 type SmtpStream = ReturnType<SMTPConnection['_createParser']>;
 
+/** The connection caps of one node; `null`: no cap. */
+export interface ConnectionCaps {
+  /** Connections open at once on this node. */
+  total: number | null;
+  /** Connections open at once from one client address on this node. */
+  perAddress: number | null;
+  /** Told of each connection refused before its greeting, with why. */
+  onRefused?: (reason: RefusalReason) => void;
+}
+
+/** Why a connection was refused before its greeting. */
+export type RefusalReason = 'total' | 'per_address' | 'draining';
+
+const DRAINING = '4.3.2 This node is shutting down (draining); try again, another node will take the mail';
+
 /**
  * smtp-server (3.x) holds every new connection 100 ms before its 220 greeting,
  * to catch "early talkers" (spam bots that speak first). A local test inbox has
@@ -61,8 +76,14 @@ class PromptConnection extends SMTPConnection {
     this.lineTimer.unref();
   }
 
+  /** Gives the connection's place back (per client address); runs once. */
+  release: (() => void) | null = null;
+
   override _onClose(): void {
     this.clearLineTimer();
+    // Not the raw socket's 'close': after STARTTLS the TLS socket owns the handle and the raw one never closes.
+    this.release?.();
+    this.release = null;
     super._onClose();
   }
 
@@ -71,11 +92,27 @@ class PromptConnection extends SMTPConnection {
     this.lineTimer = null;
   }
 
+  /** Why this connection is refused before its greeting (a cap, or a drain), or null. */
+  refusal: string | null = null;
+
+  /**
+   * Between transactions of a draining node, the next command is answered 421
+   * (a sender retries elsewhere); a transaction already begun (MAIL FROM given)
+   * is let through to its end.
+   */
+  override _onCommand(command: Buffer, callback?: () => void): void {
+    const server = this._server as PromptSmtpServer;
+    if (server.draining && !this.session.envelope.mailFrom && !/^\s*QUIT\b/i.test(command.toString('latin1'))) {
+      this.send(421, `${this.name} ${DRAINING}`);
+      return;
+    }
+    super._onCommand(command, callback);
+  }
+
   override init(): void {
     this._setListeners(() => {
-      const server = this._server;
-      if (server.options.maxClients && server.connections.size > server.options.maxClients) {
-        this.send(421, `${this.name} Too many connected clients, try again in a moment`, false);
+      if (this.refusal !== null) {
+        this.send(421, `${this.name} ${this.refusal}`, false);
         return;
       }
       if (this.greetingDelayMs <= 0) {
@@ -94,11 +131,41 @@ class PromptConnection extends SMTPConnection {
 export class PromptSmtpServer extends SMTPServer {
   readonly greetingDelayMs: number;
   readonly lineDeadlineMs: number;
+  /** Set by a drain: new sessions are told 421, sessions between transactions too. */
+  draining = false;
+  private readonly caps: ConnectionCaps;
+  /** Open connections by client address. */
+  private readonly byAddress = new Map<string, number>();
 
-  constructor(options: SMTPServerOptions, greetingDelayMs: number, lineDeadlineMs = 0) {
+  constructor(options: SMTPServerOptions, greetingDelayMs: number, lineDeadlineMs = 0, caps: ConnectionCaps = { total: null, perAddress: null }) {
     super(options);
     this.greetingDelayMs = greetingDelayMs;
     this.lineDeadlineMs = lineDeadlineMs;
+    this.caps = caps;
+  }
+
+  /** During a drain: answers 421 to every session that is between transactions (an idle one would otherwise wait for its timeout). */
+  closeIdle(): void {
+    for (const connection of this.connections) {
+      if (!connection.session.envelope.mailFrom) connection.send(421, `${connection.name} ${DRAINING}`);
+    }
+  }
+
+  /** Connections open from `address` (behind a balancer, the client's own address). */
+  connectionsFrom(address: string): number {
+    return this.byAddress.get(address) ?? 0;
+  }
+
+  private refusalOf(address: string, held: number): { reason: RefusalReason; text: string } | null {
+    if (this.draining) return { reason: 'draining', text: DRAINING };
+    const { total, perAddress } = this.caps;
+    if (total !== null && this.connections.size > total) {
+      return { reason: 'total', text: `4.7.0 Too many SMTP connections to this node: the cap is ${total} (SMTP connections per node; inboxkit serve --smtp-max-connections); try again in a moment` };
+    }
+    if (perAddress !== null && held > perAddress) {
+      return { reason: 'per_address', text: `4.7.0 Too many SMTP connections from your address ${address}: the cap is ${perAddress} (SMTP connections per client address, per node; inboxkit serve --smtp-max-connections-per-address); close idle connections or try again in a moment` };
+    }
+    return null;
   }
 
   override connect(socket: net.Socket | tls.TLSSocket, socketOptions?: SMTPConnectionOptions | null): void {
@@ -106,6 +173,20 @@ export class PromptSmtpServer extends SMTPServer {
     connection.greetingDelayMs = this.greetingDelayMs;
     connection.lineDeadlineMs = this.lineDeadlineMs;
     this.connections.add(connection);
+    // The address is the client's own (from the PROXY header behind a balancer).
+    const address = connection.remoteAddress;
+    const held = (this.byAddress.get(address) ?? 0) + 1;
+    this.byAddress.set(address, held);
+    connection.release = () => {
+      const left = (this.byAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.byAddress.set(address, left);
+      else this.byAddress.delete(address);
+    };
+    const refusal = this.refusalOf(address, held);
+    if (refusal !== null) {
+      connection.refusal = refusal.text;
+      this.caps.onRefused?.(refusal.reason);
+    }
     connection.on('error', (err: Error) => this._onError(err));
     connection.on('connect', (data) => this._onClientConnect(data));
     connection.init();

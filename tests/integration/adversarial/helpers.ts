@@ -148,9 +148,17 @@ export class RawSmtp {
     for (const w of this.waiters.splice(0)) w();
   }
 
-  static connect(port: number, host = '127.0.0.1'): Promise<RawSmtp> {
+  /**
+   * Opens a conversation; `localAddress` binds the client end (another loopback
+   * address, e.g. 127.0.0.2, is another client), `proxyFrom` first sends a
+   * PROXY protocol v1 header naming that address as the client, as a balancer does.
+   */
+  static connect(port: number, host = '127.0.0.1', options: { localAddress?: string; proxyFrom?: string } = {}): Promise<RawSmtp> {
     return new Promise((resolve, reject) => {
-      const socket = net.connect({ port, host }, () => resolve(new RawSmtp(socket)));
+      const socket = net.connect({ port, host, ...(options.localAddress ? { localAddress: options.localAddress } : {}) }, () => {
+        if (options.proxyFrom) socket.write(`PROXY TCP4 ${options.proxyFrom} ${host} 40000 ${port}\r\n`);
+        resolve(new RawSmtp(socket));
+      });
       socket.once('error', reject);
     });
   }

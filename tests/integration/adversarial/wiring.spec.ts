@@ -18,7 +18,7 @@ const CLI = fileURLToPath(new URL('../../../src/cli/main.ts', import.meta.url));
 
 test('startServer applies documented defaults to the SMTP, stream and forwarding options', async () => {
   const config = resolveConfig({});
-  expect(config.smtp).toEqual({ host: '127.0.0.1', port: 0, tls: null, greetingDelayMs: 0, socketTimeoutMs: 60_000, maxConnections: null });
+  expect(config.smtp).toEqual({ host: '127.0.0.1', port: 0, tls: null, greetingDelayMs: 0, socketTimeoutMs: 60_000, maxConnections: 1000 });
   expect(config.stream).toEqual({ pingIntervalMs: 15_000, maxBufferedBytes: 1024 * 1024 });
   expect(config.forwarding).toEqual({ attempts: 5, baseDelayMs: 1000, maxDelayMs: 60_000 });
   expect(() => resolveConfig({ smtpSocketTimeoutMs: 0 })).toThrow(/smtpSocketTimeoutMs/);

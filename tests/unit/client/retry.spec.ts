@@ -30,6 +30,8 @@ const table: Array<[string, AttemptOutcome, number, boolean, number | null]> = [
   ['GET', status(503), 2, false, null], // retries used up
   ['POST', { kind: 'connection' }, 0, false, null],
   ['POST', status(503), 0, false, null],
+  // 503 with Retry-After: the service did not do it (database unreachable) and asks for a retry.
+  ['POST', status(503, '2'), 0, true, 2000],
   ['POST', status(429, '1'), 0, false, null],
   ['PATCH', { kind: 'timeout' }, 0, false, null],
   ['PATCH', status(500), 0, false, null],

@@ -1,0 +1,117 @@
+/**
+ * The drain of a node, with the real CLI process (issue 40): on SIGTERM
+ * `/readyz` fails first while `/livez` still answers; then new SMTP sessions
+ * get 421 while a transaction in flight finishes with 250, the event stream
+ * ends (its client resumes elsewhere from Last-Event-ID), an HTTP request in
+ * flight is answered, and the process exits within its bound.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { request } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test, expect } from '@playwright/test';
+import { spawnServe } from '../../support/serve.ts';
+import { RawSmtp, dataOf, openStream, rawMessage } from '../adversarial/helpers.ts';
+
+test.describe.configure({ mode: 'serial' });
+
+async function createInbox(apiUrl: string): Promise<{ id: string; token: string; address: string }> {
+  const res = await fetch(`${apiUrl}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: { id: string; token: string; address: string } }).data;
+}
+
+/** Starts a POST whose body is sent in two halves; `finish()` sends the rest and resolves with the status. */
+function slowPost(url: string): { finish: () => Promise<number> } {
+  const body = '{"localPart":"slow-post"}';
+  const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(body.length) } });
+  const status = new Promise<number>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+  });
+  req.write(body.slice(0, 10));
+  return {
+    finish: async () => {
+      req.end(body.slice(10));
+      return status;
+    },
+  };
+}
+
+const probe = async (url: string) => (await fetch(url)).status;
+
+test('on SIGTERM readiness fails first, new SMTP sessions get 421 while the one in flight is stored, the stream ends, the request in flight is answered, and the process exits 0', { tag: '@heavy' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'inboxkit-drain-'));
+  let child: ChildProcess | undefined;
+  try {
+    const served = await spawnServe(['--db', join(dir, 'inbox.db'), '--drain-notice', '3s', '--drain-timeout', '20s', '--no-mcp'], { onSpawn: (c) => (child = c) });
+    const { url, apiUrl, smtpPort } = served.ready;
+    expect(await probe(`${url}/readyz`)).toBe(200);
+    expect(await probe(`${url}/livez`)).toBe(200);
+    const inbox = await createInbox(apiUrl);
+
+    // In flight when the signal comes: a stream, an SMTP transaction, an HTTP request.
+    const abort = new AbortController();
+    const stream = await openStream(`${apiUrl}/inboxes/${inbox.id}/stream`, { 'x-inbox-token': inbox.token }, abort.signal);
+    expect(stream.status).toBe(200);
+    const smtp = await RawSmtp.connect(smtpPort);
+    await smtp.hello();
+    expect((await smtp.command('MAIL FROM:<app@example.test>')).code).toBe(250);
+    expect((await smtp.command(`RCPT TO:<${inbox.address}>`)).code).toBe(250);
+    const post = slowPost(`${apiUrl}/inboxes`);
+
+    const exited = new Promise<number | null>((resolve) => child!.once('exit', (code) => resolve(code)));
+    child!.kill('SIGTERM');
+    await expect.poll(() => probe(`${url}/readyz`)).toBe(503);
+    expect(await probe(`${url}/livez`)).toBe(200);
+
+    // Once the notice is over, a new session is refused, saying why.
+    await expect
+      .poll(async () => {
+        const late = await RawSmtp.connect(smtpPort).catch(() => null);
+        if (!late) return 'closed';
+        const reply = await late.reply().catch(() => null);
+        late.end();
+        return reply?.code === 421 ? reply.text : String(reply?.code);
+      }, { timeout: 15_000 })
+      .toMatch(/^421 .*4\.3\.2 .*draining/);
+
+    // The transaction begun before the drain ends normally, then the session is told 421.
+    expect((await smtp.command('DATA')).code).toBe(354);
+    smtp.write(dataOf(rawMessage({ to: inbox.address, subject: 'sent while draining' })));
+    const stored = await smtp.reply();
+    expect(stored.code).toBe(250);
+    const next = await smtp.command('MAIL FROM:<app@example.test>');
+    expect(next.code).toBe(421);
+
+    // The stream ends (the client reconnects elsewhere); the request in flight is answered.
+    await expect(
+      (async () => {
+        for await (const event of stream.events) void event;
+      })(),
+    ).rejects.toThrow();
+    expect(await post.finish()).toBe(200);
+    expect(await exited).toBe(0);
+
+    // Nothing was lost: the next node on the same database has the message, and a stream resumed from before it replays it.
+    const again = await spawnServe(['--db', join(dir, 'inbox.db'), '--no-mcp'], { onSpawn: (c) => (child = c) });
+    const replay = new AbortController();
+    const resumed = await openStream(`${again.ready.apiUrl}/inboxes/${inbox.id}/stream`, { 'x-inbox-token': inbox.token, 'last-event-id': '0' }, replay.signal);
+    let subject = '';
+    for await (const event of resumed.events) {
+      if ('event' in event && event.event === 'message') {
+        subject = (JSON.parse(event.data) as { subject: string }).subject;
+        break;
+      }
+    }
+    replay.abort();
+    expect(subject).toBe('sent while draining');
+  } finally {
+    child?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,123 @@
+/**
+ * The team service of issue 40, run as an operator runs it, on loopback:
+ * two nodes on one PostgreSQL behind HAProxy, the app's mail through Postfix
+ * (STARTTLS and SMTP AUTH to the service), Prometheus scraping every node.
+ * A Playwright suite of email tests (tests/team-suite, 4 workers) runs
+ * through the balancer while every node is restarted in turn twice and
+ * PostgreSQL once: no test fails, nothing stays queued, and the counters
+ * Prometheus scraped match what was sent. Skipped, saying why, where the
+ * daemons are missing.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import nodemailer from 'nodemailer';
+import { test, expect } from '@playwright/test';
+import { startTeam, teamSkipReason, waitFor } from '../../support/team.ts';
+import type { Team } from '../../support/team.ts';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const SUITE_TESTS = 200;
+
+test.describe.configure({ mode: 'serial', timeout: 20 * 60_000 });
+test.skip(teamSkipReason() !== null, teamSkipReason() ?? '');
+
+let team: Team;
+test.beforeAll(async () => {
+  test.setTimeout(5 * 60_000);
+  team = await startTeam({ nodes: 2 });
+});
+// eslint-disable-next-line no-empty-pattern -- Playwright hooks take their fixtures as the first argument
+test.afterEach(async ({}, info) => {
+  if (info.status !== info.expectedStatus && team) await info.attach('postfix maillog', { body: team.postfixLog(), contentType: 'text/plain' }).then(() => console.log(team.postfixLog()));
+});
+test.afterAll(async () => {
+  await team?.stop();
+});
+
+async function api<T>(path: string, init: RequestInit = {}): Promise<T> {
+  const res = await fetch(`${team.baseUrl}/api/v1${path}`, { ...init, headers: { 'content-type': 'application/json', authorization: `Bearer ${team.apiKey}`, ...init.headers } });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${text}`);
+  return (JSON.parse(text) as { data: T }).data;
+}
+
+const relay = () => nodemailer.createTransport({ host: '127.0.0.1', port: team.relayPort, secure: false, ignoreTLS: true });
+
+async function messages(inboxId: string): Promise<Array<{ id: string; subject: string }>> {
+  return (await api<{ items: Array<{ id: string; subject: string }> }>(`/inboxes/${inboxId}/messages?limit=100`)).items;
+}
+
+test('a greylisted inbox gets the app\'s mail anyway: Postfix is told 451 4.7.1, queues it and retries', { tag: '@heavy' }, async () => {
+  const inbox = await api<{ id: string; address: string }>('/inboxes', { method: 'POST', body: '{}' });
+  await api(`/inboxes/${inbox.id}/delivery-fault`, { method: 'PUT', body: JSON.stringify({ kind: 'greylist' }) });
+  await relay().sendMail({ from: 'no-reply@app.test', to: inbox.address, subject: 'after greylisting', text: 'hello' });
+  await waitFor(async () => (await messages(inbox.id)).length === 1, 'the greylisted message after Postfix retried');
+  await waitFor(async () => ((await team.query('sum(inboxkit_mail_refused_total{reason="fault"})'))[0]?.value ?? 0) >= 1, 'Prometheus to see the greylisting refusal');
+});
+
+test('behind the balancer a node sees the client\'s own address, not the balancer\'s, in the message envelope', { tag: '@heavy' }, async () => {
+  const inbox = await api<{ id: string; address: string }>('/inboxes', { method: 'POST', body: '{}' });
+  const direct = nodemailer.createTransport({ host: '127.0.0.1', port: team.balancerSmtpPort, localAddress: '127.0.0.9', secure: false, requireTLS: true, tls: { rejectUnauthorized: false }, auth: { user: 'ci-runner', pass: team.apiKey } });
+  await direct.sendMail({ from: 'ci@app.test', to: inbox.address, subject: 'from 127.0.0.9', text: 'hello' });
+  const [summary] = await messages(inbox.id);
+  const message = await api<{ envelope: { clientAddress: string } }>(`/messages/${summary!.id}`);
+  expect(message.envelope.clientAddress).toBe('127.0.0.9');
+});
+
+test('200 email tests with 4 workers through HAProxy and Postfix pass while every node restarts twice and PostgreSQL once; nothing is lost and the counters match', { tag: '@heavy' }, async () => {
+  const out = mkdtempSync(join(tmpdir(), 'inboxkit-team-suite-'));
+  const report = join(out, 'report.json');
+  const suite = spawn(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'tests/team-suite/playwright.config.ts'), '--output', join(out, 'results')], {
+    cwd: ROOT,
+    env: { ...process.env, INBOXKIT_TEAM_BASE_URL: team.baseUrl, INBOXKIT_TEAM_API_KEY: team.apiKey, INBOXKIT_TEAM_RELAY_PORT: String(team.relayPort), INBOXKIT_TEAM_TESTS: String(SUITE_TESTS), INBOXKIT_TEAM_REPORT: report, CI: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  suite.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  suite.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const finished = new Promise<number | null>((resolve) => suite.once('exit', resolve));
+  let done = false;
+  void finished.then(() => (done = true));
+
+  // The restarts, while the suite runs, each once Postfix has relayed a share of the suite's
+  // mail (so they fall inside the suite however fast the machine is): node 1, node 2,
+  // PostgreSQL, node 1, node 2.
+  const relayedBefore = team.relayed();
+  const restarts: string[] = [];
+  const schedule: Array<[string, number]> = [['node 1', 0.02], ['node 2', 0.12], ['postgres', 0.24], ['node 1', 0.36], ['node 2', 0.48]];
+  for (const [step, share] of schedule) {
+    await waitFor(async () => done || team.relayed() - relayedBefore >= share * SUITE_TESTS, `${share * 100}% of the suite's mail relayed`, 600_000);
+    if (step === 'postgres') await team.restartPostgres();
+    else await team.restartNode(Number(step.slice(5)) - 1);
+    restarts.push(`${step}${done ? ' (after the suite ended)' : ''}`);
+    await waitFor(async () => (await fetch(`${team.baseUrl}/readyz`)).status === 200, 'a ready node behind the balancer', 120_000).catch(async (error: Error) => {
+      throw new Error(`${error.message} after restarting ${step}:\n${await team.nodeStates()}`);
+    });
+  }
+  const code = await finished;
+  const json = readFileSync(report, 'utf8');
+  const stats = (JSON.parse(json) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
+  // The first line of each failure's message (status, code and advice of an API error).
+  const failures = [...json.matchAll(/"message": "((?:[^"\\]|\\.){0,400})/g)].map((m) => m[1]).slice(0, 5);
+  rmSync(out, { recursive: true, force: true });
+  expect(stats, `failures: ${failures.join('\n')}\nrestarts: ${restarts.join(', ')}\nthe suite's output:\n${output.slice(-3000)}`).toEqual({ ...stats, expected: SUITE_TESTS, unexpected: 0, flaky: 0 });
+  expect(code).toBe(0);
+  expect(restarts.filter((r) => r.includes('after')), 'restarts should happen while the suite runs').toEqual([]);
+  await waitFor(async () => (await team.queued()) === 0, 'Postfix\'s queue to be empty');
+
+  // Prometheus scraped every node; the counters of a known batch match what was sent.
+  const up = await team.query('count_over_time(up{job="inboxkit"}[30m])');
+  expect(up.map((s) => s.metric.instance).sort()).toEqual(team.nodeUrls.map((u) => u.slice('http://'.length)).sort());
+  const sum = async () => (await team.query('sum(inboxkit_mail_accepted_total)'))[0]?.value ?? 0;
+  // A fresh scrape of every node (restarted nodes count from 0): the baseline.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const before = await sum();
+  const inbox = await api<{ id: string; address: string }>('/inboxes', { method: 'POST', body: '{}' });
+  const batch = 12;
+  for (let i = 0; i < batch; i++) await relay().sendMail({ from: 'no-reply@app.test', to: inbox.address, subject: `counted ${i}`, text: 'x' });
+  await waitFor(async () => (await messages(inbox.id)).length === batch, `the ${batch} counted messages`);
+  await waitFor(async () => (await sum()) === before + batch, `Prometheus to count ${batch} more accepted messages than ${before}`);
+});

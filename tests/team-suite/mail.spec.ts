@@ -1,0 +1,21 @@
+/**
+ * Email tests as a team's CI runs them against a shared service: each makes
+ * an inbox through the balancer, has "the app" send a sign-in code through
+ * Postfix, and waits for it on the inbox's stream. The harness restarts the
+ * nodes and the database meanwhile: every test must still pass.
+ */
+import nodemailer from 'nodemailer';
+import { test, expect } from '../../src/playwright/index.ts';
+
+const COUNT = Number(process.env.INBOXKIT_TEAM_TESTS ?? 200);
+const RELAY_PORT = Number(process.env.INBOXKIT_TEAM_RELAY_PORT ?? 25);
+
+for (let i = 0; i < COUNT; i++) {
+  test(`sign-in code ${i} sent by the app through Postfix reaches the test through the balancer`, async ({ inbox }) => {
+    const code = String(100_000 + ((i * 7919) % 900_000));
+    const relay = nodemailer.createTransport({ host: '127.0.0.1', port: RELAY_PORT, secure: false, ignoreTLS: true });
+    await relay.sendMail({ from: 'no-reply@app.test', to: inbox.address, subject: `Your sign-in code #${i}`, text: `Your code is ${code}. It expires in 10 minutes.` });
+    const message = await inbox.waitForMessage({ subject: `Your sign-in code #${i}` });
+    expect(message.otp()).toBe(code);
+  });
+}
