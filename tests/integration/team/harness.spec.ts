@@ -9,7 +9,7 @@
  * daemons are missing.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,9 +70,10 @@ test('behind the balancer a node sees the client\'s own address, not the balance
 test('200 email tests with 4 workers through HAProxy and Postfix pass while every node restarts twice and PostgreSQL once; nothing is lost and the counters match', { tag: '@heavy' }, async () => {
   const out = mkdtempSync(join(tmpdir(), 'inboxkit-team-suite-'));
   const report = join(out, 'report.json');
+  const restartsDone = join(out, 'restarts-done');
   const suite = spawn(process.execPath, [join(ROOT, 'node_modules/@playwright/test/cli.js'), 'test', '-c', join(ROOT, 'tests/team-suite/playwright.config.ts'), '--output', join(out, 'results')], {
     cwd: ROOT,
-    env: { ...process.env, INBOXKIT_TEAM_BASE_URL: team.baseUrl, INBOXKIT_TEAM_API_KEY: team.apiKey, INBOXKIT_TEAM_RELAY_PORT: String(team.relayPort), INBOXKIT_TEAM_TESTS: String(SUITE_TESTS), INBOXKIT_TEAM_REPORT: report, CI: '' },
+    env: { ...process.env, INBOXKIT_TEAM_BASE_URL: team.baseUrl, INBOXKIT_TEAM_API_KEY: team.apiKey, INBOXKIT_TEAM_RELAY_PORT: String(team.relayPort), INBOXKIT_TEAM_TESTS: String(SUITE_TESTS), INBOXKIT_TEAM_REPORT: report, INBOXKIT_TEAM_RESTARTS_DONE: restartsDone, CI: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -97,6 +98,7 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
       throw new Error(`${error.message} after restarting ${step}:\n${await team.nodeStates()}`);
     });
   }
+  writeFileSync(restartsDone, '');
   const code = await finished;
   const json = readFileSync(report, 'utf8');
   const stats = (JSON.parse(json) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
