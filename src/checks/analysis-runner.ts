@@ -14,19 +14,22 @@ import { InboxkitError } from '../errors/inboxkit-error.ts';
 import type { AuthenticationCheck } from '../wire/authentication-check.ts';
 import type { ExtractedLink, ExtractSource, LinkFilter, OtpCandidate, OtpOptions, RejectedOtp } from '../extract/index.ts';
 import type { AuthenticationInput } from './authentication.ts';
+import type { CompatibilityReport } from './compatibility.ts';
 import type { ContentCheckOptions, ContentFinding } from './content-checks.ts';
 
 /** One job of the runner: what it analyses and how. */
 export type AnalysisJob =
   | { kind: 'authentication'; input: AuthenticationInput }
   | { kind: 'extract'; source: ExtractSource; otp?: OtpOptions; links?: Pick<LinkFilter, 'text' | 'href'> }
-  | { kind: 'content'; raw: Uint8Array; options?: Pick<ContentCheckOptions, 'bulk'> };
+  | { kind: 'content'; raw: Uint8Array; options?: Pick<ContentCheckOptions, 'bulk'> }
+  | { kind: 'compatibility'; raw: Uint8Array | null; sanitized: string | null; clients: string[] };
 
 /** What each kind of job answers. */
 export interface AnalysisResults {
   authentication: AuthenticationCheck;
   extract: { links: ExtractedLink[]; matched: ExtractedLink[] | null; otps: { candidates: OtpCandidate[]; rejected: RejectedOtp[] }; bounds: string[] };
   content: ContentFinding[];
+  compatibility: CompatibilityReport;
 }
 
 /** The bound an analysis hit: its time, its heap, or the runner's workers and queue. */

@@ -10,8 +10,9 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { extractLinks, extractOtps } from '../extract/index.ts';
 import { runAuthentication } from './authentication.ts';
+import { checkCompatibility } from './compatibility.ts';
 import { checkContent } from './content-checks.ts';
-import { contentSourceOf } from './original.ts';
+import { contentSourceOf, parseOriginal } from './original.ts';
 import type { AnalysisJob } from './analysis-runner.ts';
 
 async function run(job: AnalysisJob): Promise<unknown> {
@@ -28,6 +29,12 @@ async function run(job: AnalysisJob): Promise<unknown> {
     }
     case 'content':
       return checkContent(await contentSourceOf({ raw: async () => job.raw }), job.options);
+    case 'compatibility': {
+      // The original HTML part, or the sanitized HTML of a server that serves no raw sources.
+      if (job.raw !== null) return checkCompatibility((await parseOriginal(job.raw)).html, job.clients);
+      const report = await checkCompatibility(job.sanitized, job.clients);
+      return report.source === 'original' ? { ...report, source: 'sanitized' } : report;
+    }
   }
 }
 

@@ -7,8 +7,9 @@
  */
 import { NotFoundError } from '../client/index.ts';
 import type { InboxHandle, InboxkitClient, Message, OtpOptions, ReceivedMessage } from '../client/index.ts';
-import { AnalysisBoundError, createAnalysisRunner } from '../checks/analysis-runner.ts';
-import type { AnalysisResults, AnalysisRunner } from '../checks/analysis-runner.ts';
+import { AnalysisBoundError, AnalysisFailedError, createAnalysisRunner } from '../checks/analysis-runner.ts';
+import type { AnalysisJob, AnalysisResults, AnalysisRunner } from '../checks/analysis-runner.ts';
+import { isRawUnsupported } from '../checks/original.ts';
 import { McpToolError } from './errors.ts';
 
 /** What the tools read of a message: its links (those that match a filter, when one is given) and its code candidates. */
@@ -73,12 +74,30 @@ export class McpSession {
    * event loop; a tool error naming the bound when one stopped it.
    */
   async analyse(message: ReceivedMessage, options: { otp?: OtpOptions; links?: { text?: string; href?: string } } = {}): Promise<MessageAnalysis> {
+    const job = { kind: 'extract' as const, source: { html: message.html, text: message.text, subject: message.subject }, ...(options.otp ? { otp: options.otp } : {}), ...(options.links ? { links: options.links } : {}) };
+    return this.#bounded(message, 'Reading the links and codes of', job, ' Use get_message with a smaller max_text_chars to read its text instead.');
+  }
+
+  /**
+   * A message's compatibility with `clients`: its raw source is read here and
+   * parsed and checked in a bounded worker (the sanitized HTML where the
+   * service serves no raw sources).
+   */
+  async compatibility(message: ReceivedMessage, clients: string[], signal?: AbortSignal): Promise<AnalysisResults['compatibility']> {
+    const raw = await message.raw(signal ? { signal } : {}).catch((error: unknown) => {
+      if (isRawUnsupported(error)) return null;
+      throw error;
+    });
+    return this.#bounded(message, 'Checking the compatibility of', { kind: 'compatibility', raw, sanitized: message.html, clients }, '');
+  }
+
+  /** Runs a job in the session's bounded workers; a tool error naming the bound that stopped it, or the analysis's own error. */
+  async #bounded<K extends AnalysisJob['kind']>(message: ReceivedMessage, what: string, job: Extract<AnalysisJob, { kind: K }>, hint: string): Promise<AnalysisResults[K]> {
     try {
-      return await this.#runner.run({ kind: 'extract', source: { html: message.html, text: message.text, subject: message.subject }, ...(options.otp ? { otp: options.otp } : {}), ...(options.links ? { links: options.links } : {}) });
+      return await this.#runner.run(job);
     } catch (error) {
-      if (error instanceof AnalysisBoundError) {
-        throw new McpToolError(`Reading the links and codes of "${message.subject}" was stopped at its ${error.bound} bound: ${error.message.replace(/^analysis: /, '')} Use get_message with a smaller max_text_chars to read its text instead.`);
-      }
+      if (error instanceof AnalysisBoundError) throw new McpToolError(`${what} "${message.subject}" was stopped at its ${error.bound} bound: ${error.message.replace(/^analysis: /, '')}${hint}`);
+      if (error instanceof AnalysisFailedError) throw new McpToolError(error.message);
       throw error;
     }
   }

@@ -114,7 +114,7 @@ export const checkCompatibilityTool: ToolDefinition = {
   async run(session, args, signal) {
     const message = await session.message(args.message_id as string, signal);
     const clients = (args.clients as string[] | undefined) ?? ['gmail', 'outlook', 'apple-mail'];
-    const report = await message.compatibility(clients, { signal });
+    const report = await session.compatibility(message, clients, signal);
     const lines = [
       `${report.compatible ? 'Compatible' : 'Not compatible'} with ${report.clients.length} client(s) (checked the ${report.source} HTML, ${report.elements} elements):`,
       ...report.clients.slice(0, 30).map(clientLine),

@@ -1,8 +1,9 @@
 /**
  * A guest's email full of links cannot hold the service through the MCP
- * tools: link and code extraction runs in a bounded worker, so `/healthz`
- * keeps answering while `get_message`, `get_link` and `get_code` read it, and
- * the answers are the extraction's own.
+ * tools: link and code extraction and the compatibility check run in a
+ * bounded worker, so `/healthz` keeps answering while `get_message`,
+ * `get_link`, `get_code` and `check_compatibility` read it, and the answers
+ * are the analyses' own.
  */
 import { test, expect } from '@playwright/test';
 import nodemailer from 'nodemailer';
@@ -36,7 +37,7 @@ async function rpc(sessionId: string | null, message: object): Promise<{ session
   return { sessionId: res.headers.get('mcp-session-id') ?? sessionId ?? '', text: result?.content?.map((c) => c.text ?? '').join('\n') ?? JSON.stringify(result) };
 }
 
-test('get_message, get_link and get_code on an email of 4,000 links answer while /healthz keeps answering', async () => {
+test('get_message, get_link, get_code and check_compatibility on an email of 4,000 links answer while /healthz keeps answering', async () => {
   test.setTimeout(180_000);
   const { sessionId } = await rpc(null, INITIALIZE);
   await rpc(sessionId, { jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -73,6 +74,10 @@ test('get_message, get_link and get_code on an email of 4,000 links answer while
     expect(link.text).toBe('https://app.example/confirm?t=abc');
     const code = await rpc(sessionId, { jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'get_code', arguments: { message_id: messageId } } });
     expect(code.text).toContain('Code: 482913');
+    const compatible = await rpc(sessionId, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'check_compatibility', arguments: { message_id: messageId, clients: ['gmail'] } } });
+    expect(compatible.text).toMatch(/^(Not compatible|Compatible) with \d+ client\(s\) \(checked the original HTML/);
+    const unknown = await rpc(sessionId, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'check_compatibility', arguments: { message_id: messageId, clients: ['no-such-client'] } } });
+    expect(unknown.text).toContain('no-such-client');
   } finally {
     reading = false;
     await health;
