@@ -82,6 +82,7 @@ function gzipInPlace(file: string): void {
 export async function buildViewer(outDir: string = join(ROOT, 'dist/viewer')): Promise<void> {
   mkdirSync(outDir, { recursive: true });
   await build({ ...COMMON, entryPoints: [join(SOURCE, 'main.ts')], outfile: join(outDir, 'viewer.js') });
+  gzipInPlace(join(outDir, 'viewer.js'));
   await build({
     ...COMMON,
     entryPoints: [join(SOURCE, 'email-clients.ts')],

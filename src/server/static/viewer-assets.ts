@@ -31,7 +31,7 @@ export const VIEWER_FILE_TYPES: Readonly<Record<string, string>> = {
  * install small: served as they are to browsers that accept gzip (all do),
  * decompressed for any other caller.
  */
-export const VIEWER_GZIPPED_FILES: ReadonlySet<string> = new Set(['email-clients.js', 'axe.min.js']);
+export const VIEWER_GZIPPED_FILES: ReadonlySet<string> = new Set(['viewer.js', 'email-clients.js', 'axe.min.js']);
 
 /** Largest decompressed viewer part, a bound no built file comes near. */
 const MAX_GUNZIPPED_BYTES = 16 * 1024 * 1024;
@@ -40,7 +40,7 @@ const MAX_GUNZIPPED_BYTES = 16 * 1024 * 1024;
 export function defaultViewerAssetsDir(): string | null {
   for (const candidate of ['../../viewer/', '../../../dist/viewer/']) {
     const dir = fileURLToPath(new URL(candidate, import.meta.url));
-    if (existsSync(join(dir, 'viewer.js')) && existsSync(join(dir, 'index.html'))) return dir;
+    if (existsSync(join(dir, 'viewer.js.gz')) && existsSync(join(dir, 'index.html'))) return dir;
   }
   return null;
 }
