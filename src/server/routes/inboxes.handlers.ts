@@ -54,6 +54,19 @@ export function guestCapReached(address: string, cap: number): HttpError {
   );
 }
 
+/**
+ * A new inbox's token and stored fields (the token only as its hash), for
+ * `POST /inboxes` and `POST /phones` alike.
+ */
+export function newInboxFields(
+  ctx: ServerContext,
+  given: { domainId: string; ownerUserId: string | null; label: string | null; ttlSeconds: number | null; creatorAddress: string; now: number },
+): { token: string; fields: Omit<Parameters<ServerContext['store']['createInbox']>[0], 'localPart'> } {
+  const token = newSecret(INBOX_TOKEN_PREFIX);
+  const { domainId, ownerUserId, label, ttlSeconds, creatorAddress, now } = given;
+  return { token, fields: { domainId, ownerUserId, label, tokenHash: ctx.hash(token), createdAt: now, expiresAt: ttlSeconds === null ? null : now + ttlSeconds * 1000, creatorAddress } };
+}
+
 /** The domain a new inbox is made on: the one asked for, else the default (else the first). */
 async function pickDomain(ctx: ServerContext, domainId: string | undefined): Promise<DomainRecord> {
   if (domainId !== undefined) {
@@ -97,17 +110,7 @@ function createInbox(ctx: ServerContext): RouteHandler<typeof createInboxRoute, 
     const cap = capOf(ctx, principal, max);
     const creatorAddress = clientAddressOf(c);
 
-    const token = newSecret(INBOX_TOKEN_PREFIX);
-    const ttl = plan.entitlements.inboxTtlSeconds;
-    const fields = {
-      domainId: domain.id,
-      ownerUserId: user?.id ?? null,
-      label: body.label ?? null,
-      tokenHash: ctx.hash(token),
-      createdAt: now,
-      expiresAt: ttl === null ? null : now + ttl * 1000,
-      creatorAddress,
-    };
+    const { token, fields } = newInboxFields(ctx, { domainId: domain.id, ownerUserId: user?.id ?? null, label: body.label ?? null, ttlSeconds: plan.entitlements.inboxTtlSeconds, creatorAddress, now });
     // A random local part collides with odds of 36^-11; retry a few times anyway.
     for (let attempt = 0; attempt < 5; attempt++) {
       const inbox = { ...fields, localPart: body.localPart ?? randomLocalPart() };

@@ -8,14 +8,13 @@ import { randomUUID } from 'node:crypto';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { userOf } from '../auth/principal.ts';
 import { planOf } from '../auth/plans.ts';
-import { INBOX_TOKEN_PREFIX, newSecret } from '../auth/secrets.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { allocatePhone } from '../sms/numbers.ts';
-import { capOf, guestCapReached } from './inboxes.handlers.ts';
+import { capOf, guestCapReached, newInboxFields } from './inboxes.handlers.ts';
 import { createPhoneRoute, sendSmsRoute } from './phones.routes.ts';
 import { deliverSms, segmentsOf } from '../sms/deliver.ts';
 import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
@@ -37,18 +36,9 @@ export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     // Phones count as inboxes, within the same caps, held in the transaction that creates one.
     const cap = capOf(ctx, principal, plan.entitlements.maxActiveInboxes);
     const creatorAddress = clientAddressOf(c);
-    const token = newSecret(INBOX_TOKEN_PREFIX);
-    const ttl = plan.entitlements.inboxTtlSeconds;
+    const { token, fields } = newInboxFields(ctx, { domainId: domain.id, ownerUserId: user?.id ?? null, label: body.label ?? null, ttlSeconds: plan.entitlements.inboxTtlSeconds, creatorAddress, now });
     const create = (inbox: Parameters<typeof ctx.store.createInbox>[0]) => (cap ? ctx.store.createInboxWithinCap(inbox, cap) : ctx.store.createInbox(inbox));
-    const phone = await allocatePhone(create, country, {
-      domainId: domain.id,
-      ownerUserId: user?.id ?? null,
-      label: body.label ?? null,
-      tokenHash: ctx.hash(token),
-      createdAt: now,
-      expiresAt: ttl === null ? null : now + ttl * 1000,
-      creatorAddress,
-    });
+    const phone = await allocatePhone(create, country, fields);
     if (phone === 'cap_reached') {
       if (cap?.count === 'ownedBy') throw new HttpError('plan_required', `The ${plan.name} plan allows ${cap.max} active inboxes (phones count as inboxes); delete one first.`);
       throw guestCapReached(creatorAddress, cap?.max ?? 0);
