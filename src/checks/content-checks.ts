@@ -203,7 +203,7 @@ function htmlFindings(html: string): ContentFinding[] {
   const tokenizer = new Tokenizer(
     { decodeEntities: true },
     {
-      onopentagname: (start, end) => void (tag = { name: html.slice(start, end).toLowerCase(), offset: start - 1, attributes: {}, attribute: '', value: '' }),
+      onopentagname: (start, end) => void (tag = { name: html.slice(start, end).toLowerCase(), offset: start - 1, attributes: Object.create(null) as Record<string, string>, attribute: '', value: '' }),
       onattribname: (start, end) => tag && ((tag.attribute = html.slice(start, end).toLowerCase()), (tag.value = '')),
       onattribdata: (start, end) => tag && (tag.value += html.slice(start, end)),
       onattribentity: (codepoint) => tag && (tag.value += String.fromCodePoint(codepoint)),

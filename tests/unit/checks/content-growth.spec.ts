@@ -41,3 +41,8 @@ test('10,000 nested divs are read without overflowing the stack, their image fou
   const findings = checkContent({ headers, html: shapes['nested divs']!(10_000), text: 'x' });
   expect(findings.map((f) => f.rule)).toContain('img-alt');
 });
+
+test('attribute names that are also object keys (__proto__, constructor) are read as attributes', () => {
+  const findings = checkContent({ headers, html: '<img src="x.png" __proto__="y" constructor="z">', text: 'x' });
+  expect(findings.find((f) => f.rule === 'img-alt')?.where).toBe('html line 1: <img src="x.png" __proto__="y" constructor="z">');
+});
