@@ -111,8 +111,8 @@ export class VerifyState {
   }
 }
 
-/** The Verification resource (`POST …/Verifications`). */
-export function verificationResource(v: Verification, baseUrl: string): Record<string, unknown> {
+/** The fields Twilio's Verification and VerificationCheck resources share. */
+function verificationFields(v: Verification): Record<string, unknown> {
   return {
     sid: v.sid,
     service_sid: v.serviceSid,
@@ -121,12 +121,19 @@ export function verificationResource(v: Verification, baseUrl: string): Record<s
     channel: v.channel,
     status: v.status,
     valid: v.status === 'approved',
-    lookup: { carrier: null },
     amount: null,
     payee: null,
-    send_code_attempts: v.sends.map((time, i) => ({ attempt_sid: `VL${v.sid.slice(2, 30)}${String(i).padStart(4, '0')}`, channel: v.channel, time: new Date(time).toISOString() })),
     date_created: new Date(v.createdAt).toISOString(),
     date_updated: new Date(v.updatedAt).toISOString(),
+  };
+}
+
+/** The Verification resource (`POST …/Verifications`). */
+export function verificationResource(v: Verification, baseUrl: string): Record<string, unknown> {
+  return {
+    ...verificationFields(v),
+    lookup: { carrier: null },
+    send_code_attempts: v.sends.map((time, i) => ({ attempt_sid: `VL${v.sid.slice(2, 30)}${String(i).padStart(4, '0')}`, channel: v.channel, time: new Date(time).toISOString() })),
     sna: null,
     url: `${baseUrl}/v2/Services/${v.serviceSid}/Verifications/${v.sid}`,
   };
@@ -134,20 +141,7 @@ export function verificationResource(v: Verification, baseUrl: string): Record<s
 
 /** The VerificationCheck resource (`POST …/VerificationCheck`). */
 export function verificationCheckResource(v: Verification): Record<string, unknown> {
-  return {
-    sid: v.sid,
-    service_sid: v.serviceSid,
-    account_sid: v.accountSid,
-    to: v.to,
-    channel: v.channel,
-    status: v.status,
-    valid: v.status === 'approved',
-    amount: null,
-    payee: null,
-    date_created: new Date(v.createdAt).toISOString(),
-    date_updated: new Date(v.updatedAt).toISOString(),
-    sna_attempts_error_codes: [],
-  };
+  return { ...verificationFields(v), sna_attempts_error_codes: [] };
 }
 
 /** The Service resource (`POST /v2/Services`). */
