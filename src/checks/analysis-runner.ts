@@ -16,18 +16,19 @@ import type { ExtractedLink, ExtractSource, LinkFilter, OtpCandidate, OtpOptions
 import type { AuthenticationInput } from './authentication.ts';
 import type { CompatibilityReport } from './compatibility.ts';
 import type { ContentCheckOptions, ContentFinding } from './content-checks.ts';
+import type { CheckableImage } from './link-check.ts';
 
 /** One job of the runner: what it analyses and how. */
 export type AnalysisJob =
   | { kind: 'authentication'; input: AuthenticationInput }
-  | { kind: 'extract'; source: ExtractSource; otp?: OtpOptions; links?: Pick<LinkFilter, 'text' | 'href'> }
+  | { kind: 'extract'; source: ExtractSource; otp?: OtpOptions; links?: Pick<LinkFilter, 'text' | 'href'>; images?: boolean }
   | { kind: 'content'; raw: Uint8Array; options?: Pick<ContentCheckOptions, 'bulk'> }
   | { kind: 'compatibility'; raw: Uint8Array | null; sanitized: string | null; clients: string[] };
 
 /** What each kind of job answers. */
 export interface AnalysisResults {
   authentication: AuthenticationCheck;
-  extract: { links: ExtractedLink[]; matched: ExtractedLink[] | null; otps: { candidates: OtpCandidate[]; rejected: RejectedOtp[] }; bounds: string[] };
+  extract: { links: ExtractedLink[]; matched: ExtractedLink[] | null; otps: { candidates: OtpCandidate[]; rejected: RejectedOtp[] }; images: CheckableImage[] | null; bounds: string[] };
   content: ContentFinding[];
   compatibility: CompatibilityReport;
 }

@@ -12,6 +12,7 @@ import { extractLinks, extractOtps } from '../extract/index.ts';
 import { runAuthentication } from './authentication.ts';
 import { checkCompatibility } from './compatibility.ts';
 import { checkContent } from './content-checks.ts';
+import { imagesOf } from './link-check.ts';
 import { contentSourceOf, parseOriginal } from './original.ts';
 import type { AnalysisJob } from './analysis-runner.ts';
 
@@ -25,7 +26,8 @@ async function run(job: AnalysisJob): Promise<unknown> {
       const otps = extractOtps(job.source, job.otp);
       // Non-enumerable on the arrays, so named here: a message between threads keeps only own enumerable fields.
       const bounds = [...links.bounds, ...otps.bounds].map((b) => b.message);
-      return { links: [...links], matched: matched && [...matched], otps: { candidates: [...otps], rejected: otps.rejected }, bounds: [...new Set(bounds)] };
+      const images = job.images === true ? imagesOf(typeof job.source === 'string' ? null : (job.source.html ?? null)) : null;
+      return { links: [...links], matched: matched && [...matched], otps: { candidates: [...otps], rejected: otps.rejected }, images, bounds: [...new Set(bounds)] };
     }
     case 'content':
       return checkContent(await contentSourceOf({ raw: async () => job.raw }), job.options);

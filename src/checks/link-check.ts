@@ -17,6 +17,18 @@ export interface LinkCheckable {
   links(): ExtractedLink[];
   /** The sanitized HTML. */
   html: string | null;
+  /**
+   * The HTML's images, when they were already listed elsewhere (the MCP server
+   * lists them in an analysis worker, off its event loop); otherwise the check
+   * reads them from `html`.
+   */
+  images?: () => CheckableImage[];
+}
+
+/** An image of a message: its `src` and its `alt` text. */
+export interface CheckableImage {
+  url: string;
+  text: string;
 }
 
 /** One answer of a {@link LinkRequester}: Playwright's `APIResponse` is one. */
@@ -144,11 +156,12 @@ function allowedBy(url: URL, appOrigins: string[], allow: ReadonlyArray<string |
   });
 }
 
-function imagesOf(html: string | null): Array<{ url: string; text: string }> {
+/** The distinct `src` of a message's images, in document order, each with its `alt` text. */
+export function imagesOf(html: string | null): CheckableImage[] {
   if (html === null) return [];
   const $ = cheerio.load(html);
   const seen = new Set<string>();
-  const out: Array<{ url: string; text: string }> = [];
+  const out: CheckableImage[] = [];
   $('img[src]').each((_, element) => {
     const url = ($(element).attr('src') ?? '').trim();
     if (url === '' || seen.has(url)) return;
@@ -244,7 +257,7 @@ export async function checkMessageLinks(message: LinkCheckable, ctx: LinkCheckCo
   const add = (kind: CheckedLink['kind'], text: string, url: string, originalUrl: string | null) =>
     items.push({ kind, text, url, originalUrl, result: 'skipped', status: null, error: null, redirects: [], note: null });
   for (const link of message.links()) add('link', link.text, link.href, link.unwrapped.length > 0 ? link.originalHref : null);
-  if (resolved.images) for (const image of imagesOf(message.html)) add('image', image.text, image.url, null);
+  if (resolved.images) for (const image of message.images?.() ?? imagesOf(message.html)) add('image', image.text, image.url, null);
 
   const queue: CheckedLink[] = [];
   for (const item of items) {

@@ -71,10 +71,17 @@ export class McpSession {
   /**
    * A message's links and code candidates, extracted in a worker thread that
    * a time and a heap bound can stop, so that no email can hold the service's
-   * event loop; a tool error naming the bound when one stopped it.
+   * event loop; a tool error naming the bound when one stopped it. With
+   * `images`, the HTML's images are listed there too.
    */
-  async analyse(message: ReceivedMessage, options: { otp?: OtpOptions; links?: { text?: string; href?: string } } = {}): Promise<MessageAnalysis> {
-    const job = { kind: 'extract' as const, source: { html: message.html, text: message.text, subject: message.subject }, ...(options.otp ? { otp: options.otp } : {}), ...(options.links ? { links: options.links } : {}) };
+  async analyse(message: ReceivedMessage, options: { otp?: OtpOptions; links?: { text?: string; href?: string }; images?: boolean } = {}): Promise<MessageAnalysis> {
+    const job = {
+      kind: 'extract' as const,
+      source: { html: message.html, text: message.text, subject: message.subject },
+      ...(options.otp ? { otp: options.otp } : {}),
+      ...(options.links ? { links: options.links } : {}),
+      ...(options.images === true ? { images: true } : {}),
+    };
     return this.#bounded(message, 'Reading the links and codes of', job, ' Use get_message with a smaller max_text_chars to read its text instead.');
   }
 

@@ -54,13 +54,17 @@ export const checkLinks: ToolDefinition = {
   annotations: { readOnlyHint: false, openWorldHint: true },
   async run(session, args, signal) {
     const message = await session.message(args.message_id as string, signal);
-    const found = (await session.analyse(message)).links;
     const allow = (args.allow as string[]).map(origin);
-    // Images are found in the HTML by the check itself: over the bound, they are left out rather than requested.
-    const imageCount = (message.html ?? '').match(/<img\b/gi)?.length ?? 0;
-    const images = ((args.images as boolean | undefined) ?? true) && imageCount <= MAX_CHECKED;
+    const wantImages = (args.images as boolean | undefined) ?? true;
+    // Links and images are read from the HTML in a bounded worker, never on the server's event loop.
+    const analysis = await session.analyse(message, { images: wantImages });
+    const found = analysis.links;
+    const imageList = analysis.images ?? [];
+    const imageCount = imageList.length;
+    // Over the bound, images are left out rather than requested.
+    const images = wantImages && imageCount <= MAX_CHECKED;
     const report = await checkMessageLinks(
-      { links: () => found.slice(0, MAX_CHECKED), html: message.html },
+      { links: () => found.slice(0, MAX_CHECKED), html: message.html, images: () => imageList },
       { request: fetchRequester(signal), baseURL: undefined },
       { allow, exclude: (args.exclude as string[] | undefined) ?? [], images, timeout: 10_000, concurrency: 4, maxRedirects: 5 },
     );

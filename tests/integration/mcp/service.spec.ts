@@ -189,7 +189,7 @@ test('a long email is returned trimmed with a note, its links capped, its HTML n
   }
 });
 
-test('check_links (stdio only) requests the allowed origin\'s links and reports working, broken and skipped ones; the mounted server does not offer it', async () => {
+test('check_links (stdio only) requests the allowed origin\'s links and images (listed in a bounded worker) and reports working, broken and skipped ones; the mounted server does not offer it', async () => {
   const service = await shared();
   const app = createHttpServer((req, res) => {
     if (req.url === '/ok') res.writeHead(200).end('ok');
@@ -208,13 +208,14 @@ test('check_links (stdio only) requests the allowed origin\'s links and reports 
     const transport = nodemailer.createTransport({ host: service.smtpHost, port: service.smtpPort, secure: false, ignoreTLS: true });
     await transport.sendMail({
       from: 'no-reply@acme.example', to: address, subject: 'Links',
-      html: `<a href="${appUrl}/ok">Fine</a> <a href="${appUrl}/moved">Moved</a> <a href="${appUrl}/gone">Gone</a> <a href="${appUrl}/confirm?t=1">Confirm</a> <a href="https://elsewhere.example/x">Elsewhere</a>`,
+      html: `<a href="${appUrl}/ok">Fine</a> <a href="${appUrl}/moved">Moved</a> <a href="${appUrl}/gone">Gone</a> <a href="${appUrl}/confirm?t=1">Confirm</a> <a href="https://elsewhere.example/x">Elsewhere</a> <img src="${appUrl}/logo.png" alt="Acme logo">`,
     });
     transport.close();
     const messageId = /^Message (\S+)/m.exec((await call(stdio.client, 'wait_for_message', { inbox_id: id, timeout_seconds: 30 })).text)![1]!;
     const report = await call(stdio.client, 'check_links', { message_id: messageId, allow: [appUrl], exclude: ['/confirm'] });
     expect(report.isError, report.text).toBe(false);
-    expect(report.text).toMatch(/^2 working, 1 broken, 2 skipped/);
+    expect(report.text).toMatch(/^2 working, 2 broken, 2 skipped/);
+    expect(report.text).toMatch(/✗ image "Acme logo" .*\/logo\.png: 404/);
     expect(report.text).toMatch(/✓ link "Moved" .*\/moved → .*\/ok: 200/);
     expect(report.text).toMatch(/✗ link "Gone" .*\/gone: 404/);
     expect(report.text).toMatch(/– link "Confirm" .*excluded by \/confirm/);
