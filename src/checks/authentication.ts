@@ -22,7 +22,7 @@ export interface DkimSignatureResult {
   domain: string;
   /** The selector (`s=`); its key is read at `<selector>._domainkey.<domain>`. */
   selector: string;
-  /** `pass`, `fail`, `neutral` (e.g. no key, body changed), `policy`, `temperror`, `permerror`, or `skipped`: not verified, past the bound of {@link MAX_DKIM_SIGNATURES} signatures per message. */
+  /** `pass`, `fail`, `neutral` (e.g. no key, body changed), `policy`, `temperror`, `permerror`, or `skipped`: not verified, past the bound of 10 signatures per message. */
   result: string;
   /** Why it did not pass, and what to do; `null` on a pass. */
   reason: string | null;

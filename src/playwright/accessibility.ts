@@ -16,7 +16,7 @@ export { EMAIL_IRRELEVANT_RULES };
 /** axe's impact levels, least to most severe. */
 export type AxeImpact = 'minor' | 'moderate' | 'serious' | 'critical';
 
-/** Options of `toBeAccessible` and {@link auditPage}. */
+/** Options of `toBeAccessible` and of the page audit behind it. */
 export interface AccessibilityOptions {
   /** Run only these rule ids (axe's, e.g. `'image-alt'`, `'color-contrast'`, or `'inboxkit-layout-table'`). */
   rules?: readonly string[];

@@ -8,7 +8,7 @@ import type { Locator, Page, Route } from '@playwright/test';
 import type { Message } from '../client/index.ts';
 import { renderEmailDocument } from './report.ts';
 
-/** The parts of a message {@link openEmail} shows. */
+/** The parts of a message that opening it in the browser (`openEmail`) shows. */
 export type OpenableMessage = Pick<Message, 'subject' | 'from' | 'to' | 'cc' | 'receivedAt' | 'html' | 'text' | 'headers'>;
 
 /** Removes a route handler from a page; idempotent. */
