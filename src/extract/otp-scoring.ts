@@ -351,7 +351,8 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   const strong = kw && kwDistance <= WEIGHTS.codeWordReach ? Math.max(1, Math.round(WEIGHTS.codeWordMax - kwDistance / WEIGHTS.codeWordStep)) : 0;
   const weak = verify && verify.distance <= WEIGHTS.verifyWordReach ? Math.max(1, Math.round(WEIGHTS.verifyWordMax - verify.distance / WEIGHTS.verifyWordStep)) : 0;
   // "Use 246810 to verify": the purpose after the number is the verifying word, so it is not counted twice.
-  const use = token.kind === 'digits' || token.kind === 'alnum' ? usedTo(block.text.slice(Math.max(0, token.start - 40), token.start), block.text.slice(token.end, token.end + 80)) : null;
+  // Digits only: "Use SAVE20 to complete your order" is a promo code.
+  const use = token.kind === 'digits' ? usedTo(block.text.slice(Math.max(0, token.start - 40), token.start), block.text.slice(token.end, token.end + 80)) : null;
   if (use) { score += WEIGHTS.usedTo; reasons.push(`asked to be used to verify, confirm or sign in ("${use.verb} … ${use.purpose}")`); }
   if (strong > 0 && kw) { score += strong; reasons.push(`near "${kw.hit.text}"`); }
   else if (weak > 0 && verify && !use) { score += weak; reasons.push(`near "${verify.hit.text}"`); }

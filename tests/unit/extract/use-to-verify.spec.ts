@@ -48,5 +48,6 @@ test.describe('a number the message asks to be used to verify, confirm or sign i
     expect(() => extractOtp(sms('Use 482913 to track your parcel.'))).toThrow();
     expect(extractOtps(sms('Use 482913 to track your parcel.'))[0]?.reasons.join()).not.toContain('asked to be used');
     expect(codes(sms('Enter 2026 to continue.'))).toEqual([]);
+    expect(() => extractOtp({ html: '<p>Use SAVE20 to complete your order and get 20% off.</p>', subject: 'Your weekend offer' })).toThrow();
   });
 });
