@@ -50,6 +50,43 @@ export const COPY_WORDS: readonly string[] = [
 /** Copy and paste in scripts without word boundaries, and in Arabic, Hebrew and Hindi. */
 export const COPY_WORDS_ANYWHERE: readonly string[] = ['コピー', '貼り付け', '复制', '粘贴', '複製', '貼上', '복사', '붙여', 'انسخ', 'نسخ', 'الصق', 'העתק', 'הדבק', 'कॉपी', 'पेस्ट'];
 
+/**
+ * Verbs asking the reader to put a number somewhere, matched right before it
+ * ("Use 246810 to verify", "Enter 246810 to sign in") in en, de, fr, es, pt,
+ * it, nl. With a purpose from {@link USE_PURPOSES} right after the number
+ * they announce a code as a code word does.
+ */
+export const USE_VERBS: readonly string[] = [
+  // en
+  'use', 'enter', 'type', 'input', 'key in',
+  // de
+  'verwende', 'verwenden sie', 'benutze', 'benutzen sie', 'nutze', 'nutzen sie', 'gib', 'geben sie', 'tippe',
+  // fr
+  'utilise[sz]?', 'saisi(?:s|ssez)', 'entre[sz]?', 'tape[sz]?', 'indiquez',
+  // es / pt
+  'usa', 'utiliza', 'ingresa', 'introduce', 'escribe', 'digite', 'insira', 'informe', 'utilize',
+  // it / nl
+  'inserisci', 'digita', 'utilizza', 'gebruik', 'voer',
+];
+
+/**
+ * What a number is to be used for, right after it ("to verify", "pour
+ * confirmer", "para iniciar sesión", ", um dich anzumelden", "om in te
+ * loggen"): verifying, confirming, signing in, completing a sign-up.
+ */
+export const USE_PURPOSES: readonly string[] = [
+  // en
+  'to (?:verify|confirm|validate|authenticate|activate|complete|finish|continue|sign (?:in|up|on)|log ?in|login|reset|recover|unlock)',
+  // de ("Gib 246810 ein, um deine Nummer zu bestätigen")
+  '(?:ein)?,? um\\b[^.!?\\n]{0,40}?(?:zu bestätigen|zu verifizieren|anzumelden|einzuloggen|zu aktivieren|abzuschließen|fortzufahren)',
+  // fr
+  'pour (?:vérifier|confirmer|valider|activer|finaliser|continuer|vous (?:connecter|identifier|inscrire)|(?:se )?connecter)',
+  // es / pt
+  'para (?:verificar|confirmar|validar|activar|ativar|completar|continuar|iniciar sesión|acceder|entrar|fazer login|acessar)',
+  // it / nl
+  'per (?:verificare|confermare|accedere|attivare|completare|continuare)', 'om\\b[^.!?\\n]{0,40}?te (?:verifiëren|bevestigen|activeren|voltooien)', 'om in te loggen',
+];
+
 /** Words about verifying in general: a weaker hint than a word naming the code. */
 export const VERIFY_WORDS: readonly string[] = [
   'verification', 'verify', 'two[- ]factor', 'vérification', 'vérifier', 'verificación', 'verificar', 'verificação', 'verifica', 'verificatie',

@@ -37,7 +37,7 @@ export interface OtpOptions {
  * digits, upper-case letters alone, mixed case, groups of upper-case letters
  * and digits joined by dashes (`AB2CD-EF3GH`, ten or more characters), lower
  * case with digits (`a3f9c2`, hex included), or a long token of 11–64
- * characters (hex or base32, `3f2a…`, `JBSWY3DP…`).
+ * characters (hex, base32, or mixed-case base62 from 17: `3f2a…`, `JBSWY3DP…`, `pQ7vK2xR…`).
  */
 export type CodeKind = 'digits' | 'alnum' | 'letters' | 'mixed' | 'grouped' | 'lower' | 'long';
 
@@ -95,11 +95,18 @@ export function shape(code: string, options: OtpOptions): CodeKind | null {
   return null;
 }
 
-/** The kind of a long upper-case token (11–64 letters and digits, at least one letter), or `null`. */
+/**
+ * The kind of a long token: 11–64 upper-case letters and digits with at
+ * least one letter (base32), or 17–64 lower case, upper case and digits
+ * mixed (base62, `pQ7vK2xR9m…`); `null` otherwise.
+ */
 function longShape(code: string, options: OtpOptions): 'long' | null {
-  if (options.alphanumeric === false || !/^[A-Z0-9]+$/.test(code) || !/[A-Z]/.test(code)) return null;
+  if (options.alphanumeric === false) return null;
+  const upper = /^[A-Z0-9]+$/.test(code) && /[A-Z]/.test(code);
+  if (!upper && !isMixedCase(code)) return null;
   const [min, max] = lengthRange(options, 'long');
-  return code.length >= Math.max(min, 11) && code.length <= max ? 'long' : null;
+  // Mixed case from 17 characters: shorter runs are app hashes (Android's 11), ids and names, not codes.
+  return code.length >= Math.max(min, upper ? 11 : 17) && code.length <= max ? 'long' : null;
 }
 
 /** Whether `raw` is groups of upper-case letters and digits joined by dashes, ten or more characters with a letter. */
@@ -131,8 +138,9 @@ export function mixedTokensOf(masked: string, options: OtpOptions, rejectedParts
   for (const m of masked.matchAll(TOKEN_RUN)) {
     const run = m[0];
     if (/^[A-Za-z0-9]+$/.test(run)) {
-      const kind = shape(run, options);
-      if (kind === 'mixed' || kind === 'lower') out.push({ raw: run, code: run, start: m.index, end: m.index + run.length, kind, spacedOut: false });
+      // A mixed-case run longer than a mixed-case code is a long token (`pQ7vK2xR9mWc4ZtL…`), read only with the evidence long tokens need.
+      const kind = shape(run, options) ?? (isMixedCase(run) ? longShape(run, options) : null);
+      if (kind === 'mixed' || kind === 'lower' || kind === 'long') out.push({ raw: run, code: run, start: m.index, end: m.index + run.length, kind, spacedOut: false });
       continue;
     }
     if (run.length > 64) continue;

@@ -71,8 +71,10 @@ export function nearMisses(docs: readonly Doc[], seen: ReadonlySet<string>, opti
     let hits = 0;
     for (const hit of doc.text.matchAll(CODE_ANY)) {
       if (++hits > MAX_HITS || out.length >= MAX_MISSES) break;
-      const after = doc.text.slice(hit.index + hit[0].length, hit.index + hit[0].length + 80);
+      // Strings that start within 80 characters of the word, read whole (one the window cut would be suggested with a wrong length).
+      const after = doc.text.slice(hit.index + hit[0].length, hit.index + hit[0].length + 80 + 128);
       for (const m of after.matchAll(TOKEN)) {
+        if (m.index >= 80) break;
         const raw = codePart(m[0]);
         if (raw === '') continue;
         const code = normalizeCode(raw);

@@ -4,7 +4,8 @@
  * appears. Every weight is named in {@link WEIGHTS}.
  */
 import {
-  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK, VERIFY_WORDS, VERIFY_WORDS_CJK, compileWords,
+  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK, USE_PURPOSES, USE_VERBS,
+  VERIFY_WORDS, VERIFY_WORDS_CJK, compileWords,
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
 import { nameWithNumber } from './otp-names.ts';
@@ -46,6 +47,8 @@ export const WEIGHTS = {
   alsoInSubject: 3,
   /** More than once in the same body. */
   repeated: 1,
+  /** Asked to be used to verify, confirm or sign in ("Use 246810 to verify", "Entrez 246810 pour confirmer"). */
+  usedTo: 10,
   /** A letter-only code needs a code word at most this far away (in the distance {@link nearest} measures). */
   letterCodeWordReach: 100,
 } as const;
@@ -61,6 +64,21 @@ const PHONE_BEFORE = new RegExp(`${wordsAlt(PHONE_WORDS, PHONE_WORDS_CJK)}(?:\\s
 const LABEL_AFTER = new RegExp(`^\\s*(?:is|was|ist|est|es|è|är|is je)\\s+(?:your|the|ihre?|deine?|votre|ton|tu|su|il tuo|la tua|seu|sua|uw|je|twój|din|ditt|ваш)?\\s*${wordsAlt(LABEL_WORDS, LABEL_WORDS_CJK)}(?![\\p{L}])`, 'iu');
 const YEAR = /^(?:199\d|20\d\d)$/;
 const YEAR_BEFORE = /(?<![\p{L}])(?:since|in|from|until|till|by|of|year|class of|seit|im|ab|bis|depuis|en|desde|dal|nel|sedan|år|od|w|roku|с|в|до)\s*$/iu;
+const USE_BEFORE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...USE_VERBS].sort((a, b) => b.length - a.length).join('|')})\\s+$`, 'iu');
+const USE_AFTER = new RegExp(`^\\s*(?:${[...USE_PURPOSES].sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}])`, 'iu');
+
+/**
+ * Whether the words around a number ask the reader to use it to verify,
+ * confirm or sign in ("Use 246810 to verify your number", "Gib 246810 ein, um
+ * dich anzumelden"): a verb right before it and a purpose right after it.
+ * Returns the two, or null.
+ */
+export function usedTo(before: string, after: string): { verb: string; purpose: string } | null {
+  const verb = USE_BEFORE.exec(before);
+  const purpose = verb ? USE_AFTER.exec(after) : null;
+  return verb && purpose ? { verb: verb[0].trim(), purpose: purpose[0].trim() } : null;
+}
+
 const CODE_WORD_IN_CLAUSE = new RegExp(`(?:${CODE_RE.source})[^.!?。\\n]*$`, 'iu');
 
 // "code de connexion est :", "código de acceso:", "codice di verifica:": a code word with its qualifier.
@@ -332,8 +350,12 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   const verify = nearest(doc, words.verify, docStart, docEnd);
   const strong = kw && kwDistance <= WEIGHTS.codeWordReach ? Math.max(1, Math.round(WEIGHTS.codeWordMax - kwDistance / WEIGHTS.codeWordStep)) : 0;
   const weak = verify && verify.distance <= WEIGHTS.verifyWordReach ? Math.max(1, Math.round(WEIGHTS.verifyWordMax - verify.distance / WEIGHTS.verifyWordStep)) : 0;
+  // "Use 246810 to verify": the purpose after the number is the verifying word, so it is not counted twice.
+  // Digits only: "Use SAVE20 to complete your order" is a promo code.
+  const use = token.kind === 'digits' ? usedTo(block.text.slice(Math.max(0, token.start - 40), token.start), block.text.slice(token.end, token.end + 80)) : null;
+  if (use) { score += WEIGHTS.usedTo; reasons.push(`asked to be used to verify, confirm or sign in ("${use.verb} … ${use.purpose}")`); }
   if (strong > 0 && kw) { score += strong; reasons.push(`near "${kw.hit.text}"`); }
-  else if (weak > 0 && verify) { score += weak; reasons.push(`near "${verify.hit.text}"`); }
+  else if (weak > 0 && verify && !use) { score += weak; reasons.push(`near "${verify.hit.text}"`); }
   score += layoutScore(doc, token, place, reasons);
   return { token, doc, blockIndex, score, reasons, docStart };
 }

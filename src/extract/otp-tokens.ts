@@ -2,10 +2,11 @@
  * Evidence for the code shapes that words and identifiers share: groups of
  * upper-case letters and digits joined by dashes (`AB2CD-EF3GH`), lower-case
  * letters with digits (`a3f9c2`, hex included) and long tokens of up to 64
- * characters (hex or base32). Each needs the mail to name it a code: named
- * right before it, or set apart right after a paragraph that names a code or
- * token ("Enter this code:"), and a long one named inline must also be asked
- * to be copied or pasted.
+ * characters (hex, base32 or mixed-case base62). Each needs the mail to name
+ * it a code: named right before it, or set apart right after a paragraph that
+ * names a code or token ("Enter this code:"); a long one named inline must
+ * also be asked to be copied or pasted, or (longer than 16) close its line
+ * ("Your reset token is: pQ7vK2xR…").
  */
 import { CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, COPY_WORDS, COPY_WORDS_ANYWHERE, PHONE_WORDS, PHONE_WORDS_CJK, TOKEN_WORDS, TOKEN_WORDS_ANYWHERE, compileWords } from './lexicon.ts';
 import type { Doc } from './otp-document.ts';
@@ -15,8 +16,15 @@ const NAMING = compileWords([...CODE_WORDS, ...TOKEN_WORDS], [...CODE_WORDS_CJK,
 const NAMING_ONE = new RegExp(NAMING.source, 'iu');
 const COPY = new RegExp(compileWords(COPY_WORDS, COPY_WORDS_ANYWHERE).source, 'iu');
 const PHONE = new RegExp(compileWords(PHONE_WORDS, PHONE_WORDS_CJK).source, 'iu');
-/** A code or token word at the end of the text before a candidate, or with one qualifier and a colon: "Your token: ", "kod odzyskiwania: ", "رمز التحقق: ". */
-const NAMED_BEFORE = new RegExp(`(?:${NAMING.source})(?:(?:\\s+(?:is|ist|est|es|è|é|jest|là|adalah|है))?[\\s:：\\-–—]*|\\s+\\p{L}+\\s*[:：]\\s*)$`, 'iu');
+/**
+ * A code or token word at the end of the text before a candidate, or with up
+ * to three qualifiers and a colon, or with a few words and a verb: "Your
+ * token: ", "kod resetowania hasła: ", "رمز التحقق: ", "Ihr Code zum
+ * Zurücksetzen des Passworts lautet: ", "Votre jeton de réinitialisation est : ".
+ */
+const NAMED_BEFORE = new RegExp(
+  `(?:${NAMING.source})(?:(?:\\s+(?:is|ist|est|es|è|é|jest|là|adalah|है))?[\\s:：\\-–—]*|(?:\\s+\\p{L}+){1,3}\\s*[:：]\\s*|(?:\\s+[\\p{L}'’]+){1,6}\\s+(?:is|ist|lautet|est|es|è|é|är|er|jest|wynosi|là|adalah)\\s*[:：]?\\s*)$`, 'iu',
+);
 /** The text of a line that a wrapped URL or token goes on from (`…?t=Qm9vayB0b`). */
 const CONTINUED = /(?:(?:https?:\/\/|www\.)\S*|[=/&?%+_-])$/;
 /** How far a code word may be for the shape to be worth reporting as ruled out. */
@@ -32,6 +40,8 @@ export type TokenVerdict = { ruledOut: string | null } | { evidence: string[]; p
 
 /** Points for being named or announced a code: a token word ("Enter this token:") counts as a code word does. */
 const NAMED_POINTS = 4;
+/** Points for a long token that closes the line naming it ("Your reset token is: pQ7vK2xR…"): the label and its value, as good as standing alone after it. */
+const LABELLED_POINTS = 8;
 
 /** The last clause of the block before: what a set-apart candidate is announced by ("Enter this code:"). */
 function announcedBy(doc: Doc, blockIndex: number): string | null {
@@ -69,6 +79,11 @@ export function tokenEvidence(doc: Doc, blockIndex: number, token: Token, kwDist
     return evidence.length > 0 ? { evidence: [`${what}: ${evidence.join(', ')}`], points: 0 } : { ruledOut: `${what}, and only a nearby code word says code` };
   }
   if (announced) return { evidence: [`${what}: on a line of its own right after "${announced}"`], points: NAMED_POINTS };
+  // "Your password reset token is: pQ7vK2xR…" closing its line: the label-and-value layout of a long code.
+  const closes = /^[\s.!。]*$/u.test(block.text.slice(token.end));
+  if (token.kind === 'long' && token.code.length > SHORT && NAMED_BEFORE.test(before) && closes) {
+    return { evidence: [`${what}: named a code right before it, closing its line`], points: LABELLED_POINTS };
+  }
   if (namedHere && token.code.length <= SHORT && at.alone) return { evidence: [`${what}: named a code right before it, set apart`], points: NAMED_POINTS };
   if (token.code.length > SHORT) {
     // "Copy and paste this verification code into the app: 3f2a…": asked to copy, with the code named in the same words.

@@ -13,7 +13,7 @@ import { announcement } from './otp-announce.ts';
 import { digitCount, masksOf, type Mask } from './otp-masks.ts';
 import { findWords, namesCode, rank, scoreToken, type Occurrence } from './otp-scoring.ts';
 import type { OtpCandidate, OtpCandidates, RejectedOtp } from './types.ts';
-import { originBoundCode } from './sms.ts';
+import { originBoundLine, type OriginBound } from './sms.ts';
 
 export type { OtpOptions } from './otp-candidates.ts';
 export { normalizeCode } from './otp-candidates.ts';
@@ -145,6 +145,25 @@ function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[];
   return { occurrences, rejected, bounds: doc.bounds, doc };
 }
 
+/**
+ * Puts the code of an SMS's origin-bound line first among the candidates, as
+ * `extractOtp` returns it: the line names its code outright, so it outranks
+ * whatever the general reading found, keeps that reading's reasons after its
+ * own, and is no longer listed as ruled out (as a `#` reference, say).
+ */
+function boundFirst(bound: OriginBound, candidates: OtpCandidate[], rejected: RejectedOtp[]): { candidates: OtpCandidate[]; rejected: RejectedOtp[] } {
+  const found = candidates.find((c) => c.code === bound.code);
+  const top = candidates[0]?.score ?? 0;
+  const reason = `the domain-bound code of the origin-bound last line "${bound.line}" (WebOTP / iOS: the code for ${bound.host})`;
+  const first: OtpCandidate = {
+    code: bound.code, raw: found?.raw ?? bound.code, score: Math.max(OTP_MIN_SCORE, top + 1), reasons: [reason, ...found?.reasons ?? []], source: 'text',
+  };
+  return {
+    candidates: [first, ...candidates.filter((c) => c !== found)],
+    rejected: rejected.filter((r) => normalizeCode(r.raw).replace(/^#/, '') !== bound.code),
+  };
+}
+
 function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
   const subject = input.subject !== null ? analyzeDoc(textDoc(input.subject, 'subject'), options) : null;
   const rejected: RejectedOtp[] = [...subject?.rejected ?? []];
@@ -176,6 +195,8 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
     seen.add(key);
     return true;
   });
+  const bound = originBoundLine(input.text, options); // an SMS's WebOTP line names its code (src/extract/sms.ts)
+  if (bound) return { ...boundFirst(bound, candidates, uniqueRejected), bounds, docs };
   return { candidates, rejected: uniqueRejected, bounds, docs };
 }
 
@@ -206,7 +227,10 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
  * `length` or `pattern` asks for it. Ranking favours nearness to
  * words like code, verification, OTP, passcode, PIN (in en, de, fr, es, it,
  * pt, nl, pl, sv, da, ru, tr, ja, zh, ko), large, bold, monospace or
- * letter-spaced text, and a code alone in its cell or line.
+ * letter-spaced text, and a code alone in its cell or line. An SMS whose
+ * last line is origin-bound (`@app.example #123456`, the WebOTP and iOS
+ * form) has that line's code first, with a reason saying it is the
+ * domain-bound code, as {@link extractOtp} returns it.
  *
  * @example
  * ```ts
@@ -234,8 +258,8 @@ export function extractOtps(source: ExtractSource, options: OtpOptions = {}): Ot
  */
 export function extractOtp(source: ExtractSource, options: OtpOptions = {}): string {
   const input = normalizeInput(source);
-  const bound = originBoundCode(input.text, options); // an SMS's WebOTP line names its code (src/extract/sms.ts)
-  if (bound !== null) return bound;
+  const bound = originBoundLine(input.text, options); // an SMS's WebOTP line names its code (src/extract/sms.ts)
+  if (bound !== null) return bound.code;
   const { candidates, rejected, bounds, docs } = analyze(input, options);
   const best = candidates[0];
   if (best && best.score >= OTP_MIN_SCORE) return best.code;

@@ -22,13 +22,25 @@ function fits(code: string, options: OtpOptions): boolean {
   return code.length >= (min as number) && code.length <= (max as number);
 }
 
+/** An origin-bound last line: its code, the host it is bound to, and the line as written. */
+export interface OriginBound { code: string; host: string; line: string }
+
+/**
+ * The origin-bound last line of a text (`@app.example #123456`), when it has
+ * one whose code fits the options; null otherwise (the general extraction
+ * then decides).
+ */
+export function originBoundLine(text: string | null, options: OtpOptions = {}): OriginBound | null {
+  if (text === null || text.length > 64 * 1024) return null;
+  const last = text.trimEnd().split(/\r?\n/).pop()?.trim() ?? '';
+  const match = ORIGIN_BOUND.exec(last);
+  return match?.[1] && match[2] && fits(match[2], options) ? { code: match[2], host: match[1], line: last } : null;
+}
+
 /**
  * The code of a text's origin-bound last line, when it has one that fits the
  * options; null otherwise (the general extraction then decides).
  */
 export function originBoundCode(text: string | null, options: OtpOptions = {}): string | null {
-  if (text === null || text.length > 64 * 1024) return null;
-  const last = text.trimEnd().split(/\r?\n/).pop()?.trim() ?? '';
-  const match = ORIGIN_BOUND.exec(last);
-  return match?.[2] && fits(match[2], options) ? match[2] : null;
+  return originBoundLine(text, options)?.code ?? null;
 }

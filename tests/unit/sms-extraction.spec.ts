@@ -5,7 +5,7 @@
  * a date or a phone number beside the code.
  */
 import { test, expect } from '@playwright/test';
-import { extractOtp } from '../../src/extract/index.ts';
+import { extractOtp, extractOtps } from '../../src/extract/index.ts';
 import { originBoundCode } from '../../src/extract/sms.ts';
 
 const sms = (text: string) => ({ text, html: null, subject: '' });
@@ -39,4 +39,20 @@ test('the origin-bound line names the code only as the last line, and only when 
   expect(originBoundCode('code\n@app.example #AB12CD')).toBeNull();
   expect(originBoundCode('code\n@app.example #AB12CD', { alphanumeric: true })).toBe('AB12CD');
   expect(originBoundCode('a colour #448812 in a sentence')).toBeNull();
+});
+
+test('the candidates of an SMS list its origin-bound code first, saying it is the domain-bound code', () => {
+  const [first, ...rest] = extractOtps(sms('Your code is 123456\n\n@app.example #123456'));
+  expect(first?.code).toBe('123456');
+  expect(first?.reasons[0]).toBe('the domain-bound code of the origin-bound last line "@app.example #123456" (WebOTP / iOS: the code for app.example)');
+  expect(rest.map((c) => c.code)).not.toContain('123456');
+  const alone = extractOtps(sms('@app.example #448812'));
+  expect(alone.map((c) => c.code)).toEqual(['448812']);
+  expect(alone.rejected.map((r) => r.raw)).not.toContain('#448812');
+});
+
+test('an origin-bound code comes first even when another number in the SMS scores higher', () => {
+  const candidates = extractOtps(sms('Your verification code: 918273\n\n@app.example #507316'));
+  expect(candidates[0]?.code).toBe('507316');
+  expect(extractOtp(sms('Your verification code: 918273\n\n@app.example #507316'))).toBe(candidates[0]?.code);
 });
