@@ -32,6 +32,20 @@ test.describe('groups of upper-case letters and digits joined by dashes', () => 
     expect(codes(loose)).toEqual([]);
     expect(reasonFor(loose, '4KQ2X-PLM9R')).toBe('dash-joined groups, and only a nearby code word says code');
   });
+
+  test('are read right after the code word written in capitals with a space, or after "Code:" with none, in English, Polish, German and Dutch', () => {
+    expect(extractOtp({ text: 'YOUR RECOVERY CODE AB2CD-EF3GH\nKeep it somewhere safe.' })).toBe('AB2CDEF3GH');
+    expect(extractOtp({ html: '<p style="text-transform:none">CODE AB2CD-EF3GH</p>' })).toBe('AB2CDEF3GH');
+    expect(extractOtp({ text: 'Code:AB2CD-EF3GH' })).toBe('AB2CDEF3GH');
+    expect(extractOtp({ text: 'TWÓJ KOD QWRTZ-PLMKN' })).toBe('QWRTZPLMKN');
+    expect(extractOtp({ text: 'Ihr Code:KQWRT-ZXPLM (15 Minuten gültig)' })).toBe('KQWRTZXPLM');
+    expect(extractOtp({ text: 'UW CODE 7HQ2K-M4XZP-R8TNW' })).toBe('7HQ2KM4XZPR8TNW');
+  });
+
+  test('words in capitals before a dash-joined identifier still do not make it a code', () => {
+    expect(codes({ text: 'ORDER NUMBER ABCD-12345 SHIPPED' })).toEqual([]);
+    expect(codes({ text: 'TRACKING 4KQ2X-PLM9R IN TRANSIT. Your code arrives by SMS.' })).toEqual([]);
+  });
 });
 
 test.describe('lower-case codes on a line of their own after "enter this code"', () => {
