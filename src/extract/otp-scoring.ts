@@ -245,17 +245,20 @@ const CAPS_AFTER = /^\s+\p{Lu}{2,}(?![\p{L}])/u;
  * never codes. Returns why the token is ruled out (`null`: an ordinary word,
  * not worth reporting), or the evidence for it.
  */
-function letterEvidence(words: WordHits, block: Block, token: Token, kwDistance: number, place: Placement): { ruledOut: string | null } | { evidence: string[] } {
+function letterEvidence(words: WordHits, block: Block, token: Token, kwDistance: number, place: Placement, announced: boolean): { ruledOut: string | null } | { evidence: string[] } {
   // Ordinary words are not reported as ruled out: they never looked like a code.
   if (CAPITAL_WORDS.has(token.code)) return { ruledOut: null };
   if (writtenOtherwise(words.letters(), token.code)) return { ruledOut: null };
   if (CAPS_BEFORE.test(block.text.slice(0, token.start)) || CAPS_AFTER.test(block.text.slice(token.end))) return { ruledOut: null };
-  if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'letters only, with no code word nearby' };
+  const far = kwDistance > WEIGHTS.letterCodeWordReach;
+  if (far && !announced) return { ruledOut: 'letters only, with no code word nearby' };
   const evidence: string[] = [];
   if (namesCode(block.text.slice(Math.max(0, token.start - 60), token.start))) evidence.push('named a code right before it');
   if (place.alone || place.style.large || place.style.bold || place.style.mono || place.style.spaced) evidence.push('set apart like a code');
   if (!VOWEL.test(token.code)) evidence.push('consonants only');
   if (evidence.length === 0) return { ruledOut: 'letters only, and only a nearby code word says code' };
+  // Named only early in the paragraph before: a word on a line of its own needs more than standing apart.
+  if (far && evidence.length === 1 && place.alone) return { ruledOut: 'letters only: the code word is early in the paragraph before, and only standing apart says code' };
   return { evidence: [`letters only: ${evidence.join(', ')}`] };
 }
 
@@ -298,19 +301,21 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   const docEnd = block.offset + token.end;
   const kw = nearest(doc, words.code, docStart, docEnd);
   const kwDistance = kw?.distance ?? Infinity;
+  const place = placementOf(block, token);
+  // Set apart right after the paragraph that names a code ("Your sign-in code is listed below. Please enter it …"), however long that paragraph.
+  const announced = place.alone && kw !== null && kw.hit.end <= docStart && blockIndexAt(doc, kw.hit.start) === blockIndex - 1;
   const ruledOut = ruledOutByContext(doc, block, token, words, kwDistance);
   if (ruledOut) return ruledOut;
 
   const reasons: string[] = [];
   let score = 0;
-  const place = placementOf(block, token);
   if (token.kind === 'letters') {
-    const letters = letterEvidence(words, block, token, kwDistance, place);
+    const letters = letterEvidence(words, block, token, kwDistance, place, announced);
     if ('ruledOut' in letters) return letters.ruledOut;
     reasons.push(...letters.evidence);
   }
   if (token.kind === 'mixed') {
-    const mixed = mixedEvidence(doc, words, blockIndex, token, kwDistance, place);
+    const mixed = mixedEvidence(doc, words, blockIndex, token, announced ? Math.min(kwDistance, WEIGHTS.letterCodeWordReach) : kwDistance, place);
     if ('ruledOut' in mixed) return mixed.ruledOut;
     reasons.push(...mixed.evidence);
   }

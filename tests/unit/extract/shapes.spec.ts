@@ -48,6 +48,20 @@ test.describe('groups of upper-case letters and digits joined by dashes', () => 
   });
 });
 
+test.describe('letter codes on a line of their own after a long paragraph that names them', () => {
+  test('are read in French, Ukrainian and Czech, however long the paragraph before', () => {
+    expect(extractOtp({ text: "Votre code de connexion est indiqué ci-dessous. Veuillez l'entrer dans votre navigateur.\n\nKQTM-WXRB\n\nMerci !" })).toBe('KQTMWXRB');
+    expect(extractOtp({ text: 'Нижче наведено код підтвердження електронної пошти. Введіть його у відкритому вікні браузера.\n\nHZDN-PLGV\n' })).toBe('HZDNPLGV');
+    expect(extractOtp({ text: 'Níže najdete váš přihlašovací kód. Zadejte jej do otevřeného okna prohlížeče, prosím, co nejdříve.\n\nGMPD-VKSZ\n' })).toBe('GMPDVKSZ');
+  });
+
+  test('a word on a line of its own after a long paragraph that only mentions a code is not one', () => {
+    const source = { text: 'By joining you accept our code of conduct, which every member of the community is expected to read and follow.\n\nMOZART\n' };
+    expect(codes(source)).toEqual([]);
+    expect(reasonFor(source, 'MOZART')).toBe('letters only: the code word is early in the paragraph before, and only standing apart says code');
+  });
+});
+
 test.describe('lower-case codes on a line of their own after "enter this code"', () => {
   test('are read in English, German, French, Spanish and Polish, hex included', () => {
     expect(extractOtp({ text: 'Hi,\n\nEnter this code:\n\na3f9c2\n\nThanks' })).toBe('a3f9c2');
