@@ -8,6 +8,7 @@ import {
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
 import { nameWithNumber } from './otp-names.ts';
+import { paragraphBefore } from './otp-announce.ts';
 import { tokenEvidence } from './otp-tokens.ts';
 import type { Token } from './otp-candidates.ts';
 import type { ExtractedFrom, OtpCandidate } from './types.ts';
@@ -51,6 +52,7 @@ export const WEIGHTS = {
 } as const;
 
 const CODE_RE = compileWords(CODE_WORDS, CODE_WORDS_CJK);
+const CODE_ONE = new RegExp(CODE_RE.source, 'iu');
 const VERIFY_RE = compileWords(VERIFY_WORDS, VERIFY_WORDS_CJK);
 const ADDRESS_RE = compileWords(ADDRESS_WORDS, ADDRESS_WORDS_CJK);
 const GAP = "[\\s:：#№().\\-–—=]*(?:(?:n[°º]|no\\.?|nr\\.?)[\\s:：#№().\\-–—=]*)?(?:(is|was|ist|lautet|est|es|è|é|är|er|jest|wynosi|は|为|為)[\\s:：#№().\\-–—]*)?";
@@ -303,7 +305,8 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   const kwDistance = kw?.distance ?? Infinity;
   const place = placementOf(block, token);
   // Set apart right after the paragraph that names a code ("Your sign-in code is listed below. Please enter it …"), however long that paragraph.
-  const announced = place.alone && kw !== null && kw.hit.end <= docStart && blockIndexAt(doc, kw.hit.start) === blockIndex - 1;
+  const before = place.alone ? paragraphBefore(doc, blockIndex) : null;
+  const announced = before !== null && CODE_ONE.test(before);
   const ruledOut = ruledOutByContext(doc, block, token, words, kwDistance);
   if (ruledOut) return ruledOut;
 
@@ -337,7 +340,10 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   const verify = nearest(doc, words.verify, docStart, docEnd);
   const strong = kw && kwDistance <= WEIGHTS.codeWordReach ? Math.max(1, Math.round(WEIGHTS.codeWordMax - kwDistance / WEIGHTS.codeWordStep)) : 0;
   const weak = verify && verify.distance <= WEIGHTS.verifyWordReach ? Math.max(1, Math.round(WEIGHTS.verifyWordMax - verify.distance / WEIGHTS.verifyWordStep)) : 0;
+  // Letters and mixed case announced in the paragraph before count its code word as if it were at the edge of their reach.
+  const announcedBy = announced && strong === 0 && (token.kind === 'letters' || token.kind === 'mixed') ? CODE_ONE.exec(before ?? '')?.[0] : undefined;
   if (strong > 0 && kw) { score += strong; reasons.push(`near "${kw.hit.text}"`); }
+  else if (announcedBy) { score += Math.max(1, Math.round(WEIGHTS.codeWordMax - WEIGHTS.letterCodeWordReach / WEIGHTS.codeWordStep)); reasons.push(`announced in the paragraph before ("${announcedBy}")`); }
   else if (weak > 0 && verify) { score += weak; reasons.push(`near "${verify.hit.text}"`); }
   score += layoutScore(doc, token, place, reasons);
   return { token, doc, blockIndex, score, reasons, docStart };

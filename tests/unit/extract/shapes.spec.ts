@@ -55,6 +55,11 @@ test.describe('letter codes on a line of their own after a long paragraph that n
     expect(extractOtp({ text: 'Níže najdete váš přihlašovací kód. Zadejte jej do otevřeného okna prohlížeče, prosím, co nejdříve.\n\nGMPD-VKSZ\n' })).toBe('GMPDVKSZ');
   });
 
+  test('are read when the paragraph before is hard-wrapped over several lines', () => {
+    const text = 'Your sign-in code is listed below.\nPlease enter it in your open browser window\nwithin the next few minutes, thank you.\n\nKQTM-WXRB\n';
+    expect(extractOtp({ text })).toBe('KQTMWXRB');
+  });
+
   test('a word on a line of its own after a long paragraph that only mentions a code is not one', () => {
     const source = { text: 'By joining you accept our code of conduct, which every member of the community is expected to read and follow.\n\nMOZART\n' };
     expect(codes(source)).toEqual([]);
