@@ -15,6 +15,8 @@ export const CODE_WORDS: readonly string[] = [
   'einmal\\p{L}*', 'tan', 'usage unique', 'mot de passe temporaire', 'c[óo]digo\\p{L}*', 'clave', 'un solo uso', 'senha', 'uso único', 'codice', 'monouso', 'eenmalig\\p{L}*', 'inlogcode',
   // pl / sv / tr / da / no
   '\\p{L}*kod\\p{L}{0,3}', 'jednorazow\\p{L}*', 'engångs\\p{L}*', '\\p{L}*kode\\p{L}{0,2}',
+  // cs / sk / hu
+  '\\p{L}*kód\\p{L}{0,3}',
   // ru
   'код\\p{L}*', 'одноразов\\p{L}*',
   // vi

@@ -4,6 +4,7 @@
  * runs (`hT4wq9`), or the matches of the caller's pattern.
  */
 import type { Style } from './otp-document.ts';
+import { CODE_WORDS, CODE_WORDS_CJK, compileWords } from './lexicon.ts';
 
 /** Options of `extractOtps` and `extractOtp`. */
 export interface OtpOptions {
@@ -151,62 +152,87 @@ export function mixedTokensOf(masked: string, options: OtpOptions, rejectedParts
   return out;
 }
 
+/** A code word at the end of a stretch of capitals ("YOUR CODE", "KOD", "CÓDIGO"). */
+const CODE_WORD_AT_END = new RegExp(`(?:${compileWords(CODE_WORDS, CODE_WORDS_CJK).source})[\\s:：]*$`, 'iu');
+
+/**
+ * The runs to read of one match of `RUN`: the match itself, or, when a code
+ * word written in capitals runs into a dash-joined code with a space between
+ * them ("CODE AB2CD-EF3GH", "YOUR CODE IS AB2CD-EF3GH"), the words before and
+ * the code as runs of their own.
+ */
+function runsOf(raw: string, index: number, options: OtpOptions): Array<{ text: string; index: number }> {
+  if (!raw.includes(' ') || groupedShape(raw, options)) return [{ text: raw, index }];
+  for (const chunk of raw.matchAll(/ ([^ ]+)/g)) {
+    const at = chunk.index + 1;
+    const code = chunk[1] ?? '';
+    if (!groupedShape(code, options) || !CODE_WORD_AT_END.test(raw.slice(0, at).replace(/\s+(?:IS|IST|EST|ES|JEST)\s*$/i, ' '))) continue;
+    const rest = raw.slice(at + code.length).trimStart();
+    const runs = [{ text: raw.slice(0, at - 1), index }, { text: code, index: index + at }];
+    return rest ? [...runs, ...runsOf(rest, index + raw.length - rest.length, options)] : runs;
+  }
+  return [{ text: raw, index }];
+}
+
 /** The code-shaped tokens of a block whose masked stretches are blanked out; pieces of longer identifiers go to `rejectedParts`. */
 export function tokensOf(masked: string, options: OtpOptions, rejectedParts: Array<{ raw: string; part: string }>): Token[] {
   const out: Token[] = [];
   RUN.lastIndex = 0;
-  for (const m of masked.matchAll(RUN)) {
-    const parts = m[0].split(SEP);
-    // parts = [group, sep, group, sep, group …]
-    const groups: Array<{ text: string; start: number; sep: string }> = [];
-    let pos = m.index;
-    for (let i = 0; i < parts.length; i += 2) {
-      const text = parts[i] ?? '';
-      groups.push({ text, start: pos, sep: parts[i - 1] ?? '' });
-      pos += text.length + (parts[i + 1] ?? '').length;
-    }
-    const grouped = groupedShape(m[0], options);
-    if (grouped) {
-      out.push({ raw: m[0], code: normalizeCode(m[0]), start: m.index, end: m.index + m[0].length, kind: grouped, spacedOut: false });
-      continue;
-    }
-    // Pieces of a hyphenated identifier that is not itself a code (2024-PRM-55183) are not codes either.
-    const hyphenated = groups.slice(1).some((g) => g.sep !== ' ');
-    let i = 0;
-    while (i < groups.length) {
-      let taken = false;
-      for (let j = Math.min(groups.length, i + 10); j >= i + 2; j--) {
-        const win = groups.slice(i, j);
-        const seps = new Set(win.slice(1).map((g) => g.sep));
-        if (seps.size !== 1) continue;
-        const lengths = win.map((g) => g.text.length);
-        const allSingle = win.length >= 4 && lengths.every((n) => n === 1);
-        const uniform = win.length <= 4 && lengths.every((n) => n === lengths[0]) && (lengths[0] ?? 0) >= 2 && (lengths[0] ?? 0) <= 4;
-        if (!allSingle && !uniform) continue;
-        const first = win[0];
-        const last = win[win.length - 1];
-        if (!first || !last) continue;
-        const raw = masked.slice(first.start, last.start + last.text.length);
-        const code = normalizeCode(raw);
-        const kind = shape(code, options);
-        if (!kind) continue;
-        out.push({ raw, code, start: first.start, end: last.start + last.text.length, kind, spacedOut: allSingle });
-        i = j;
-        taken = true;
-        break;
-      }
-      if (taken) continue;
-      const g = groups[i];
-      if (g && hyphenated && !/^[A-Z]{1,2}-\d{4,8}$/.test(m[0])) {
-        if (shape(g.text, options)) rejectedParts.push({ raw: m[0], part: g.text });
-      } else if (g) {
-        const kind = shape(g.text, options) ?? longShape(g.text, options);
-        if (kind) out.push({ raw: g.text, code: g.text, start: g.start, end: g.start + g.text.length, kind, spacedOut: false });
-      }
-      i++;
-    }
-  }
+  for (const r of masked.matchAll(RUN)) for (const m of runsOf(r[0], r.index, options)) tokensOfRun(masked, m, options, rejectedParts, out);
   return out;
+}
+
+/** The tokens of one run of capitals and digits (`m.text` at `m.index`), added to `out`. */
+function tokensOfRun(masked: string, m: { text: string; index: number }, options: OtpOptions, rejectedParts: Array<{ raw: string; part: string }>, out: Token[]): void {
+  const parts = m.text.split(SEP);
+  // parts = [group, sep, group, sep, group …]
+  const groups: Array<{ text: string; start: number; sep: string }> = [];
+  let pos = m.index;
+  for (let i = 0; i < parts.length; i += 2) {
+    const text = parts[i] ?? '';
+    groups.push({ text, start: pos, sep: parts[i - 1] ?? '' });
+    pos += text.length + (parts[i + 1] ?? '').length;
+  }
+  const grouped = groupedShape(m.text, options);
+  if (grouped) {
+    out.push({ raw: m.text, code: normalizeCode(m.text), start: m.index, end: m.index + m.text.length, kind: grouped, spacedOut: false });
+    return;
+  }
+  // Pieces of a hyphenated identifier that is not itself a code (2024-PRM-55183) are not codes either.
+  const hyphenated = groups.slice(1).some((g) => g.sep !== ' ');
+  let i = 0;
+  while (i < groups.length) {
+    let taken = false;
+    for (let j = Math.min(groups.length, i + 10); j >= i + 2; j--) {
+      const win = groups.slice(i, j);
+      const seps = new Set(win.slice(1).map((g) => g.sep));
+      if (seps.size !== 1) continue;
+      const lengths = win.map((g) => g.text.length);
+      const allSingle = win.length >= 4 && lengths.every((n) => n === 1);
+      const uniform = win.length <= 4 && lengths.every((n) => n === lengths[0]) && (lengths[0] ?? 0) >= 2 && (lengths[0] ?? 0) <= 4;
+      if (!allSingle && !uniform) continue;
+      const first = win[0];
+      const last = win[win.length - 1];
+      if (!first || !last) continue;
+      const raw = masked.slice(first.start, last.start + last.text.length);
+      const code = normalizeCode(raw);
+      const kind = shape(code, options);
+      if (!kind) continue;
+      out.push({ raw, code, start: first.start, end: last.start + last.text.length, kind, spacedOut: allSingle });
+      i = j;
+      taken = true;
+      break;
+    }
+    if (taken) continue;
+    const g = groups[i];
+    if (g && hyphenated && !/^[A-Z]{1,2}-\d{4,8}$/.test(m.text)) {
+      if (shape(g.text, options)) rejectedParts.push({ raw: m.text, part: g.text });
+    } else if (g) {
+      const kind = shape(g.text, options) ?? longShape(g.text, options);
+      if (kind) out.push({ raw: g.text, code: g.text, start: g.start, end: g.start + g.text.length, kind, spacedOut: false });
+    }
+    i++;
+  }
 }
 
 /** The matches of the caller's pattern (its first capture group if it has one) that fit `length`. */

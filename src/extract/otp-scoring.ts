@@ -9,6 +9,7 @@ import {
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
 import { nameWithNumber } from './otp-names.ts';
+import { paragraphBefore } from './otp-announce.ts';
 import { tokenEvidence } from './otp-tokens.ts';
 import type { Token } from './otp-candidates.ts';
 import type { ExtractedFrom, OtpCandidate } from './types.ts';
@@ -54,6 +55,7 @@ export const WEIGHTS = {
 } as const;
 
 const CODE_RE = compileWords(CODE_WORDS, CODE_WORDS_CJK);
+const CODE_ONE = new RegExp(CODE_RE.source, 'iu');
 const VERIFY_RE = compileWords(VERIFY_WORDS, VERIFY_WORDS_CJK);
 const ADDRESS_RE = compileWords(ADDRESS_WORDS, ADDRESS_WORDS_CJK);
 const GAP = "[\\s:：#№().\\-–—=]*(?:(?:n[°º]|no\\.?|nr\\.?)[\\s:：#№().\\-–—=]*)?(?:(is|was|ist|lautet|est|es|è|é|är|er|jest|wynosi|は|为|為)[\\s:：#№().\\-–—]*)?";
@@ -263,17 +265,20 @@ const CAPS_AFTER = /^\s+\p{Lu}{2,}(?![\p{L}])/u;
  * never codes. Returns why the token is ruled out (`null`: an ordinary word,
  * not worth reporting), or the evidence for it.
  */
-function letterEvidence(words: WordHits, block: Block, token: Token, kwDistance: number, place: Placement): { ruledOut: string | null } | { evidence: string[] } {
+function letterEvidence(words: WordHits, block: Block, token: Token, kwDistance: number, place: Placement, announced: boolean): { ruledOut: string | null } | { evidence: string[] } {
   // Ordinary words are not reported as ruled out: they never looked like a code.
   if (CAPITAL_WORDS.has(token.code)) return { ruledOut: null };
   if (writtenOtherwise(words.letters(), token.code)) return { ruledOut: null };
   if (CAPS_BEFORE.test(block.text.slice(0, token.start)) || CAPS_AFTER.test(block.text.slice(token.end))) return { ruledOut: null };
-  if (kwDistance > WEIGHTS.letterCodeWordReach) return { ruledOut: 'letters only, with no code word nearby' };
+  const far = kwDistance > WEIGHTS.letterCodeWordReach;
+  if (far && !announced) return { ruledOut: 'letters only, with no code word nearby' };
   const evidence: string[] = [];
   if (namesCode(block.text.slice(Math.max(0, token.start - 60), token.start))) evidence.push('named a code right before it');
   if (place.alone || place.style.large || place.style.bold || place.style.mono || place.style.spaced) evidence.push('set apart like a code');
   if (!VOWEL.test(token.code)) evidence.push('consonants only');
   if (evidence.length === 0) return { ruledOut: 'letters only, and only a nearby code word says code' };
+  // Named only early in the paragraph before: a word on a line of its own needs more than standing apart.
+  if (far && evidence.length === 1 && place.alone) return { ruledOut: 'letters only: the code word is early in the paragraph before, and only standing apart says code' };
   return { evidence: [`letters only: ${evidence.join(', ')}`] };
 }
 
@@ -316,19 +321,22 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   const docEnd = block.offset + token.end;
   const kw = nearest(doc, words.code, docStart, docEnd);
   const kwDistance = kw?.distance ?? Infinity;
+  const place = placementOf(block, token);
+  // Set apart right after the paragraph that names a code ("Your sign-in code is listed below. Please enter it …"), however long that paragraph.
+  const before = place.alone ? paragraphBefore(doc, blockIndex) : null;
+  const announced = before !== null && CODE_ONE.test(before);
   const ruledOut = ruledOutByContext(doc, block, token, words, kwDistance);
   if (ruledOut) return ruledOut;
 
   const reasons: string[] = [];
   let score = 0;
-  const place = placementOf(block, token);
   if (token.kind === 'letters') {
-    const letters = letterEvidence(words, block, token, kwDistance, place);
+    const letters = letterEvidence(words, block, token, kwDistance, place, announced);
     if ('ruledOut' in letters) return letters.ruledOut;
     reasons.push(...letters.evidence);
   }
   if (token.kind === 'mixed') {
-    const mixed = mixedEvidence(doc, words, blockIndex, token, kwDistance, place);
+    const mixed = mixedEvidence(doc, words, blockIndex, token, announced ? Math.min(kwDistance, WEIGHTS.letterCodeWordReach) : kwDistance, place);
     if ('ruledOut' in mixed) return mixed.ruledOut;
     reasons.push(...mixed.evidence);
   }
@@ -354,7 +362,10 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
   // Digits only: "Use SAVE20 to complete your order" is a promo code.
   const use = token.kind === 'digits' ? usedTo(block.text.slice(Math.max(0, token.start - 40), token.start), block.text.slice(token.end, token.end + 80)) : null;
   if (use) { score += WEIGHTS.usedTo; reasons.push(`asked to be used to verify, confirm or sign in ("${use.verb} … ${use.purpose}")`); }
+  // Letters and mixed case announced in the paragraph before count its code word as if it were at the edge of their reach.
+  const announcedBy = announced && strong === 0 && (token.kind === 'letters' || token.kind === 'mixed') ? CODE_ONE.exec(before ?? '')?.[0] : undefined;
   if (strong > 0 && kw) { score += strong; reasons.push(`near "${kw.hit.text}"`); }
+  else if (announcedBy) { score += Math.max(1, Math.round(WEIGHTS.codeWordMax - WEIGHTS.letterCodeWordReach / WEIGHTS.codeWordStep)); reasons.push(`announced in the paragraph before ("${announcedBy}")`); }
   else if (weak > 0 && verify && !use) { score += weak; reasons.push(`near "${verify.hit.text}"`); }
   score += layoutScore(doc, token, place, reasons);
   return { token, doc, blockIndex, score, reasons, docStart };

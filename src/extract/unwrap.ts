@@ -144,12 +144,14 @@ const awstrack: Rule = (u) => {
 
 /**
  * Mailgun: `https://email.mg.example.com/c/eJx…` on any tracking domain, the
- * payload base64url of zlib-compressed JSON that names the target.
+ * payload base64url of zlib-compressed form data (`d=…&h=…&i=…&l=<target>&r=…`)
+ * whose `l` is the target, percent-encoded.
  */
 const mailgun: Rule = (u) => {
   const m = /^\/c\/(eJ[A-Za-z0-9_-]{10,})$/.exec(u.pathname);
   const bytes = m?.[1] ? base64Bytes(m[1]) : null;
-  const target = bytes ? urlInJson(inflated(bytes), ['l', 'url', 'u', 'link']) : null;
+  const text = bytes ? inflated(bytes) : null;
+  const target = text === null ? null : asHttpUrl(new URLSearchParams(text).get('l'));
   return target ? { name: 'mailgun', target } : null;
 };
 
@@ -165,14 +167,19 @@ const mandrill: Rule = (u) => {
   } catch { return null; }
 };
 
-/** Postmark: `click.pstmrk.it/3s/app.example.com%2Fverify%3Ft%3D1/…`: the target, percent-encoded, without its scheme (`s`: https). */
+/**
+ * Postmark: `click.pstmrk.it/3s/app.example.com%2Fverify%3Ft%3D1/…`: the
+ * target, percent-encoded, without its scheme, after a segment of a version
+ * digit and flag letters (`2s`, `2sm`, `3s`, `3ts` are seen in real mail;
+ * `s`: https).
+ */
 const postmark: Rule = (u) => {
   if (!/(?:^|\.)pstmrk\.it$/i.test(u.hostname)) return null;
-  const m = /^\/\d+(s?)\/([^/]+)/.exec(u.pathname);
+  const m = /^\/\d+([a-z]{0,3})\/([^/]+)/.exec(u.pathname);
   if (!m?.[2]) return null;
   let path: string;
   try { path = decodeURIComponent(m[2]); } catch { return null; }
-  const target = asHttpUrl(HTTP_URL.test(path) ? path : `${m[1] === 's' ? 'https' : 'http'}://${path}`);
+  const target = asHttpUrl(HTTP_URL.test(path) ? path : `${m[1]?.includes('s') ? 'https' : 'http'}://${path}`);
   return target ? { name: 'postmark', target } : null;
 };
 
@@ -218,8 +225,8 @@ const RULES: readonly Rule[] = [safelinks, google, proofpoint, awstrack, mailgun
  *
  * Unwrapped: Outlook SafeLinks, Google `/url?q=`, Proofpoint URL Defense v2
  * and v3, Amazon SES `awstrack.me`, Mailgun (`/c/` payload: base64 of
- * zlib-compressed JSON), Mandrill / Mailchimp Transactional (`p=` base64
- * JSON), Postmark (`pstmrk.it/…/<percent-encoded target>/…`), Customer.io
+ * zlib-compressed form data whose `l` is the target), Mandrill / Mailchimp
+ * Transactional (`p=` base64 JSON), Postmark (`pstmrk.it/…/<percent-encoded target>/…`), Customer.io
  * (`/e/c/` base64 JSON), and any tracker carrying an absolute http(s) URL
  * (plain, percent-encoded or base64) in `url`, `u`, `redirect`,
  * `redirect_url`, `target`, `dest`, `destination`, `goto`, `link` or `to`

@@ -52,6 +52,13 @@ test.describe('code shapes and normalisation', () => {
 });
 
 test.describe('ranking', () => {
+  test('the word kód names a code in Czech, Slovak and Hungarian, so it outranks another number', () => {
+    expect(extractOtp('Objednávka 48213 byla přijata. Váš ověřovací kód je 660192.')).toBe('660192');
+    expect(extractOtp('Objednávka 48213 bola prijatá. Váš overovací kód: 660192')).toBe('660192');
+    expect(extractOtp('A 48213. rendelés beérkezett. Az ellenőrző kód: 660192')).toBe('660192');
+    expect(extractOtps('Váš přihlašovací kód 660192, objednávka 48213.')[0]?.reasons).toContain('near "kód"');
+  });
+
   test('a code next to a code word outranks a bare number', () => {
     const text = 'We have 48213 members. Your verification code is 660192.';
     expect(extractOtps(text).map((c) => c.code)).toEqual(['660192', '48213']);

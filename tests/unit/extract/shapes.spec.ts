@@ -32,6 +32,39 @@ test.describe('groups of upper-case letters and digits joined by dashes', () => 
     expect(codes(loose)).toEqual([]);
     expect(reasonFor(loose, '4KQ2X-PLM9R')).toBe('dash-joined groups, and only a nearby code word says code');
   });
+
+  test('are read right after the code word written in capitals with a space, or after "Code:" with none, in English, Polish, German and Dutch', () => {
+    expect(extractOtp({ text: 'YOUR RECOVERY CODE AB2CD-EF3GH\nKeep it somewhere safe.' })).toBe('AB2CDEF3GH');
+    expect(extractOtp({ html: '<p style="text-transform:none">CODE AB2CD-EF3GH</p>' })).toBe('AB2CDEF3GH');
+    expect(extractOtp({ text: 'Code:AB2CD-EF3GH' })).toBe('AB2CDEF3GH');
+    expect(extractOtp({ text: 'TWÓJ KOD QWRTZ-PLMKN' })).toBe('QWRTZPLMKN');
+    expect(extractOtp({ text: 'Ihr Code:KQWRT-ZXPLM (15 Minuten gültig)' })).toBe('KQWRTZXPLM');
+    expect(extractOtp({ text: 'UW CODE 7HQ2K-M4XZP-R8TNW' })).toBe('7HQ2KM4XZPR8TNW');
+  });
+
+  test('words in capitals before a dash-joined identifier still do not make it a code', () => {
+    expect(codes({ text: 'ORDER NUMBER ABCD-12345 SHIPPED' })).toEqual([]);
+    expect(codes({ text: 'TRACKING 4KQ2X-PLM9R IN TRANSIT. Your code arrives by SMS.' })).toEqual([]);
+  });
+});
+
+test.describe('letter codes on a line of their own after a long paragraph that names them', () => {
+  test('are read in French, Ukrainian and Czech, however long the paragraph before', () => {
+    expect(extractOtp({ text: "Votre code de connexion est indiqué ci-dessous. Veuillez l'entrer dans votre navigateur.\n\nKQTM-WXRB\n\nMerci !" })).toBe('KQTMWXRB');
+    expect(extractOtp({ text: 'Нижче наведено код підтвердження електронної пошти. Введіть його у відкритому вікні браузера.\n\nHZDN-PLGV\n' })).toBe('HZDNPLGV');
+    expect(extractOtp({ text: 'Níže najdete váš přihlašovací kód. Zadejte jej do otevřeného okna prohlížeče, prosím, co nejdříve.\n\nGMPD-VKSZ\n' })).toBe('GMPDVKSZ');
+  });
+
+  test('are read when the paragraph before is hard-wrapped over several lines', () => {
+    const text = 'Your sign-in code is listed below.\nPlease enter it in your open browser window\nwithin the next few minutes, thank you.\n\nKQTM-WXRB\n';
+    expect(extractOtp({ text })).toBe('KQTMWXRB');
+  });
+
+  test('a word on a line of its own after a long paragraph that only mentions a code is not one', () => {
+    const source = { text: 'By joining you accept our code of conduct, which every member of the community is expected to read and follow.\n\nMOZART\n' };
+    expect(codes(source)).toEqual([]);
+    expect(reasonFor(source, 'MOZART')).toBe('letters only: the code word is early in the paragraph before, and only standing apart says code');
+  });
 });
 
 test.describe('lower-case codes on a line of their own after "enter this code"', () => {

@@ -13,10 +13,17 @@ const target = 'https://app.example.com/verify?token=tok-42&email=a%40b.example'
 const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 
 test.describe('tracking that carries its target is unwrapped offline', () => {
-  test('Mailgun: the /c/ payload is base64url of zlib-compressed JSON', () => {
-    const payload = b64url(deflateSync(JSON.stringify({ h: 'f00d', i: 'msg-1', l: target, r: 'a@b.example', t: 1732780800 })));
+  test('Mailgun: the /c/ payload is base64url of zlib-compressed form data whose l is the target', () => {
+    // The layout of real Mailgun links (d, i, h, l, r), target percent-encoded in l.
+    const form = new URLSearchParams({ d: '17', i: '20261128070000.1.85DF858C12DD0CFE@mg.acme.example', h: '93c1adf596d771d5e1bb0b7204af1016', l: target, r: 'a@b.example' }).toString();
+    const payload = b64url(deflateSync(form));
     expect(payload.startsWith('eJ')).toBe(true);
     expect(unwrapTrackingUrl(`https://email.mg.acme.example/c/${payload}`)).toEqual({ url: target, wrappers: ['mailgun'] });
+  });
+
+  test('Mailgun: a payload without an l target is left as it is', () => {
+    const noLink = b64url(deflateSync('d=17&h=93c1adf596d771d5&r=a%40b.example'));
+    expect(unwrapTrackingUrl(`https://email.mg.acme.example/c/${noLink}`).wrappers).toEqual([]);
   });
 
   test('Mandrill: p= is base64 JSON whose p is JSON with the url', () => {
@@ -30,9 +37,22 @@ test.describe('tracking that carries its target is unwrapped offline', () => {
     expect(unwrapTrackingUrl(`https://click.pstmrk.it/2/${encodeURIComponent('app.example.com/a')}/x/y`).url).toBe('http://app.example.com/a');
   });
 
+  test('Postmark: the version segment may carry several flag letters (2sm, 3ts), as real links do', () => {
+    const encoded = encodeURIComponent('app.example.com/email-confirm/?token=ZfB5G3Vzci1j');
+    for (const version of ['2s', '2sm', '3ts']) {
+      expect(unwrapTrackingUrl(`https://click.pstmrk.it/${version}/${encoded}/5VpE/dOizAQ/AQ/1/58BL`)).toEqual({ url: 'https://app.example.com/email-confirm/?token=ZfB5G3Vzci1j', wrappers: ['postmark'] });
+    }
+  });
+
   test('Customer.io: /e/c/ is base64url JSON with the href', () => {
     const json = b64url(JSON.stringify({ email_id: 'dgTq', href: target, internal: 'f0', link_id: 7 }));
     expect(unwrapTrackingUrl(`https://e.customeriomail.com/e/c/${json}/sig123`)).toEqual({ url: target, wrappers: ['customer.io'] });
+  });
+
+  test('Customer.io: an href with its & written as \\u0026, in unpadded base64url, is read as real links write it', () => {
+    const json = b64url('{"email_id":"dgTiqwoAAKM1","href":"https://app.example.com/verify?token=tok-42\\u0026email=a%40b.example","internal":"e2ab0a00","link_id":10}');
+    expect(json).not.toContain('=');
+    expect(unwrapTrackingUrl(`https://track.acme.example/e/c/${json}/66d296e7a577c0de`)).toEqual({ url: target, wrappers: ['customer.io'] });
   });
 
   test('a payload that does not decode to a target is left alone', () => {
@@ -41,7 +61,7 @@ test.describe('tracking that carries its target is unwrapped offline', () => {
   });
 
   test('an unwrapped link says so in its reasons, and link() gives them too', () => {
-    const payload = b64url(deflateSync(JSON.stringify({ l: target })));
+    const payload = b64url(deflateSync(new URLSearchParams({ h: 'f00d', l: target }).toString()));
     const html = `<p><a href="https://email.mg.acme.example/c/${payload}">Confirm email</a></p>`;
     const link = findLink(html, 'Confirm email');
     expect(link.href).toBe(target);
