@@ -112,7 +112,40 @@ function checkInput(c: Case, input: ExtractInput): { problems: string[]; checks:
   return { problems, checks };
 }
 
-const corpora = [['verification', false, 40], ['verification-frameworks', true, 40], ['verification-families', true, 20], ['verification-projects', true, 4]] as const;
+const corpora = [['verification', false, 40], ['verification-frameworks', true, 40], ['verification-families', true, 20], ['verification-projects', true, 60]] as const;
+
+test.describe('verification-projects: the breadth of the real templates', () => {
+  const folderDir = join(fixtures, 'verification-projects');
+  const files = readdirSync(folderDir).filter((f) => f.endsWith('.eml')).sort();
+  /** SOURCES.md's table rows: `| file | project | source file | commit | licence |`. */
+  const rows = new Map(
+    readFileSync(join(folderDir, 'SOURCES.md'), 'utf8')
+      .split('\n')
+      .map((line) => line.split('|').map((cell) => cell.trim()))
+      .filter((cells) => cells[1]?.endsWith('.eml'))
+      .map((cells) => [cells[1] as string, { project: cells[2] ?? '', licence: cells[5] ?? '' }]),
+  );
+  const language = (file: string) => /^Content-Language: ([a-z]{2})/m.exec(readFileSync(join(folderDir, file), 'utf8'))?.[1];
+
+  test('every email is listed in SOURCES.md with its project and a permissive licence', () => {
+    for (const file of files) {
+      const row = rows.get(file);
+      expect(row, `${file} is not in SOURCES.md's tables`).toBeDefined();
+      expect(row?.licence, `${file}: only permissively licensed templates are quoted`).toMatch(/^(MIT|BSD-[23]-Clause|Apache-2\.0|ISC|MPL-2\.0)\b/);
+    }
+  });
+
+  test('the emails come from at least 30 projects, in at least 14 languages, Arabic or Hebrew, Turkish, Polish, Vietnamese and Hindi or Indonesian among them', () => {
+    const projects = new Set(files.map((f) => rows.get(f)?.project));
+    const languages = new Set(files.map(language));
+    printFigure(`verification-projects: ${files.length} emails from ${projects.size} projects in ${languages.size} languages`);
+    expect(projects.size).toBeGreaterThanOrEqual(30);
+    expect(languages.size).toBeGreaterThanOrEqual(14);
+    for (const wanted of [['ar', 'he'], ['tr'], ['pl'], ['vi'], ['hi', 'id']]) {
+      expect(wanted.some((l) => languages.has(l)), `no email in ${wanted.join(' or ')}`).toBe(true);
+    }
+  });
+});
 for (const [folder, htmlAlone, atLeast] of corpora) {
   test.describe(folder, () => {
     const folderDir = join(fixtures, folder);
