@@ -1,10 +1,10 @@
-import type { UserRecord } from '../storage/contract/types.ts';
+import type { ApiKeyCaps, UserRecord } from '../storage/contract/types.ts';
 
 /**
  * Who is calling, resolved from the request's credential.
  * - `anonymous`: no credential (rate-limited by client address).
  * - `inboxToken`: `X-Inbox-Token`, grants exactly one inbox.
- * - `apiKey`: `Authorization: Bearer tm_…`, grants the user's own inboxes.
+ * - `apiKey`: `Authorization: Bearer tm_…`, grants the user's own inboxes, within the key's own caps (`inboxkit keys create --max-…`).
  * - `session`: `Authorization: Bearer <session token>` from the PKCE exchange; same grants as the user's key.
  * - `operator`: `Authorization: Bearer tmo_…`, the operator token a loopback-bound
  *   service was started with (an inboxkit extension, for the viewer): sees every inbox.
@@ -12,7 +12,7 @@ import type { UserRecord } from '../storage/contract/types.ts';
 export type Principal =
   | { kind: 'anonymous'; clientAddress: string }
   | { kind: 'inboxToken'; inboxId: string; tokenHash: string }
-  | { kind: 'apiKey'; user: UserRecord; keyHash: string }
+  | { kind: 'apiKey'; user: UserRecord; keyHash: string; caps?: ApiKeyCaps }
   | { kind: 'session'; user: UserRecord; tokenHash: string; expiresAt: number }
   | { kind: 'operator'; tokenHash: string };
 
