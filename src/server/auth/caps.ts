@@ -9,6 +9,7 @@
  *
  * @packageDocumentation
  */
+import { ownCapsOf } from './principal.ts';
 import type { Principal } from './principal.ts';
 import { HttpError } from '../http/errors.ts';
 
@@ -95,6 +96,8 @@ export function credentialKeyOf(principal: Principal): string | null {
     case 'apiKey':
       return `key:${principal.keyHash}`;
     case 'session':
+      // A session under a key with caps is counted with the key: its sessions share the key's cap.
+      return principal.key ? `key:${principal.key.hash}` : `session:${principal.tokenHash}`;
     case 'inboxToken':
     case 'operator':
       return `${principal.kind}:${principal.tokenHash}`;
@@ -103,7 +106,7 @@ export function credentialKeyOf(principal: Principal): string | null {
   }
 }
 
-/** A principal's own cap of open streams (an API key's `maxStreams`), or undefined for the node's. */
+/** A principal's own cap of open streams (its API key's `maxStreams`), or undefined for the node's. */
 export function ownStreamCapOf(principal: Principal): number | undefined {
-  return principal.kind === 'apiKey' ? principal.caps?.maxStreams : undefined;
+  return ownCapsOf(principal)?.maxStreams;
 }

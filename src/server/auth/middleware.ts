@@ -95,7 +95,10 @@ async function resolvePrincipal(
     }
     const user = await ctx.store.findUserById(session.userId);
     if (!user) return new HttpError('unauthorized', 'The session token belongs to a user that no longer exists.');
-    return { kind: 'session', user, tokenHash: hash, expiresAt: session.expiresAt };
+    // Held to the caps of the key it was issued under, so that a session never lifts them.
+    const parent = session.parentKeyHash === null ? null : await ctx.store.findApiKey(session.parentKeyHash);
+    const key = parent && Object.keys(parent.key.caps).length > 0 ? { key: { hash: parent.key.keyHash, caps: parent.key.caps } } : {};
+    return { kind: 'session', user, tokenHash: hash, expiresAt: session.expiresAt, ...key };
   }
   if (headers.inboxToken !== undefined) {
     const hash = ctx.hash(headers.inboxToken.trim());
@@ -114,7 +117,7 @@ function rateKey(principal: Principal | null, clientAddress: string): string {
     case 'apiKey':
       return `key:${principal.keyHash}`;
     case 'session':
-      return `session:${principal.tokenHash}`;
+      return principal.key ? `key:${principal.key.hash}` : `session:${principal.tokenHash}`;
     case 'inboxToken':
       return `inbox:${principal.tokenHash}`;
     case 'operator':

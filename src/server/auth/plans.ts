@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { Entitlements, Plan } from '../../wire/schemas.ts';
+import { ownCapsOf } from './principal.ts';
 import type { Principal } from './principal.ts';
 
 /** The plan ids of the local service. */
@@ -60,7 +61,7 @@ export function defaultPlans(maxMessageBytes: number): Record<PlanId, Plan> {
 export function planOf(config: { plans: Record<PlanId, Plan> }, principal: Principal): Plan {
   if (principal.kind === 'apiKey' || principal.kind === 'session') {
     const plan = config.plans[principal.user.planId as PlanId] ?? config.plans.premium;
-    const caps = principal.kind === 'apiKey' ? principal.caps : undefined;
+    const caps = ownCapsOf(principal);
     if (caps?.maxInboxes === undefined && caps?.requestsPerMinute === undefined) return plan;
     return {
       ...plan,

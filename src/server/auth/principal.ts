@@ -13,10 +13,27 @@ export type Principal =
   | { kind: 'anonymous'; clientAddress: string }
   | { kind: 'inboxToken'; inboxId: string; tokenHash: string }
   | { kind: 'apiKey'; user: UserRecord; keyHash: string; caps?: ApiKeyCaps }
-  | { kind: 'session'; user: UserRecord; tokenHash: string; expiresAt: number }
+  | {
+      kind: 'session';
+      user: UserRecord;
+      tokenHash: string;
+      expiresAt: number;
+      /** The API key it was issued under, when that key has caps of its own: the session is held to them, counted with the key. */
+      key?: { hash: string; caps: ApiKeyCaps };
+    }
   | { kind: 'operator'; tokenHash: string };
 
 /** The user behind a principal, or null for anonymous and inbox-token callers. */
 export function userOf(principal: Principal): UserRecord | null {
   return principal.kind === 'apiKey' || principal.kind === 'session' ? principal.user : null;
+}
+
+/**
+ * The caps of a principal's own API key: the key's, or for a session issued
+ * under a key with caps, that key's (so a session never lifts them); undefined for the defaults.
+ */
+export function ownCapsOf(principal: Principal): ApiKeyCaps | undefined {
+  if (principal.kind === 'apiKey') return principal.caps;
+  if (principal.kind === 'session') return principal.key?.caps;
+  return undefined;
 }

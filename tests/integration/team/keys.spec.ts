@@ -13,6 +13,10 @@ import { startServer } from '../../../src/server/index.ts';
 import type { RunningServer } from '../../../src/server/index.ts';
 import { POSTGRES_SKIP, POSTGRES_URL, freshPostgres } from '../../support/backends.ts';
 
+const VERIFIER = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+const REDIRECT = 'https://extension.example/callback';
+
 /** Runs the CLI in this process, as `inboxkit …` with `env`. */
 async function cli(args: string[], env: Record<string, string | undefined> = {}) {
   let stdout = '';
@@ -126,6 +130,37 @@ for (const backend of BACKENDS) {
         for (let i = 0; i < 10; i++) expect((await api(a, 'GET', '/me', other)).status).toBe(200);
       } finally {
         for (const server of servers) await server.close();
+        await db.drop();
+      }
+    });
+
+    test('a session issued under a key with caps is held to the key\'s caps, counted with the key, so it cannot lift them', async () => {
+      const db = await backend.open();
+      let server: RunningServer | undefined;
+      try {
+        const key = (await cli(['keys', 'create', ...db.args, '--max-inboxes', '1', '--max-streams', '1'], db.env)).stdout.trim();
+        server = await startServer({ ...db.options, port: 0, smtpPort: 0 });
+        const issued = await api(server, 'POST', '/extension/codes', key, { codeChallenge: CHALLENGE, codeChallengeMethod: 'S256', redirectUri: REDIRECT });
+        expect(issued.status).toBe(200);
+        const exchanged = await fetch(`${server.apiUrl}/extension/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ code: issued.body!.data!.code, codeVerifier: VERIFIER, redirectUri: REDIRECT }),
+        });
+        const session = ((await exchanged.json()) as { data: { accessToken: string } }).data.accessToken;
+
+        const me = await api(server, 'GET', '/me', session);
+        expect((me.body!.data!.plan as { entitlements: Record<string, unknown> }).entitlements).toMatchObject({ maxActiveInboxes: 1 });
+        expect((await api(server, 'POST', '/inboxes', key, {})).status).toBe(200);
+        expect((await api(server, 'POST', '/inboxes', session, {})).status).toBe(403);
+        // One stream for the key and its sessions together.
+        const byKey = await openEvents(server, key);
+        expect(byKey.status).toBe(200);
+        const bySession = await openEvents(server, session);
+        expect(bySession.status).toBe(429);
+        byKey.close();
+      } finally {
+        await server?.close();
         await db.drop();
       }
     });

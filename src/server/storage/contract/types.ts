@@ -209,7 +209,8 @@ export interface CredentialStore {
    * session is revoked with the key).
    */
   addSession(session: { tokenHash: string; userId: string; expiresAt: number; codeHash: string | null; parentKeyHash?: string | null }): Promise<void>;
-  findSession(tokenHash: string): Promise<{ userId: string; expiresAt: number; revoked: boolean } | null>;
+  /** A session; `parentKeyHash` is the API key it was issued under (through a connect code), or null. */
+  findSession(tokenHash: string): Promise<{ userId: string; expiresAt: number; revoked: boolean; parentKeyHash: string | null } | null>;
   revokeSession(tokenHash: string): Promise<boolean>;
   /** Revokes every session issued by a connect code (on code replay). */
   revokeSessionsByCode(codeHash: string): Promise<number>;

@@ -8,7 +8,7 @@
 import { API_KEY_COLUMNS, toApiKey } from '../contract/api-key-rows.ts';
 import { newId } from '../contract/ids.ts';
 import type { CredentialStore, UserRecord } from '../contract/types.ts';
-import { flag, mapRow, num, rowMapper, text } from './database.ts';
+import { flag, mapRow, num, rowMapper, text, textOrNull } from './database.ts';
 import type { PgSql } from './database.ts';
 
 const toUser = rowMapper<UserRecord>({ id: text, email: text, planId: text, createdAt: num });
@@ -35,8 +35,8 @@ export function createPostgresCredentials(sql: PgSql): CredentialStore {
       );
     },
     async findSession(tokenHash) {
-      const row = await sql.get('SELECT user_id, expires_at, revoked FROM sessions WHERE token_hash = $1', tokenHash);
-      return row ? { userId: String(row.user_id), expiresAt: Number(row.expires_at), revoked: flag(row.revoked) } : null;
+      const row = await sql.get('SELECT user_id, expires_at, revoked, parent_key_hash FROM sessions WHERE token_hash = $1', tokenHash);
+      return row ? { userId: String(row.user_id), expiresAt: Number(row.expires_at), revoked: flag(row.revoked), parentKeyHash: textOrNull(row.parent_key_hash) } : null;
     },
     async revokeSession(tokenHash) {
       return (await sql.run('UPDATE sessions SET revoked = true WHERE token_hash = $1 AND NOT revoked', tokenHash)).changes > 0;

@@ -6,7 +6,7 @@
  */
 import { API_KEY_COLUMNS, toApiKey } from '../contract/api-key-rows.ts';
 import type { CredentialStore, UserRecord } from '../contract/types.ts';
-import { flag, mapRow, newId, num, rowMapper, text } from './database.ts';
+import { flag, mapRow, newId, num, rowMapper, text, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
 
 const toUser = rowMapper<UserRecord>({ id: text, email: text, planId: text, createdAt: num });
@@ -33,8 +33,8 @@ export function createSqliteCredentials(sql: Sql): CredentialStore {
       );
     },
     async findSession(tokenHash) {
-      const row = sql.get('SELECT user_id, expires_at, revoked FROM sessions WHERE token_hash = ?', tokenHash);
-      return row ? { userId: String(row.user_id), expiresAt: Number(row.expires_at), revoked: flag(row.revoked) } : null;
+      const row = sql.get('SELECT user_id, expires_at, revoked, parent_key_hash FROM sessions WHERE token_hash = ?', tokenHash);
+      return row ? { userId: String(row.user_id), expiresAt: Number(row.expires_at), revoked: flag(row.revoked), parentKeyHash: textOrNull(row.parent_key_hash) } : null;
     },
     async revokeSession(tokenHash) {
       return Number(sql.run('UPDATE sessions SET revoked = 1 WHERE token_hash = ? AND revoked = 0', tokenHash).changes) > 0;
