@@ -2,7 +2,7 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms,balancer] [-- --cpu-prof]`
  *
  * The `postgres` section (SQLite beside one and two PostgreSQL nodes) needs
  * `INBOXKIT_BENCH_POSTGRES_URL`; without it, it says so and is skipped.
@@ -46,10 +46,12 @@ import { runViewer } from './sections/viewer.ts';
 import type { ViewerResult } from './sections/viewer.ts';
 import { runChecks } from './sections/checks.ts';
 import type { ChecksResult } from './sections/checks.ts';
+import { runBalancer } from './sections/balancer.ts';
+import type { BalancerOutcome } from './sections/balancer.ts';
 import { runSms } from './sections/sms.ts';
 import type { SmsResult } from './sections/sms.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms', 'balancer'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -88,6 +90,7 @@ interface Results {
   checks?: ChecksResult;
   sms?: SmsResult;
   postgres?: PostgresResult[];
+  balancer?: BalancerOutcome;
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
 }
 
@@ -154,6 +157,7 @@ if (want('postgres')) {
   const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
   if (pgResults) results.postgres = pgResults;
 }
+if (want('balancer')) results.balancer = await runBalancer({ build: build.dir, tests: SIZE.suiteTests, repetitions: quick ? 1 : 3, log });
 build.remove();
 results.meta.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
@@ -300,6 +304,20 @@ if (results.suite) {
     ['variant', 'passed', 'failed', 'wall', 'runs', 'vs waitForMessage'],
     results.suite.map((s) => [s.variant, String(s.passed), String(s.failed), fmt(s.seconds), s.secondsRuns.map((x) => fmt(x)).join(' / '), ratio(s.seconds, base?.seconds)]),
   );
+}
+if (results.balancer) {
+  const outcome = results.balancer;
+  if ('skipped' in outcome) {
+    out.push(`\nThe email test suite through the balancer: skipped, ${outcome.skipped}`);
+    md.push(`\n**The email test suite through the balancer**: skipped, ${outcome.skipped}`);
+  } else {
+    const base = outcome.rows[0];
+    section(
+      `An email test suite through the balancer vs one node direct: ${base?.tests} tests, ${base?.workers} workers, one email each, PostgreSQL (wall time, s; median of ${base?.secondsRuns.length ?? 1} alternating runs)`,
+      ['setup', 'passed', 'failed', 'wall', 'runs', 'vs one node direct'],
+      outcome.rows.map((r) => [r.setup, String(r.passed), String(r.failed), fmt(r.seconds), r.secondsRuns.map((x) => fmt(x)).join(' / '), ratio(r.seconds, base?.seconds)]),
+    );
+  }
 }
 if (results.scaling) {
   const first = results.scaling[0]?.firstPage.p50;

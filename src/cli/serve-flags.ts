@@ -76,6 +76,13 @@ function duration(value: string, flag: string): number {
   return Number(match[1]) * (unit === 'm' ? 60_000 : unit === 's' ? 1000 : 1);
 }
 
+/** A lifetime in seconds: bare seconds, or with an s, m, h or d unit. */
+function lifetime(value: string, flag: string): number {
+  const match = /^(\d+)\s*([smhd])?$/.exec(value.trim());
+  if (!match || Number(match[1]) < 1) throw new UsageError(`${flag} must be a lifetime: seconds, or a number with s, m, h or d (e.g. 3600, 90m, 7d), or "never", got "${value}".`);
+  return Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as 's' | 'm' | 'h' | 'd' ?? 's'];
+}
+
 function count(value: string, flag: string): number {
   if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} must be a whole number of at least 1, got "${value}".`);
   return Number(value);
@@ -160,8 +167,16 @@ const SERVE_SECTIONS: FlagSection[] = [
         help: ['Requests per minute per credential (per address when anonymous)', '(default 6000)'],
       },
       {
+        flag: 'inbox-ttl', value: 'T|never', option: 'inboxTtlSeconds', parse: orKeyword(['never', '0'], null, lifetime),
+        help: ['How long an inbox lives, with its mail: seconds or 90m, 12h, 7d', '(default: 1d for guests, 7d for API key users)'],
+      },
+      {
+        flag: 'message-ttl', value: 'T|never', option: 'messageTtlSeconds', parse: orKeyword(['never', '0'], null, lifetime),
+        help: ['How long mail is kept, however long its inbox lives; the expiry', 'sweep deletes older mail every minute (default never: as long as its inbox)'],
+      },
+      {
         flag: 'ttl', value: 'SECONDS|never', option: 'inboxTtlSeconds', parse: orKeyword(['never', '0'], null, wholeNumber('seconds', 'never')),
-        help: ['Inbox lifetime (default: 86400 for guests, 604800 for API key users)'],
+        help: ['The older name of --inbox-ttl, in seconds'],
       },
       { flag: 'max-message-size', value: 'SIZE', option: 'maxMessageBytes', parse: size, help: ['Largest message over SMTP, in bytes or with k/m suffix (default 10m)'] },
       {
@@ -219,6 +234,10 @@ const SERVE_SECTIONS: FlagSection[] = [
   {
     title: 'Team service (behind a balancer; see docs/team-service.md)',
     flags: [
+      {
+        flag: 'trust-proxy', value: 'ADDR', option: 'trustProxy', parse: text, multiple: true,
+        help: ['Take the HTTP client address from X-Forwarded-For when the peer is', 'this balancer address, repeatable; never from other peers (default none)'],
+      },
       {
         flag: 'drain-notice', value: 'D', option: 'drainNoticeMs', parse: duration,
         help: ['On SIGTERM, how long /readyz fails before new SMTP sessions get 421', 'and event streams end: the balancer\'s check interval × fall (default 0)'],

@@ -39,8 +39,13 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
   node[last] = value;
 }
 
-/** The server options the flags (and the environment variables the table names) ask for. */
-async function optionsOf(values: Record<string, string | string[] | boolean | undefined>, env: Record<string, string | undefined>): Promise<Record<string, unknown>> {
+/**
+ * The server options the flags (and the environment variables the table names) ask for.
+ *
+ * @param values - The parsed flags, by flag name without `--`.
+ * @param env - The environment; each flag's variable is {@link envNameOf}.
+ */
+export async function serveOptionsOf(values: Record<string, string | string[] | boolean | undefined>, env: Record<string, string | undefined>): Promise<Record<string, unknown>> {
   for (const group of TOGETHER) {
     const inEnv = (flag: string) => {
       const row = SERVE_FLAGS.find((r) => r.flag === flag);
@@ -117,7 +122,7 @@ export async function serve(args: string[], env: Record<string, string | undefin
     io.stderr('inboxkit: warning: --api-key shows the key to every user of this machine (ps, /proc); set INBOXKIT_API_KEYS in the environment instead.\n');
   }
   // `--no-operator-token` sets operatorToken to false; otherwise a loopback-bound service gets a new one.
-  const { operatorToken: wanted, mcp: mcpWanted, ...options } = (await optionsOf(values, env)) as Omit<StartServerOptions, 'operatorToken'> & { operatorToken?: false; mcp?: false };
+  const { operatorToken: wanted, mcp: mcpWanted, ...options } = (await serveOptionsOf(values, env)) as Omit<StartServerOptions, 'operatorToken'> & { operatorToken?: false; mcp?: false };
   const { startServer, ConfigError, resolveConfig, newOperatorToken, redactUrl } = await import('../server/index.ts');
   const mcp = mcpWanted === false ? null : lazyMcpHandler();
   if (mcp) options.mounts = [{ path: MCP_PATH, handler: (request, info) => mcp.handle(request, info) }];

@@ -16,7 +16,7 @@ import { createHostCheck } from './auth/host-check.ts';
 import { reportRateLimit } from './auth/rate-limit-headers.ts';
 import type { AppEnv, ServerContext } from './context/context.ts';
 import { emptyJsonBody, requestBodyLimit } from './http/body.ts';
-import { clientAddressOf } from './http/client-address.ts';
+import { clientAddressOf, trustedProxyMiddleware } from './http/client-address.ts';
 import { openApiDocumentOf, registerSecuritySchemes } from './http/document.ts';
 import { mapErrors, methodNotAllowedAnswer, notFoundAnswer } from './http/error-mapping.ts';
 import { serveMounts } from './http/mount.ts';
@@ -82,6 +82,7 @@ export interface AppOptions {
 function useMiddleware(app: OpenAPIHono<AppEnv>, ctx: ServerContext, limiter: RateLimiter, onBehalf: OnBehalf): void {
   app.use('*', requestId());
   app.use('*', noSniff());
+  app.use('*', trustedProxyMiddleware(ctx.config.operations.trustProxy));
   app.use('*', reportRateLimit({ deps: ctx, limiter, clientAddressOf }));
   app.use('*', onBehalfMiddleware(onBehalf));
   // Before credentials are read: a rebinding page learns nothing, not even whether a token is valid.

@@ -1,7 +1,8 @@
 /**
  * The expiry sweeper. Expired inboxes stop being active the moment they expire
  * (every read checks `expiresAt`); the sweeper then deletes them with their
- * messages and tells their subscribers (`inbox.expired`).
+ * messages and tells their subscribers (`inbox.expired`). With a message
+ * retention (`--message-ttl`), it also deletes older mail of inboxes that live on.
  *
  * @packageDocumentation
  */
@@ -15,6 +16,21 @@ export interface Sweeper {
   stop(): void;
 }
 
+/** Inboxes one retention pass visits; a sweep makes at most {@link RETENTION_PASSES} passes, the rest waits for the next sweep. */
+const RETENTION_INBOXES_PER_PASS = 100;
+const RETENTION_PASSES = 10;
+
+/** Deletes the mail received before `cutoff` (`--message-ttl`), in bounded passes. */
+async function sweepOldMail(ctx: ServerContext, cutoff: number): Promise<void> {
+  let deleted = 0;
+  for (let pass = 0; pass < RETENTION_PASSES; pass++) {
+    const gone = await ctx.store.sweepOldMessages(cutoff, RETENTION_INBOXES_PER_PASS);
+    deleted += gone;
+    if (gone === 0) break;
+  }
+  if (deleted > 0) ctx.logger.info({ count: deleted }, 'deleted mail past its retention (--message-ttl)');
+}
+
 /**
  * Starts sweeping every `ctx.config.sweepIntervalMs`. The timer is unref'd, so
  * it never keeps the process alive on its own.
@@ -25,9 +41,12 @@ export function startSweeper(ctx: ServerContext): Sweeper {
   const sweep = (): Promise<string[]> => {
     running ??= (async () => {
       try {
-        const ids = await ctx.store.sweepExpired(ctx.now());
+        const now = ctx.now();
+        const ids = await ctx.store.sweepExpired(now);
         for (const inboxId of ids) ctx.bus.publish({ type: 'inbox.expired', inboxId });
         if (ids.length > 0) ctx.logger.info({ count: ids.length }, 'swept expired inboxes');
+        const ttl = ctx.config.operations.messageTtlSeconds;
+        if (ttl !== null) await sweepOldMail(ctx, now - ttl * 1000);
         return ids;
       } finally {
         running = null;

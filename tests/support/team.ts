@@ -110,7 +110,7 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     const nodes: Array<Served | null> = ports.map(() => null);
     const args = (p: NodePorts) => [
       '--port', String(p.http), '--smtp-port', String(p.smtp), '--db', databaseUrl, '--domain', 'team.test', '--no-mcp', '--no-operator-token',
-      '--smtp-proxy', '127.0.0.1', '--smtp-tls-self-signed', '--smtp-auth', 'required', '--metrics',
+      '--smtp-proxy', '127.0.0.1', '--trust-proxy', '127.0.0.1', '--smtp-tls-self-signed', '--smtp-auth', 'required', '--metrics',
       '--drain-notice', '4s', '--drain-timeout', '20s', '--rate-limit', 'off',
     ];
     const startNode = async (i: number) => {

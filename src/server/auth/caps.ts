@@ -9,6 +9,7 @@
  *
  * @packageDocumentation
  */
+import { ownCapsOf } from './principal.ts';
 import type { Principal } from './principal.ts';
 import { HttpError } from '../http/errors.ts';
 
@@ -26,10 +27,11 @@ export interface StreamCaps {
    * Takes a slot for a stream opened with `credential` from `address`.
    *
    * @param credential - A key naming the credential (its hash, never the secret), or null for none.
+   * @param perCredential - The credential's own cap (an API key's `maxStreams`), replacing the node's.
    * @returns The function that gives the slot back (idempotent).
    * @throws HttpError `limit_reached` (429) naming the cap that is full.
    */
-  acquire(credential: string | null, address: string): () => void;
+  acquire(credential: string | null, address: string, perCredential?: number): () => void;
   /** Streams open now, for tests and logs. */
   open(): number;
 }
@@ -55,11 +57,13 @@ export function createStreamCaps(limits: StreamCapLimits): StreamCaps {
     else map.set(key, n);
   };
   return {
-    acquire(credential, address) {
-      if (limits.perCredential !== null && credential !== null && (byCredential.get(credential) ?? 0) >= limits.perCredential) {
+    acquire(credential, address, own) {
+      const cap = own ?? limits.perCredential;
+      if (cap !== null && credential !== null && (byCredential.get(credential) ?? 0) >= cap) {
+        const where = own === undefined ? 'streams per credential; inboxkit serve --max-streams-per-credential' : 'this API key\'s own cap; inboxkit keys create --max-streams';
         throw new HttpError(
           'limit_reached',
-          `Too many open event streams for this credential: the cap is ${limits.perCredential} (streams per credential; inboxkit serve --max-streams-per-credential). Close a stream, or raise the cap.`,
+          `Too many open event streams for this credential: the cap is ${cap} (${where}). Close a stream, or raise the cap.`,
           { 'Retry-After': '1' },
         );
       }
@@ -92,10 +96,17 @@ export function credentialKeyOf(principal: Principal): string | null {
     case 'apiKey':
       return `key:${principal.keyHash}`;
     case 'session':
+      // A session under a key with caps is counted with the key: its sessions share the key's cap.
+      return principal.key ? `key:${principal.key.hash}` : `session:${principal.tokenHash}`;
     case 'inboxToken':
     case 'operator':
       return `${principal.kind}:${principal.tokenHash}`;
     default:
       return null;
   }
+}
+
+/** A principal's own cap of open streams (its API key's `maxStreams`), or undefined for the node's. */
+export function ownStreamCapOf(principal: Principal): number | undefined {
+  return ownCapsOf(principal)?.maxStreams;
 }

@@ -31,7 +31,7 @@ interface AuthEnv {
 
 /** What credential resolution reads: a server context fits. */
 export interface AuthDeps {
-  store: Pick<Store, 'findUserByApiKeyHash' | 'findSession' | 'findUserById' | 'findInboxByTokenHash'>;
+  store: Pick<Store, 'findApiKey' | 'touchApiKey' | 'findSession' | 'findUserById' | 'findInboxByTokenHash'>;
   config: { plans: Record<PlanId, Plan> };
   /** The clock, in epoch milliseconds. */
   now(): number;
@@ -40,6 +40,9 @@ export interface AuthDeps {
   /** Hash of the operator token that sees every inbox, or null/absent when the service offers none. */
   operatorTokenHash?: string | null;
 }
+
+/** How stale an API key's "last used" time may get before a request writes it again. */
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 /** The headers a credential is read from. */
 interface CredentialHeaders {
@@ -80,9 +83,11 @@ async function resolvePrincipal(
       return { kind: 'operator', tokenHash: hash };
     }
     if (token.startsWith(API_KEY_PREFIX)) {
-      const user = await ctx.store.findUserByApiKeyHash(hash);
-      if (!user) return new HttpError('unauthorized', 'The API key is not valid. Check the key, or create one with `inboxkit keys create`.');
-      return { kind: 'apiKey', user, keyHash: hash };
+      const found = await ctx.store.findApiKey(hash);
+      if (!found) return new HttpError('unauthorized', 'The API key is not valid. Check the key, or create one with `inboxkit keys create`.');
+      // "Last used" for `inboxkit keys list`, written at most once a minute per key.
+      if (found.key.lastUsedAt === null || now - found.key.lastUsedAt >= LAST_USED_RESOLUTION_MS) await ctx.store.touchApiKey(hash, now);
+      return { kind: 'apiKey', user: found.user, keyHash: hash, caps: found.key.caps };
     }
     const session = await ctx.store.findSession(hash);
     if (!session || session.revoked || session.expiresAt <= now) {
@@ -90,7 +95,10 @@ async function resolvePrincipal(
     }
     const user = await ctx.store.findUserById(session.userId);
     if (!user) return new HttpError('unauthorized', 'The session token belongs to a user that no longer exists.');
-    return { kind: 'session', user, tokenHash: hash, expiresAt: session.expiresAt };
+    // Held to the caps of the key it was issued under, so that a session never lifts them.
+    const parent = session.parentKeyHash === null ? null : await ctx.store.findApiKey(session.parentKeyHash);
+    const key = parent && Object.keys(parent.key.caps).length > 0 ? { key: { hash: parent.key.keyHash, caps: parent.key.caps } } : {};
+    return { kind: 'session', user, tokenHash: hash, expiresAt: session.expiresAt, ...key };
   }
   if (headers.inboxToken !== undefined) {
     const hash = ctx.hash(headers.inboxToken.trim());
@@ -109,7 +117,7 @@ function rateKey(principal: Principal | null, clientAddress: string): string {
     case 'apiKey':
       return `key:${principal.keyHash}`;
     case 'session':
-      return `session:${principal.tokenHash}`;
+      return principal.key ? `key:${principal.key.hash}` : `session:${principal.tokenHash}`;
     case 'inboxToken':
       return `inbox:${principal.tokenHash}`;
     case 'operator':

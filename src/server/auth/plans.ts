@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import type { Entitlements, Plan } from '../../wire/schemas.ts';
+import { ownCapsOf } from './principal.ts';
 import type { Principal } from './principal.ts';
 
 /** The plan ids of the local service. */
@@ -52,10 +53,25 @@ export function defaultPlans(maxMessageBytes: number): Record<PlanId, Plan> {
   };
 }
 
-/** The plan of a principal: guest for anonymous and inbox-token callers, the user's plan otherwise. */
+/**
+ * The plan of a principal: guest for anonymous and inbox-token callers, the
+ * user's plan otherwise; for an API key with caps of its own (`inboxkit keys
+ * create --max-inboxes … --requests-per-minute …`), those replace the plan's.
+ */
 export function planOf(config: { plans: Record<PlanId, Plan> }, principal: Principal): Plan {
   if (principal.kind === 'apiKey' || principal.kind === 'session') {
-    return config.plans[principal.user.planId as PlanId] ?? config.plans.premium;
+    const plan = config.plans[principal.user.planId as PlanId] ?? config.plans.premium;
+    const caps = ownCapsOf(principal);
+    if (caps?.maxInboxes === undefined && caps?.requestsPerMinute === undefined) return plan;
+    return {
+      ...plan,
+      name: `${plan.name} (this API key's caps)`,
+      entitlements: {
+        ...plan.entitlements,
+        maxActiveInboxes: caps.maxInboxes ?? plan.entitlements.maxActiveInboxes,
+        requestsPerMinute: caps.requestsPerMinute ?? plan.entitlements.requestsPerMinute,
+      },
+    };
   }
   return config.plans.guest;
 }

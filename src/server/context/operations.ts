@@ -55,6 +55,22 @@ export interface OperationsOptions {
    * @defaultValue `false`
    */
   metrics?: boolean;
+  /**
+   * How long mail is kept, in seconds, whatever its inbox's lifetime: the
+   * expiry sweep (every `sweepIntervalMs`) deletes messages received longer
+   * ago, on every node of a shared database without two deleting the same.
+   * `null`: mail lives as long as its inbox (`inboxTtlSeconds`).
+   * @defaultValue `null`
+   */
+  messageTtlSeconds?: number | null;
+  /**
+   * Trust the client address a balancer at one of these peer addresses puts in
+   * `X-Forwarded-For` (its last entry: the address the balancer saw), so that
+   * HTTP caps and rate limits count the client, not the balancer. From any
+   * other peer the header is ignored, as a client could write anything in it.
+   * @defaultValue `[]` (never trusted)
+   */
+  trustProxy?: string[];
 }
 
 /** The operations options of a running service, every default applied. */
@@ -66,6 +82,18 @@ export interface ResolvedOperations {
   metrics: boolean;
   smtpTlsSelfSigned: boolean;
   smtpAuth: 'off' | 'optional' | 'required';
+  messageTtlSeconds: number | null;
+  trustProxy: string[];
+}
+
+/** Checks a list of peers given by IP address (the balancer's). */
+function peers(name: string, list: unknown[]): string[] {
+  for (const peer of list) {
+    if (typeof peer !== 'string' || !/^[0-9a-fA-F:.]+$/.test(peer)) {
+      throw new ConfigError(name, `option ${name} lists peers by IP address (the balancer's, e.g. 127.0.0.1), got "${String(peer)}".`);
+    }
+  }
+  return [...(list as string[])];
 }
 
 function milliseconds(name: string, value: number): number {
@@ -86,17 +114,23 @@ export function resolveOperations(options: OperationsOptions, tlsPairGiven: bool
     throw new ConfigError('smtpAuth', 'SMTP AUTH is offered only after STARTTLS: give smtpTls (--smtp-tls-key and --smtp-tls-cert) or smtpTlsSelfSigned (--smtp-tls-self-signed).');
   }
   const proxy = options.smtpProxy ?? false;
-  if (Array.isArray(proxy)) {
-    for (const peer of proxy) {
-      if (typeof peer !== 'string' || !/^[0-9a-fA-F:.]+$/.test(peer)) {
-        throw new ConfigError('smtpProxy', `option smtpProxy lists peers by IP address (the balancer's, e.g. 127.0.0.1), got "${String(peer)}".`);
-      }
-    }
+  const messageTtlSeconds = options.messageTtlSeconds ?? null;
+  if (messageTtlSeconds !== null && (!Number.isInteger(messageTtlSeconds) || messageTtlSeconds < 1)) {
+    throw new ConfigError('messageTtlSeconds', `option messageTtlSeconds must be a whole number of seconds >= 1, or null to keep mail as long as its inbox, got ${String(messageTtlSeconds)}.`);
   }
   const drainNoticeMs = milliseconds('drainNoticeMs', options.drainNoticeMs ?? 0);
   const drainTimeoutMs = milliseconds('drainTimeoutMs', options.drainTimeoutMs ?? 25_000);
   if (drainTimeoutMs < drainNoticeMs) {
     throw new ConfigError('drainTimeoutMs', `option drainTimeoutMs (${drainTimeoutMs}) must be at least drainNoticeMs (${drainNoticeMs}): the notice is part of the drain.`);
   }
-  return { smtpProxy: Array.isArray(proxy) ? [...proxy] : proxy, drainNoticeMs, drainTimeoutMs, metrics: options.metrics === true, smtpTlsSelfSigned, smtpAuth };
+  return {
+    smtpProxy: Array.isArray(proxy) ? peers('smtpProxy', proxy) : proxy,
+    drainNoticeMs,
+    drainTimeoutMs,
+    metrics: options.metrics === true,
+    smtpTlsSelfSigned,
+    smtpAuth,
+    messageTtlSeconds,
+    trustProxy: peers('trustProxy', options.trustProxy ?? []),
+  };
 }

@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 
 /** The remote address of the request's socket; `'local'` for an in-process request (`app.request`). */
 export function socketAddressOf(c: Context): string {
@@ -24,4 +24,27 @@ export function socketAddressOf(c: Context): string {
 export function clientAddressOf(c: Context): string {
   const onBehalf = c.get('clientAddress') as unknown;
   return typeof onBehalf === 'string' ? onBehalf : socketAddressOf(c);
+}
+
+/** An address without the IPv4-in-IPv6 prefix a dual-stack socket gives (`::ffff:127.0.0.1`). */
+const plain = (address: string): string => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+
+/**
+ * The middleware that believes a trusted balancer (`--trust-proxy ADDR`):
+ * when the socket's peer is one of `trusted`, the last `X-Forwarded-For`
+ * entry (the address the balancer saw; earlier entries are the client's own
+ * say) becomes the request's client address, so that caps and rate limits
+ * count the client. From any other peer the header is ignored.
+ *
+ * @param trusted - The balancers' addresses; empty: the header is never read.
+ */
+export function trustedProxyMiddleware(trusted: readonly string[]): MiddlewareHandler {
+  const peers = new Set(trusted.map(plain));
+  return async (c, next) => {
+    if (peers.size > 0 && peers.has(plain(socketAddressOf(c)))) {
+      const last = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+      if (last !== undefined && /^[0-9a-fA-F:.]{2,45}$/.test(last)) c.set('clientAddress' as never, plain(last) as never);
+    }
+    await next();
+  };
 }

@@ -10,7 +10,7 @@ import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { requireCredential } from '../auth/visibility.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
-import { credentialKeyOf } from '../auth/caps.ts';
+import { credentialKeyOf, ownStreamCapOf } from '../auth/caps.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { createRouter } from '../http/router.ts';
 import { callerFeedPolicy } from '../streams/caller-feed.ts';
@@ -41,7 +41,7 @@ function openCallerFeed(ctx: ServerContext, options: EventsRoutesOptions): Route
       label: 'events',
       logger,
       settings: options,
-      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), address),
+      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), address, ownStreamCapOf(principal)),
       access: streamAccess(ctx, principal, principal.kind === 'inboxToken' ? { id: principal.inboxId, expiresAt: inbox?.expiresAt ?? null } : null),
       subscribe: (listener) => ctx.bus.subscribeAll(listener),
       policy: () => callerFeedPolicy(ctx, principal, frames),

@@ -7,7 +7,7 @@
 import type { OpenAPIHono, RouteHandler } from '@hono/zod-openapi';
 import { loadVisibleInbox } from '../auth/visibility.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
-import { credentialKeyOf } from '../auth/caps.ts';
+import { credentialKeyOf, ownStreamCapOf } from '../auth/caps.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { HttpError } from '../http/errors.ts';
 import { createRouter } from '../http/router.ts';
@@ -92,7 +92,7 @@ function openInboxStream(ctx: ServerContext, options: StreamRoutesOptions): Rout
       label: 'stream',
       logger,
       logFields: { inboxId: inbox.id },
-      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), address),
+      admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), address, ownStreamCapOf(principal)),
       settings: options,
       access: streamAccess(ctx, principal, inbox),
       subscribe: (listener) => ctx.bus.subscribe(inbox.id, listener),

@@ -17,6 +17,7 @@ import { createPostgresCredentials } from './postgres/credentials.ts';
 import { createPostgresDomains } from './postgres/domains.ts';
 import { createPostgresInboxes } from './postgres/inboxes.ts';
 import { createPostgresMessages } from './postgres/messages.ts';
+import { createPostgresRetention } from './postgres/retention.ts';
 import { createPostgresRateLimits } from './postgres/ratelimits.ts';
 import { createPostgresCapacity } from './postgres/capacity.ts';
 import { createPostgresFaults } from './postgres/faults.ts';
@@ -106,6 +107,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createPostgresRateLimits(sql),
     ...createPostgresCapacity(sql),
     ...createPostgresFaults(sql),
+    ...createPostgresRetention(sql),
     close: () => (closing ??= pool.end()),
   };
 }

@@ -23,6 +23,7 @@ import { createSql, migrate } from './sqlite/database.ts';
 import { createSqliteDomains } from './sqlite/domains.ts';
 import { createSqliteInboxes } from './sqlite/inboxes.ts';
 import { createSqliteMessages } from './sqlite/messages.ts';
+import { createSqliteRetention } from './sqlite/retention.ts';
 import { createSqliteRateLimits } from './sqlite/ratelimits.ts';
 
 /** Options of {@link createSqliteStore}. */
@@ -78,6 +79,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     ...createSqliteRateLimits(),
     ...createSqliteCapacity(sql),
     ...createSqliteFaults(sql),
+    ...createSqliteRetention(sql),
     async close() {
       if (closed) return;
       closed = true;

@@ -145,6 +145,37 @@ export interface DomainStore {
   findDomainByName(domain: string): Promise<DomainRecord | null>;
 }
 
+/**
+ * An API key's own caps; each one present replaces the service's default for
+ * requests made with the key (and the sessions issued under it), on every node.
+ */
+export interface ApiKeyCaps {
+  /** Active inboxes (phones included) of the key's user, per service. */
+  maxInboxes?: number;
+  /** Requests per minute with the key, per service (windows counted in the database). */
+  requestsPerMinute?: number;
+  /** Open event streams with the key, per node. */
+  maxStreams?: number;
+}
+
+/** An API key as stored: never the key itself, only its hash. */
+export interface ApiKeyRecord {
+  /** `key_` and the first digits of its hash (./api-key-rows.ts): how an operator names it. */
+  id: string;
+  keyHash: string;
+  userId: string;
+  userEmail: string;
+  label: string | null;
+  caps: ApiKeyCaps;
+  /** Whether it comes from the server's configuration (flag or environment). */
+  configured: boolean;
+  createdAt: number;
+  /** When a request last used it (written at most once a minute), or null. */
+  lastUsedAt: number | null;
+  /** When it was revoked, or null while it works. */
+  revokedAt: number | null;
+}
+
 /** The credentials aggregate of a {@link Store}: users and their secrets (all stored as hashes; callers hash). */
 export interface CredentialStore {
   createUser(user: { email: string; planId: string }): Promise<UserRecord>;
@@ -154,24 +185,32 @@ export interface CredentialStore {
    * Stores a hashed API key for a user. `configured` marks a key that comes from the
    * server's configuration (flag or environment) rather than `inboxkit keys create`.
    */
-  addApiKey(userId: string, keyHash: string, options?: { configured?: boolean }): Promise<void>;
+  addApiKey(userId: string, keyHash: string, options?: { configured?: boolean; label?: string | null; caps?: ApiKeyCaps }): Promise<void>;
   /** Deletes the configured API keys whose hash is not in the list, revoking their sessions; returns how many keys went. */
   removeConfiguredApiKeysExcept(keyHashes: string[]): Promise<number>;
   /**
-   * Deletes an API key and revokes every session issued under it (through a
-   * connect code the key asked for), in one transaction; returns the user it
-   * belonged to, or null when no such key was stored.
+   * Revokes an API key (kept, with the time, for {@link CredentialStore.listApiKeys})
+   * and every session issued under it (through a connect code the key asked
+   * for), in one transaction; returns the user it belonged to, or null when no
+   * such key works.
    */
   revokeApiKey(keyHash: string): Promise<{ userId: string } | null>;
-  /** The user owning an API key hash, or null. */
+  /** The user owning an API key hash that was not revoked, or null. */
   findUserByApiKeyHash(keyHash: string): Promise<UserRecord | null>;
+  /** An API key that was not revoked, with its user, or null. */
+  findApiKey(keyHash: string): Promise<{ key: ApiKeyRecord; user: UserRecord } | null>;
+  /** Every API key, revoked ones included, oldest first. */
+  listApiKeys(): Promise<ApiKeyRecord[]>;
+  /** Records that a request used the key at `now`. */
+  touchApiKey(keyHash: string, now: number): Promise<void>;
   /**
    * Stores a session for a user; `codeHash` links it to the connect code that
    * issued it, `parentKeyHash` to the API key that asked for that code (the
    * session is revoked with the key).
    */
   addSession(session: { tokenHash: string; userId: string; expiresAt: number; codeHash: string | null; parentKeyHash?: string | null }): Promise<void>;
-  findSession(tokenHash: string): Promise<{ userId: string; expiresAt: number; revoked: boolean } | null>;
+  /** A session; `parentKeyHash` is the API key it was issued under (through a connect code), or null. */
+  findSession(tokenHash: string): Promise<{ userId: string; expiresAt: number; revoked: boolean; parentKeyHash: string | null } | null>;
   revokeSession(tokenHash: string): Promise<boolean>;
   /** Revokes every session issued by a connect code (on code replay). */
   revokeSessionsByCode(codeHash: string): Promise<number>;
@@ -316,6 +355,17 @@ export interface FaultStore {
   takeDeliveryFault(inboxId: string): Promise<DeliveryFaultRow | null>;
 }
 
+/** The retention aggregate of a {@link Store}: how long mail is kept (`--message-ttl`). */
+export interface RetentionStore {
+  /**
+   * Deletes the messages received before `receivedBefore` (epoch ms) in up to
+   * `maxInboxes` inboxes, keeping each inbox's message count; returns how
+   * many went. With several nodes on one database, each message is deleted by
+   * one call only, and an inbox busy elsewhere is left for a later call.
+   */
+  sweepOldMessages(receivedBefore: number, maxInboxes: number): Promise<number>;
+}
+
 /** The capacity aggregate of a {@link Store}: the bytes of mail held, and making room (the stored-bytes cap of memory mode). */
 export interface CapacityStore {
   /** The sum of the raw sizes of every stored message. */
@@ -343,7 +393,7 @@ export interface EvictedMessage {
  * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
  * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore {
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore, RetentionStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }

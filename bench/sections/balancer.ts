@@ -1,0 +1,180 @@
+/**
+ * The email test suite of the `suite` section (N tests, 4 workers, one email
+ * each, `waitForMessage`) run the way a team runs it (issue 40): through
+ * Debian's HAProxy, with the guide's configuration (docs/team-service/
+ * haproxy.cfg: HTTP, and SMTP with the PROXY protocol), in front of two
+ * `inboxkit serve` nodes on one PostgreSQL database; beside the same suite
+ * against one such node directly, and one node behind HAProxy (the balancer's
+ * own cost, apart from the second node's). The setups alternate, the median
+ * run is reported.
+ *
+ * The nodes are the compiled CLI (bench/lib/build.ts), each its own process.
+ * PostgreSQL is INBOXKIT_BENCH_POSTGRES_URL when set, otherwise a throwaway
+ * cluster of tests/support/postgres.sh. Without HAProxy or PostgreSQL the
+ * section is skipped, saying why.
+ *
+ * @packageDocumentation
+ */
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import type { Host } from '../lib/hosts.ts';
+import type { InboxkitHostReady } from '../hosts/inboxkit.ts';
+import { runSuites } from './suite.ts';
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const HAPROXY = '/usr/sbin/haproxy';
+
+/** One setup's suite runs. */
+export interface BalancerResult {
+  setup: string;
+  tests: number;
+  workers: number;
+  passed: number;
+  failed: number;
+  /** Wall time of the median run, s. */
+  seconds: number;
+  secondsRuns: number[];
+}
+
+/** The result of the section: rows, or why there are none. */
+export type BalancerOutcome = { rows: BalancerResult[] } | { skipped: string };
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** `inboxkit serve` from the build on fixed ports; resolves once it printed its ready line. */
+async function startNode(build: string, args: string[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [join(build, 'cli/main.js'), 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('INBOXKIT_READY ')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`bench: inboxkit serve exited with ${code} before it was ready:\n${err.slice(-2000)}`)));
+  });
+  return child;
+}
+
+async function stopNode(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  const until = Date.now() + 60_000;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > until) throw new Error(`bench: gave up waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** The guide's HAProxy configuration with its placeholders filled. */
+function haproxyConfig(httpPort: number, smtpPort: number, nodes: Array<{ http: number; smtp: number }>): string {
+  const values: Record<string, string> = {
+    BALANCER_HTTP_PORT: String(httpPort),
+    BALANCER_SMTP_PORT: String(smtpPort),
+    HTTP_SERVERS: nodes.map((n, i) => `    server node${i + 1} 127.0.0.1:${n.http} check`).join('\n'),
+    SMTP_SERVERS: nodes.map((n, i) => `    server node${i + 1} 127.0.0.1:${n.smtp} send-proxy check port ${n.http}`).join('\n'),
+  };
+  return readFileSync(join(ROOT, 'docs/team-service/haproxy.cfg'), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => values[name] ?? '');
+}
+
+/** A PostgreSQL database: the bench's own URL, or a throwaway cluster. */
+async function database(dir: string, log: (line: string) => void): Promise<{ url: string; stop(): Promise<void> } | string> {
+  const given = process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim();
+  if (given) return { url: given, stop: async () => {} };
+  if (!existsSync('/usr/lib/postgresql')) return 'needs PostgreSQL: set INBOXKIT_BENCH_POSTGRES_URL, or install Debian\'s postgresql for a throwaway cluster';
+  log('balancer: starting a throwaway PostgreSQL cluster (tests/support/postgres.sh)');
+  const env = { ...process.env, INBOXKIT_PG_STATE: join(dir, 'postgres.env') };
+  const script = join(ROOT, 'tests/support/postgres.sh');
+  const url = (await run('bash', [script, 'start', String(await freePort())], { env })).stdout.trim();
+  return { url, stop: async () => void (await run('bash', [script, 'stop'], { env }).catch(() => undefined)) };
+}
+
+/** Empties the service's tables between runs, so every run starts alike. */
+async function reset(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query("DO $$ BEGIN IF to_regclass('inboxes') IS NOT NULL THEN TRUNCATE inboxes CASCADE; END IF; END $$");
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs the section. */
+export async function runBalancer(options: { build: string; tests: number; repetitions: number; log: (line: string) => void }): Promise<BalancerOutcome> {
+  if (!existsSync(HAPROXY)) return { skipped: `needs Debian's HAProxy at ${HAPROXY} (apt-get install haproxy; .ci/run installs it)` };
+  const dir = mkdtempSync(join(tmpdir(), 'inboxkit-bench-balancer-'));
+  const children: ChildProcess[] = [];
+  let db: Awaited<ReturnType<typeof database>> | null = null;
+  try {
+    db = await database(dir, options.log);
+    if (typeof db === 'string') return { skipped: db };
+    const nodes = [{ http: await freePort(), smtp: await freePort() }, { http: await freePort(), smtp: await freePort() }];
+    const common = ['--db', db.url, '--no-mcp', '--no-operator-token', '--rate-limit', 'off', '--log-level', 'error'];
+    for (const node of nodes) {
+      children.push(await startNode(options.build, ['--port', String(node.http), '--smtp-port', String(node.smtp), ...common, '--smtp-proxy', '127.0.0.1', '--trust-proxy', '127.0.0.1']));
+    }
+    const direct = { http: await freePort(), smtp: await freePort() };
+    children.push(await startNode(options.build, ['--port', String(direct.http), '--smtp-port', String(direct.smtp), ...common]));
+
+    const balancers: Record<string, { http: number; smtp: number }> = {};
+    for (const [name, behind] of [['one', nodes.slice(0, 1)], ['two', nodes]] as const) {
+      const ports = { http: await freePort(), smtp: await freePort() };
+      writeFileSync(join(dir, `haproxy-${name}.cfg`), haproxyConfig(ports.http, ports.smtp, behind));
+      const haproxy = spawn(HAPROXY, ['-db', '-f', join(dir, `haproxy-${name}.cfg`)], { stdio: 'ignore' });
+      children.push(haproxy);
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${ports.http}/readyz`)).status === 200, `HAProxy (${name}) to see a ready node`);
+      balancers[name] = ports;
+    }
+
+    const setups: Array<[string, { http: number; smtp: number }]> = [
+      ['one node, direct', direct],
+      ['HAProxy → one node', balancers.one!],
+      ['HAProxy → two nodes', balancers.two!],
+    ];
+    const runs = new Map<string, Array<{ seconds: number; passed: number; failed: number }>>();
+    for (let r = 0; r < options.repetitions; r++) {
+      for (const [setup, ports] of setups) {
+        await reset(db.url);
+        options.log(`balancer: ${setup} (run ${r + 1} of ${options.repetitions})`);
+        const host = { ready: { url: `http://127.0.0.1:${ports.http}`, smtpPort: ports.smtp } } as unknown as Host<InboxkitHostReady>;
+        const [result] = await runSuites(host, { tests: options.tests, workers: 4, variants: ['waitForMessage'], log: () => {} });
+        runs.set(setup, [...(runs.get(setup) ?? []), { seconds: result!.seconds, passed: result!.passed, failed: result!.failed }]);
+      }
+    }
+    return {
+      rows: setups.map(([setup]) => {
+        const list = runs.get(setup) ?? [];
+        const median = [...list].sort((a, b) => a.seconds - b.seconds)[Math.floor((list.length - 1) / 2)] ?? { seconds: NaN, passed: 0, failed: 0 };
+        return { setup, tests: options.tests, workers: 4, ...median, secondsRuns: list.map((x) => x.seconds) };
+      }),
+    };
+  } finally {
+    for (const child of children.reverse()) {
+      if (child.spawnfile === HAPROXY) child.kill('SIGTERM');
+      else await stopNode(child);
+    }
+    if (db && typeof db !== 'string') await db.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
