@@ -4,13 +4,14 @@
  * appears. Every weight is named in {@link WEIGHTS}.
  */
 import {
-  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK, USE_PURPOSES, USE_VERBS,
+  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK,
   VERIFY_WORDS, VERIFY_WORDS_CJK, compileWords,
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
 import { nameWithNumber } from './otp-names.ts';
 import { paragraphBefore } from './otp-announce.ts';
 import { tokenEvidence } from './otp-tokens.ts';
+import { usedTo } from './otp-use.ts';
 import type { Token } from './otp-candidates.ts';
 import type { ExtractedFrom, OtpCandidate } from './types.ts';
 
@@ -66,21 +67,6 @@ const PHONE_BEFORE = new RegExp(`${wordsAlt(PHONE_WORDS, PHONE_WORDS_CJK)}(?:\\s
 const LABEL_AFTER = new RegExp(`^\\s*(?:is|was|ist|est|es|è|är|is je)\\s+(?:your|the|ihre?|deine?|votre|ton|tu|su|il tuo|la tua|seu|sua|uw|je|twój|din|ditt|ваш)?\\s*${wordsAlt(LABEL_WORDS, LABEL_WORDS_CJK)}(?![\\p{L}])`, 'iu');
 const YEAR = /^(?:199\d|20\d\d)$/;
 const YEAR_BEFORE = /(?<![\p{L}])(?:since|in|from|until|till|by|of|year|class of|seit|im|ab|bis|depuis|en|desde|dal|nel|sedan|år|od|w|roku|с|в|до)\s*$/iu;
-const USE_BEFORE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${[...USE_VERBS].sort((a, b) => b.length - a.length).join('|')})\\s+$`, 'iu');
-const USE_AFTER = new RegExp(`^\\s*(?:${[...USE_PURPOSES].sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}])`, 'iu');
-
-/**
- * Whether the words around a number ask the reader to use it to verify,
- * confirm or sign in ("Use 246810 to verify your number", "Gib 246810 ein, um
- * dich anzumelden"): a verb right before it and a purpose right after it.
- * Returns the two, or null.
- */
-export function usedTo(before: string, after: string): { verb: string; purpose: string } | null {
-  const verb = USE_BEFORE.exec(before);
-  const purpose = verb ? USE_AFTER.exec(after) : null;
-  return verb && purpose ? { verb: verb[0].trim(), purpose: purpose[0].trim() } : null;
-}
-
 const CODE_WORD_IN_CLAUSE = new RegExp(`(?:${CODE_RE.source})[^.!?。\\n]*$`, 'iu');
 
 // "code de connexion est :", "código de acceso:", "codice di verifica:": a code word with its qualifier.

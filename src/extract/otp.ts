@@ -247,7 +247,7 @@ export function extractOtps(source: ExtractSource, options: OtpOptions = {}): Ot
 /**
  * Returns the message's one-time code (separators removed), or throws an
  * {@link OtpNotFoundError} listing what was considered and why it was
- * rejected. A candidate needs a score of at least {@link OTP_MIN_SCORE}:
+ * rejected. A candidate needs a score of at least 6 (`OTP_MIN_SCORE`):
  * a code word nearby or visual emphasis, not just the right number of digits.
  *
  * @example
