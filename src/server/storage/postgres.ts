@@ -20,6 +20,7 @@ import { createPostgresMessages } from './postgres/messages.ts';
 import { createPostgresRateLimits } from './postgres/ratelimits.ts';
 import { createPostgresCapacity } from './postgres/capacity.ts';
 import { createPostgresFaults } from './postgres/faults.ts';
+import { createPostgresSmsVerifications } from './postgres/sms-verifications.ts';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -106,6 +107,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createPostgresRateLimits(sql),
     ...createPostgresCapacity(sql),
     ...createPostgresFaults(sql),
+    ...createPostgresSmsVerifications(sql),
     close: () => (closing ??= pool.end()),
   };
 }

@@ -3,6 +3,7 @@
  * only, so that a PostgreSQL backend can implement it as well as SQLite.
  * Records use epoch milliseconds for times; the HTTP layer formats them.
  */
+import type { SmsVerificationStore } from './sms-verification-types.ts';
 
 /** A configured mail domain. */
 export interface DomainRecord {
@@ -343,7 +344,9 @@ export interface EvictedMessage {
  * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
  * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore {
+export type { SmsVerificationChange, SmsVerificationKey, SmsVerificationRow, SmsVerificationStore, SmsVerifyServiceRow } from './sms-verification-types.ts';
+
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore, SmsVerificationStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }
