@@ -105,9 +105,10 @@ export const SendSmsRequestSchema = z
 /** The answer of `POST /sms`: the stored message. */
 export const SentSmsSchema = z
   .object({
-    messageId: z.string(),
+    messageId: z.string().nullable().meta({ description: 'The stored message; null when it is not stored yet (`queued`) or never will be (`undelivered`)' }),
     inboxId: z.string(),
-    seq: z.number().int().positive(),
+    seq: z.number().int().positive().nullable().meta({ description: 'Its seq in the phone; null with `messageId`' }),
+    status: z.enum(['delivered', 'queued', 'undelivered']).optional().meta({ description: 'Absent from servers before per-number faults (then `delivered`). `delivered`: stored now; `queued`: stored after the delay the phone\'s fault sets (`delaySms`); `undelivered`: accepted and never stored (`failSms(\'undeliverable\')`)' }),
     to: z.string(),
     segments: z.number().int().positive().meta({ description: 'Parts the text would take (160 GSM-7 or 70 UCS-2 characters for one, 153 or 67 each beyond)' }),
   })

@@ -36,9 +36,10 @@ export const sendSmsRoute = createRoute({
   description:
     'Not part of the Disposable Inbox API specification: servers without it answer 404. ' +
     'Stores the text as the next message of the active phone of `to` (its stream announces it), as the provider APIs under `/sms/` do. ' +
-    'A service bound to loopback takes it from anyone; a shared one needs an API key (or the phone\'s inbox token) and texts only the caller\'s own phones.',
+    'A service bound to loopback takes it from anyone; a shared one needs an API key (or the phone\'s inbox token) and texts only the caller\'s own phones. ' +
+    'The phone\'s SMS fault applies: `invalid` is 400 `validation_error`, `unsubscribed` 403 `recipient_opted_out`, `undeliverable` 200 with status `undelivered`, a delay 200 with status `queued`.',
   'x-inboxkit-extension': true,
   security: security.optional,
   request: { body: { required: true, description: 'The text and its phone', content: { 'application/json': { schema: SendSmsRequestSchema } } } },
-  responses: { ...okResponse(SentSmsSchema, 'The stored SMS'), ...errorResponses(400, 404, 413) },
+  responses: { ...okResponse(SentSmsSchema, 'The SMS: stored, queued behind a delay, or accepted and undelivered (the phone\'s fault)'), ...errorResponses(400, 403, 404, 413) },
 });

@@ -11,6 +11,7 @@ import { E164_PATTERN } from '../../wire/phones.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { deliverSms, segmentsOf } from '../sms/deliver.ts';
+import { smsFaultOf, storeAfter } from '../sms/faults.ts';
 import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
 import { VONAGE_MAX_TEXT, vonageError, vonageMessageId, vonageNumber, vonageSent } from '../sms/vonage.ts';
 
@@ -41,8 +42,16 @@ export function createVonageRoutes(ctx: ServerContext): Hono<AppEnv> {
     if ([...text].length > VONAGE_MAX_TEXT) return c.json(vonageError('3', `Invalid text param: over ${VONAGE_MAX_TEXT} characters`));
     const phone = await reachablePhone(ctx.store, c.var.principal, to, ctx.now());
     if (!phone) return c.json(vonageError('29', `Non-Whitelisted Destination: ${params.to} is not an active inboxkit phone (numbers come from POST /api/v1/phones)`));
+    const fault = smsFaultOf(await ctx.faults.take(phone.id));
+    // Vonage's own words: 6 for a number no network routes, 7 for a barred (opted-out) number.
+    if (fault.kind === 'invalid') return c.json(vonageError('6', `Invalid Message: ${params.to} has a number prefix no network routes (an inboxkit fault set on this phone with failSms('invalid'))`));
+    if (fault.kind === 'unsubscribed') return c.json(vonageError('7', `Number Barred: ${params.to} may not receive messages (an inboxkit fault set on this phone with failSms('unsubscribed'))`));
     const ids = Array.from({ length: segmentsOf(text) }, () => vonageMessageId());
-    await deliverSms(ctx, phone, { to, from: params.from, body: text, provider: 'vonage', providerId: ids[0] ?? '', clientAddress: clientAddressOf(c) });
+    // An undeliverable handset is accepted (status 0), as Vonage accepts it, and never arrives.
+    if (fault.kind !== 'undeliverable') {
+      const sms = { to, from: params.from, body: text, provider: 'vonage', providerId: ids[0] ?? '', clientAddress: clientAddressOf(c) };
+      await storeAfter(fault.delayMs, (ms) => ctx.faults.delay(ms), () => deliverSms(ctx, phone, sms), (error) => ctx.logger.error({ err: error }, 'sms: a delayed SMS could not be stored'));
+    }
     return c.json(vonageSent(to.slice(1), ids, params['client-ref'] ?? null));
   });
 
