@@ -86,7 +86,7 @@ export type CreatePhoneRequest = z.infer<typeof CreatePhoneRequestSchema>;
 /** What `POST /phones` answers. */
 export type CreatedPhone = z.infer<typeof CreatedPhoneSchema>;
 
-/** Header the service sets on every SMS it stores: the provider API it came through (`twilio`, `twilio-verify`, `sns`, `vonage`, `inboxkit`). */
+/** Header the service sets on every SMS it stores: the provider API it came through (`twilio`, `twilio-verify`, `sns`, `vonage`, `vonage-verify`, `inboxkit`). */
 export const SMS_HEADER = 'x-inboxkit-sms';
 
 /** Longest text `POST /sms` takes, in characters (Twilio's limit). */

@@ -6,27 +6,20 @@
  * @packageDocumentation
  */
 import { Hono } from 'hono';
-import type { Context } from 'hono';
 import { E164_PATTERN } from '../../wire/phones.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { deliverSms, segmentsOf } from '../sms/deliver.ts';
 import { smsFaultOf, storeAfter } from '../sms/faults.ts';
 import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
+import { createVonageVerifyRoutes } from './sms-vonage-verify.handlers.ts';
+import { paramsOf } from './vonage-params.ts';
 import { VONAGE_MAX_TEXT, vonageError, vonageMessageId, vonageNumber, vonageSent } from '../sms/vonage.ts';
-
-/** The request's parameters, JSON or form-encoded, as strings. */
-async function paramsOf(c: Context<AppEnv>): Promise<Record<string, string>> {
-  const type = c.req.header('content-type') ?? '';
-  const raw: Record<string, unknown> = /json/i.test(type) ? ((await c.req.json().catch(() => ({}))) as Record<string, unknown>) : await c.req.parseBody();
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(raw ?? {})) if (typeof value === 'string' || typeof value === 'number') out[key] = String(value);
-  return out;
-}
 
 /** The Vonage routes, mounted at `/sms/vonage`. */
 export function createVonageRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.route('/verify', createVonageVerifyRoutes(ctx));
 
   app.post('/sms/json', async (c) => {
     if (!mayUseIntake(c.var.principal, ctx.config.http.host)) {
