@@ -45,7 +45,7 @@ export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       throw guestCapReached(creatorAddress, cap?.max ?? 0);
     }
     if (!phone) {
-      throw new HttpError('limit_reached', `Every ${country} phone number of this service is in use by an active phone; delete phones you no longer need, or ask for another country (US, AU, FR).`, { 'Retry-After': '60' });
+      throw new HttpError('limit_reached', `Every ${country} phone number of this service is in use by an active phone; delete phones you no longer need, or ask for another country (US, CA, AU, FR).`, { 'Retry-After': '60' });
     }
     ctx.bus.publish({ type: 'inbox.created', inboxId: phone.id });
     return c.json({ data: { ...toWireInbox(phone), token, phoneNumber: phone.localPart, country } }, 200);
