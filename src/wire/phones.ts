@@ -110,7 +110,7 @@ export const SendSmsRequestSchema = z
   .strict()
   .meta({ id: 'SendSmsRequest' });
 
-/** The answer of `POST /sms`: the stored message. */
+/** The answer of `POST /sms`: the SMS, stored now, queued behind the phone's delay, or accepted and undelivered (the phone's fault). */
 export const SentSmsSchema = z
   .object({
     messageId: z.string().nullable().meta({ description: 'The stored message; null when it is not stored yet (`queued`) or never will be (`undelivered`)' }),
