@@ -23,7 +23,7 @@ export const MAX_SENDS = 5;
 /** Pending verifications one phone holds (one per Verify service); past it the oldest go. */
 export const MAX_VERIFICATIONS_PER_PHONE = 20;
 /** Verify services one caller (API key's user, inbox token, or all anonymous loopback callers) keeps; past it the oldest go. */
-export const MAX_SERVICES_PER_CALLER = 100;
+export const MAX_SERVICES_PER_CALLER = 1000;
 
 /** One verification as the API shows it. */
 export interface Verification extends SmsVerificationRow {
