@@ -5,6 +5,8 @@
  * `POST /api/v1/sms` (inboxkit's error envelope).
  */
 import { CheckIfPhoneNumberIsOptedOutCommand, InvalidParameterException, PublishCommand, SNSClient } from '@aws-sdk/client-sns';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Vonage } from '@vonage/server-sdk';
 import type twilioSdk from 'twilio';
 import { test, expect } from './fixtures.ts';
@@ -71,6 +73,38 @@ test.describe('Vonage SMS API', () => {
 
     await vonage.sms.send({ to: phone.number.slice(1), from: 'Acme', text: 'Your code is 434343' });
     expect((await phone.waitForMessage()).otp()).toBe('434343');
+  });
+
+  test('with a callback, each part gets a delivery receipt: failed (err-code 2) for an unreachable handset, delivered once stored', async ({ phone }) => {
+    const receipts: Array<Record<string, string>> = [];
+    const app = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        receipts.push(JSON.parse(body) as Record<string, string>);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+    const callback = `http://127.0.0.1:${(app.address() as AddressInfo).port}/dlr`;
+    try {
+      await phone.failSms('undeliverable', { count: 1 });
+      const long = `Your code is 454545. ${'Thank you for choosing Acme. '.repeat(6)}`;
+      const failed = await vonage.sms.send({ to: phone.number.slice(1), from: 'Acme', text: long, callback, clientRef: 'signup-1' });
+      expect(failed.messageCount).toBe('2');
+      await expect.poll(() => receipts.length).toBe(2);
+      expect(receipts.map((r) => [r.messageId, r.status, r['err-code'], r.msisdn, r.to, r['client-ref']])).toEqual(
+        failed.messages.map((m) => [m.messageId, 'failed', '2', phone.number.slice(1), 'Acme', 'signup-1']),
+      );
+      expect((await phone.handle.messages()).items).toEqual([]);
+
+      const sent = await vonage.sms.send({ to: phone.number.slice(1), from: 'Acme', text: 'Your code is 464646', callback });
+      expect((await phone.waitForMessage()).otp()).toBe('464646');
+      await expect.poll(() => receipts.length).toBe(3);
+      expect(receipts[2]).toMatchObject({ messageId: sent.messages[0]?.messageId, status: 'delivered', 'err-code': '0' });
+    } finally {
+      await new Promise<void>((resolve) => app.close(() => resolve()));
+    }
   });
 
   test('a delayed SMS is accepted at once and arrives after the delay', async ({ phone }) => {
