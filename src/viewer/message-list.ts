@@ -38,6 +38,11 @@ function messageLink(s: State, message: MessageSummary): HTMLElement {
   );
 }
 
+/** "3 messages", or "3 SMS" for a phone. */
+function countText(count: number, phone: boolean): string {
+  return phone ? `${count.toLocaleString('en')} SMS` : plural(count, 'message');
+}
+
 export function renderMessageList(): void {
   const s = currentState();
   if (!s) return;
@@ -55,7 +60,7 @@ export function renderMessageList(): void {
   more.hidden = s.nextCursor === null;
   count.textContent = s.query
     ? `${s.messages.length}${s.nextCursor ? '+' : ''} found for “${s.query}”`
-    : `${plural(inbox?.messageCount ?? s.messages.length, 'message')}${s.nextCursor ? `, ${s.messages.length} shown` : ''}`;
+    : `${countText(Math.max(inbox?.messageCount ?? 0, s.messages.length), phoneNumberOf(inbox) !== null)}${s.nextCursor ? `, ${s.messages.length} shown` : ''}`;
 }
 
 export async function openInbox(s: State, inboxId: string): Promise<boolean> {

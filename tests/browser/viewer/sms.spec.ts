@@ -25,6 +25,7 @@ test('a phone\'s SMS appear live by their text, and the pane shows the text, how
   const sent = await twilio.messages.create({ to: phone.number, from: '+15005550006', body: 'Your Acme code is 482913. Order #889900 ships on 2026-11-25.' });
   const item = page.getByRole('list', { name: 'Messages' }).getByRole('link', { name: /Your Acme code is 482913/ });
   await expect(item).toContainText('SMS');
+  await expect(page.locator('#message-count')).toHaveText('1 SMS');
   await item.click();
 
   await expect(page.getByRole('heading', { name: 'SMS from +15005550006', level: 2 })).toBeVisible();
