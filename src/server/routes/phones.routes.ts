@@ -19,7 +19,7 @@ export const createPhoneRoute = createRoute({
     'Not part of the Disposable Inbox API specification: servers without it answer 404. ' +
     'The phone is an inbox whose local part is its E.164 number (on the default domain): its SMS are messages of that inbox, read, streamed and deleted as any. ' +
     'Numbers come from ranges kept for fiction (US and CA 555-0100..0199 in real area codes, ACMA\'s 30 fictional mobiles, ARCEP\'s 06 39 98 xx xx) and are unique among active phones. ' +
-    'SMS arrive through the provider APIs the service imitates (Twilio, AWS SNS, Vonage) or `POST /phones/{number}/sms`.',
+    'SMS arrive through the provider APIs the service imitates (Twilio Messaging and Verify, AWS SNS, Vonage SMS and Verify) or `POST /sms`.',
   'x-inboxkit-extension': true,
   security: security.optional,
   request: { body: { required: false, description: 'The country of the number; may be empty', content: { 'application/json': { schema: CreatePhoneRequestSchema } } } },
