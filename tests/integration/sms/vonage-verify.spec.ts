@@ -4,6 +4,7 @@
  * check approves it; wrong codes, concurrent requests, cancels and faults
  * answer with Vonage's status codes.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { Vonage } from '@vonage/server-sdk';
 import { test, expect } from './fixtures.ts';
 
@@ -56,4 +57,12 @@ test('a cancelled request cannot be checked, and bad input or faults get Vonage\
   await phone.failSms('undeliverable', { count: 1 });
   expect((await vonage.verify.start({ number: phone.number.slice(1), brand: 'Acme' })).status).toBe('0');
   expect((await phone.handle.messages()).items).toHaveLength(1);
+});
+
+test('Verify v2 (verify2, signed with the application\'s JWT) is not offered: the SDK gets 404, and nothing is texted', async ({ phone, local }) => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } });
+  const vonage = new Vonage({ applicationId: '00000000-0000-4000-8000-000000000000', privateKey }, { apiHost: `${local.url}/sms/vonage` });
+  const error = (await vonage.verify2.newRequest({ brand: 'Acme', workflow: [{ channel: 'sms', to: phone.number.slice(1) }] } as never).then(() => null, (e: unknown) => e)) as { response?: { status: number } } | null;
+  expect(error?.response?.status).toBe(404);
+  expect((await phone.handle.messages()).items).toEqual([]);
 });
