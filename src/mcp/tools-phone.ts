@@ -18,13 +18,13 @@ export const createPhone: ToolDefinition = {
     'Example: create_phone({ country: "US" }) → "Phone: +12025550123 / Inbox ibx_123".',
   ].join(' '),
   input: {
-    country: z.enum(['US', 'AU', 'FR']).optional().describe('Country of the number: US (default), AU or FR.'),
+    country: z.enum(['US', 'CA', 'AU', 'FR']).optional().describe('Country of the number: US (default), CA, AU or FR.'),
     label: z.string().min(1).max(100).optional().describe('A note to recognise the phone later, e.g. "2FA test".'),
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(session, args, signal) {
     const params = {
-      ...(args.country !== undefined ? { country: args.country as 'US' | 'AU' | 'FR' } : {}),
+      ...(args.country !== undefined ? { country: args.country as 'US' | 'CA' | 'AU' | 'FR' } : {}),
       ...(args.label !== undefined ? { label: args.label as string } : {}),
     };
     const handle = await session.client.phones.create(params, { signal });

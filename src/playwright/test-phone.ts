@@ -60,11 +60,14 @@ export class TestPhone extends TestInbox {
   }
 
   /**
-   * Makes the next SMS to this phone fail as the providers report it, for
-   * `count` texts (every one until cleared when left out): `invalid` (Twilio
-   * 21211, refused), `unsubscribed` (Twilio 21610, refused), `undeliverable`
-   * (accepted, then `undelivered` with 30003, never stored). Kept in the
-   * phone's delivery fault (`clearDeliveryFault()` ends it). A report step.
+   * Makes the next SMS to this phone fail as each provider API reports it,
+   * for `count` texts (every one until cleared when left out): `invalid`
+   * (refused: Twilio 21211, Verify 60200, SNS `InvalidParameter`, Vonage
+   * status 6), `unsubscribed` (Twilio 21610, Verify 60410, Vonage status 7;
+   * SNS accepts it and never delivers), `undeliverable` (accepted and never
+   * stored; Twilio reports `undelivered` with 30003 to the StatusCallback).
+   * The table per provider is in docs/phones.md. Kept in the phone's delivery
+   * fault (`clearDeliveryFaults()` ends it). A report step.
    *
    * @example
    * ```ts

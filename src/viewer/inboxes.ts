@@ -10,6 +10,7 @@ import { addressText, fromNow, h, replace, time } from './dom.ts';
 import { backLink, errorPage } from './pages.ts';
 import { hashOf } from './route.ts';
 import { layout, plural } from './shell.ts';
+import { phoneNumberOf } from './sms-view.ts';
 import { currentState } from './state.ts';
 import type { State } from './state.ts';
 
@@ -52,7 +53,12 @@ export function renderInboxes(): void {
             'aria-current': s.route.inbox === inbox.id ? 'page' : null,
             class: 'item',
           },
-          h('span', { class: 'line' }, h('strong', { class: 'address' }, addressText(inbox.address)), h('span', { class: 'count' }, plural(inbox.messageCount, 'message'))),
+          h(
+            'span',
+            { class: 'line' },
+            h('strong', { class: 'address' }, phoneNumberOf(inbox) ?? addressText(inbox.address), phoneNumberOf(inbox) ? h('span', { class: 'badge' }, 'phone') : null),
+            h('span', { class: 'count' }, phoneNumberOf(inbox) ? `${inbox.messageCount.toLocaleString('en')} SMS` : plural(inbox.messageCount, 'message')),
+          ),
           inbox.label ? h('span', { class: 'line label' }, inbox.label) : null,
           h('span', { class: 'line muted small' }, 'created ', time(inbox.createdAt, { short: true }), inbox.expiresAt ? ` · expires ${fromNow(inbox.expiresAt)}` : ' · never expires'),
         ),

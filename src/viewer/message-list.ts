@@ -8,6 +8,7 @@ import type { Inbox, MessageSummary } from '../wire/schemas.ts';
 import { ApiFailure } from './api.ts';
 import { addressText, formatAddress, h, replace, time } from './dom.ts';
 import { renderInboxes } from './inboxes.ts';
+import { isSmsSummary, phoneNumberOf } from './sms-view.ts';
 import { backLink, badCredentialPage, errorPage, unreachablePage } from './pages.ts';
 import { hashOf } from './route.ts';
 import { announce, layout, plural, setLive } from './shell.ts';
@@ -27,10 +28,19 @@ function messageLink(s: State, message: MessageSummary): HTMLElement {
         'aria-current': s.route.message === message.id ? 'true' : null,
       },
       h('span', { class: 'line' }, h('span', { class: 'from' }, formatAddress(message.from)), time(message.receivedAt, { short: true })),
-      h('strong', { class: 'line subject' }, message.subject || '(no subject)', message.hasAttachments ? h('span', { class: 'badge' }, 'attachment') : null),
-      h('span', { class: 'line muted small preview' }, message.preview.slice(0, 120)),
+      ...(isSmsSummary(message)
+        ? [h('strong', { class: 'line subject' }, message.preview.slice(0, 120), h('span', { class: 'badge' }, 'SMS'))]
+        : [
+            h('strong', { class: 'line subject' }, message.subject || '(no subject)', message.hasAttachments ? h('span', { class: 'badge' }, 'attachment') : null),
+            h('span', { class: 'line muted small preview' }, message.preview.slice(0, 120)),
+          ]),
     ),
   );
+}
+
+/** "3 messages", or "3 SMS" for a phone. */
+function countText(count: number, phone: boolean): string {
+  return phone ? `${count.toLocaleString('en')} SMS` : plural(count, 'message');
 }
 
 export function renderMessageList(): void {
@@ -42,14 +52,15 @@ export function renderMessageList(): void {
   if (!list || !more || !count) return;
   const inbox = s.listed ? s.inboxes.get(s.listed) : undefined;
   if (s.messages.length === 0) {
-    replace(list, h('li', { class: 'muted' }, s.query ? `No message matches “${s.query}”.` : 'No messages yet. New mail appears here as it arrives.'));
+    const empty = phoneNumberOf(inbox) ? 'No SMS yet. New texts appear here as they arrive.' : 'No messages yet. New mail appears here as it arrives.';
+    replace(list, h('li', { class: 'muted' }, s.query ? `No message matches “${s.query}”.` : empty));
   } else {
     replace(list, ...s.messages.map((m) => messageLink(s, m)));
   }
   more.hidden = s.nextCursor === null;
   count.textContent = s.query
     ? `${s.messages.length}${s.nextCursor ? '+' : ''} found for “${s.query}”`
-    : `${plural(inbox?.messageCount ?? s.messages.length, 'message')}${s.nextCursor ? `, ${s.messages.length} shown` : ''}`;
+    : `${countText(Math.max(inbox?.messageCount ?? 0, s.messages.length), phoneNumberOf(inbox) !== null)}${s.nextCursor ? `, ${s.messages.length} shown` : ''}`;
 }
 
 export async function openInbox(s: State, inboxId: string): Promise<boolean> {
@@ -118,7 +129,7 @@ export async function openInbox(s: State, inboxId: string): Promise<boolean> {
   list.addEventListener('keydown', (event) => onListKey(event));
   replace(
     listPane,
-    h('div', { class: 'pane-head' }, h('h2', { id: 'messages-heading', class: 'address' }, addressText(inbox.address)), h('div', { class: 'toolbar' }, deleteInbox)),
+    h('div', { class: 'pane-head' }, h('h2', { id: 'messages-heading', class: 'address' }, phoneNumberOf(inbox) ?? addressText(inbox.address)), h('div', { class: 'toolbar' }, deleteInbox)),
     inbox.label ? h('p', { class: 'label' }, inbox.label) : null,
     form,
     h('p', { id: 'message-count', class: 'muted small', role: 'status' }),
@@ -161,7 +172,7 @@ function onLiveMessage(s: State, message: MessageSummary): void {
   s.messages.unshift(message);
   s.messages.sort((a, b) => b.seq - a.seq);
   renderMessageList();
-  announce(`New message: ${message.subject || '(no subject)'}`);
+  announce(isSmsSummary(message) ? `New SMS: ${message.preview.slice(0, 120)}` : `New message: ${message.subject || '(no subject)'}`);
 }
 
 async function searchMessages(s: State, query: string): Promise<void> {

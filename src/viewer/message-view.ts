@@ -11,6 +11,7 @@ import type { Api } from './api.ts';
 import { formatAddress, formatAddresses, formatBytes, h, replace, time } from './dom.ts';
 import { rendersPanel, withoutRemoteImages } from './render-views.ts';
 import { checksPanel } from './checks-panel.ts';
+import { smsHeading, smsInfo, smsMetaRows, smsPanel } from './sms-view.ts';
 
 /** What the message pane needs from the app. */
 export interface MessageViewContext {
@@ -273,6 +274,22 @@ export function renderMessage(pane: HTMLElement, message: Message, ctx: MessageV
     deleteButton.disabled = true;
     ctx.deleteMessage(message.id).finally(() => (deleteButton.disabled = false));
   });
+  const sms = smsInfo(message);
+  if (sms) {
+    // An SMS: its text as the phone shows it, how it came, and what extraction sees; nothing of email.
+    replace(
+      pane,
+      h('div', { class: 'pane-head' }, h('h2', { id: 'message-heading' }, smsHeading(message)), h('div', { class: 'toolbar' }, deleteButton)),
+      h('dl', { class: 'meta' }, ...smsMetaRows(message, sms).flatMap(([name, value]) => metaRow(name, value)), ...metaRow('Received', time(message.receivedAt))),
+      tabs(message, [
+        { id: 'sms', label: 'SMS', render: () => smsPanel(message) },
+        { id: 'extraction', label: 'Extraction', render: () => extractionPanel(message) },
+        { id: 'headers', label: 'Headers', render: () => headersPanel(message) },
+        { id: 'raw', label: 'Raw', render: () => rawPanel(message, ctx) },
+      ]),
+    );
+    return;
+  }
   const meta = h(
     'dl',
     { class: 'meta' },

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { CreatedInboxSchema } from './schemas.ts';
 
 /** The countries a phone number can be asked for. */
-export const PHONE_COUNTRIES = ['US', 'AU', 'FR'] as const;
+export const PHONE_COUNTRIES = ['US', 'CA', 'AU', 'FR'] as const;
 
 /** A country a phone number can be asked for (ISO 3166-1 alpha-2). */
 export type PhoneCountry = (typeof PHONE_COUNTRIES)[number];
@@ -22,6 +22,14 @@ export type PhoneCountry = (typeof PHONE_COUNTRIES)[number];
  */
 const US_AREA_CODES = ['202', '206', '212', '213', '303', '305', '312', '415', '512', '617'];
 
+/** The same NANPA range in ten Canadian area codes (Canada shares the North American Numbering Plan). */
+const CA_AREA_CODES = ['416', '514', '604', '613', '403', '780', '902', '306', '204', '506'];
+
+/** The area codes of a North American country, or null for another country. */
+function nanpAreaCodes(country: PhoneCountry): string[] | null {
+  return country === 'US' ? US_AREA_CODES : country === 'CA' ? CA_AREA_CODES : null;
+}
+
 /** ACMA's 30 mobile numbers for drama and fiction (0491 57x xxx), national significant number without the 0. */
 const AU_FICTION = [
   '491570006', '491570156', '491570157', '491570158', '491570159', '491570110', '491570313', '491570737',
@@ -32,17 +40,16 @@ const AU_FICTION = [
 
 /** How many numbers a country's fiction range holds. */
 export function phoneRangeSize(country: PhoneCountry): number {
-  if (country === 'US') return US_AREA_CODES.length * 100;
+  const areas = nanpAreaCodes(country);
+  if (areas) return areas.length * 100;
   if (country === 'AU') return AU_FICTION.length;
   return 10_000; // ARCEP: 06 39 98 00 00 to 06 39 98 99 99
 }
 
 /** The `index`-th number (0-based, below {@link phoneRangeSize}) of a country's fiction range, in E.164. */
 export function phoneNumberAt(country: PhoneCountry, index: number): string {
-  if (country === 'US') {
-    const area = US_AREA_CODES[Math.floor(index / 100) % US_AREA_CODES.length];
-    return `+1${area}55501${String(index % 100).padStart(2, '0')}`;
-  }
+  const areas = nanpAreaCodes(country);
+  if (areas) return `+1${areas[Math.floor(index / 100) % areas.length]}55501${String(index % 100).padStart(2, '0')}`;
   if (country === 'AU') return `+61${AU_FICTION[index % AU_FICTION.length]}`;
   return `+3363998${String(index % 10_000).padStart(4, '0')}`;
 }
@@ -60,7 +67,8 @@ export function isFictionNumber(number: string): boolean {
   return PHONE_COUNTRIES.some((country) => {
     const size = phoneRangeSize(country);
     if (country === 'FR') return /^\+3363998\d{4}$/.test(number);
-    if (country === 'US') return /^\+1\d{3}55501\d{2}$/.test(number) && US_AREA_CODES.includes(number.slice(2, 5));
+    const areas = nanpAreaCodes(country);
+    if (areas) return /^\+1\d{3}55501\d{2}$/.test(number) && areas.includes(number.slice(2, 5));
     for (let i = 0; i < size; i++) if (phoneNumberAt(country, i) === number) return true;
     return false;
   });
@@ -86,7 +94,7 @@ export type CreatePhoneRequest = z.infer<typeof CreatePhoneRequestSchema>;
 /** What `POST /phones` answers. */
 export type CreatedPhone = z.infer<typeof CreatedPhoneSchema>;
 
-/** Header the service sets on every SMS it stores: the provider API it came through (`twilio`, `twilio-verify`, `sns`, `vonage`, `inboxkit`). */
+/** Header the service sets on every SMS it stores: the provider API it came through (`twilio`, `twilio-verify`, `sns`, `vonage`, `vonage-verify`, `inboxkit`). */
 export const SMS_HEADER = 'x-inboxkit-sms';
 
 /** Longest text `POST /sms` takes, in characters (Twilio's limit). */
@@ -102,12 +110,13 @@ export const SendSmsRequestSchema = z
   .strict()
   .meta({ id: 'SendSmsRequest' });
 
-/** The answer of `POST /sms`: the stored message. */
+/** The answer of `POST /sms`: the SMS, stored now, queued behind the phone's delay, or accepted and undelivered (the phone's fault). */
 export const SentSmsSchema = z
   .object({
-    messageId: z.string(),
+    messageId: z.string().nullable().meta({ description: 'The stored message; null when it is not stored yet (`queued`) or never will be (`undelivered`)' }),
     inboxId: z.string(),
-    seq: z.number().int().positive(),
+    seq: z.number().int().positive().nullable().meta({ description: 'Its seq in the phone; null with `messageId`' }),
+    status: z.enum(['delivered', 'queued', 'undelivered']).optional().meta({ description: 'Absent from servers before per-number faults (then `delivered`). `delivered`: stored now; `queued`: stored after the delay the phone\'s fault sets (`delaySms`); `undelivered`: accepted and never stored (`failSms(\'undeliverable\')`)' }),
     to: z.string(),
     segments: z.number().int().positive().meta({ description: 'Parts the text would take (160 GSM-7 or 70 UCS-2 characters for one, 153 or 67 each beyond)' }),
   })

@@ -292,6 +292,7 @@ export const ErrorCodeSchema = z
     'spam_check_failed',
     'authentication_unavailable',
     'authentication_failed',
+    'recipient_opted_out',
   ])
   .meta({ id: 'ErrorCode' });
 

@@ -9,7 +9,7 @@
  *
  * @packageDocumentation
  */
-import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX } from './secrets.ts';
+import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX, SESSION_PREFIX } from './secrets.ts';
 
 /** Where the provider APIs are served, outside `/api/v1`. */
 export const PROVIDER_PATH_PREFIX = '/sms/';
@@ -21,7 +21,8 @@ function isInboxkitSecret(secret: string): boolean {
 /**
  * The `Authorization` header to resolve for a request: unchanged off the
  * provider paths; on them, `Bearer <key>` when the provider credential
- * carries an inboxkit key, else none (anonymous).
+ * carries an inboxkit key (or is `Bearer` with an inboxkit key or session
+ * token), else none (anonymous).
  */
 export function providerAuthorization(path: string, authorization: string | undefined): string | undefined {
   if (!path.startsWith(PROVIDER_PATH_PREFIX) || authorization === undefined) return authorization;
@@ -33,5 +34,7 @@ export function providerAuthorization(path: string, authorization: string | unde
   }
   const aws = /\bCredential=([^/,\s]+)\//.exec(authorization);
   if (aws?.[1]) return isInboxkitSecret(aws[1]) ? `Bearer ${aws[1]}` : undefined;
-  return /^Bearer\s/i.test(authorization) ? authorization : undefined;
+  // A bearer token that is not inboxkit's (Vonage Verify v2's JWT) is the provider's own: anonymous.
+  const bearer = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization)?.[1];
+  return bearer !== undefined && (isInboxkitSecret(bearer) || bearer.startsWith(SESSION_PREFIX)) ? authorization : undefined;
 }

@@ -26,6 +26,7 @@ export const STATUS_OF: Record<ErrorCode, 400 | 401 | 403 | 404 | 405 | 409 | 41
   spam_check_failed: 502,
   authentication_unavailable: 400,
   authentication_failed: 400,
+  recipient_opted_out: 403,
 };
 
 /**

@@ -17,6 +17,7 @@ import { allocatePhone } from '../sms/numbers.ts';
 import { capOf, guestCapReached, newInboxFields } from './inboxes.handlers.ts';
 import { createPhoneRoute, sendSmsRoute } from './phones.routes.ts';
 import { deliverSms, segmentsOf } from '../sms/deliver.ts';
+import { smsFaultOf, storeAfter } from '../sms/faults.ts';
 import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
 
 /** The phone routes (paths relative to `/api/v1`). */
@@ -44,7 +45,7 @@ export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
       throw guestCapReached(creatorAddress, cap?.max ?? 0);
     }
     if (!phone) {
-      throw new HttpError('limit_reached', `Every ${country} phone number of this service is in use by an active phone; delete phones you no longer need, or ask for another country (US, AU, FR).`, { 'Retry-After': '60' });
+      throw new HttpError('limit_reached', `Every ${country} phone number of this service is in use by an active phone; delete phones you no longer need, or ask for another country (US, CA, AU, FR).`, { 'Retry-After': '60' });
     }
     ctx.bus.publish({ type: 'inbox.created', inboxId: phone.id });
     return c.json({ data: { ...toWireInbox(phone), token, phoneNumber: phone.localPart, country } }, 200);
@@ -58,8 +59,18 @@ export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const body = c.req.valid('json');
     const phone = await reachablePhone(ctx.store, principal, body.to, ctx.now());
     if (!phone) throw new HttpError('inbox_not_found', `No active phone ${body.to} that this caller may text: numbers come from POST /phones and go when the phone is deleted or expires.`);
-    const stored = await deliverSms(ctx, phone, { to: body.to, from: body.from ?? 'inboxkit', body: body.text, provider: 'inboxkit', providerId: randomUUID(), clientAddress: clientAddressOf(c) });
-    return c.json({ data: { messageId: stored.id, inboxId: phone.id, seq: stored.seq, to: body.to, segments: segmentsOf(body.text) } }, 200);
+    const fault = smsFaultOf(await ctx.faults.take(phone.id));
+    if (fault.kind === 'invalid') throw new HttpError('validation_error', `to: ${body.to} is not a number a network can reach (a fault set on this phone with failSms('invalid')); nothing was stored.`);
+    if (fault.kind === 'unsubscribed') throw new HttpError('recipient_opted_out', `to: ${body.to} has opted out of texts (a fault set on this phone with failSms('unsubscribed')); nothing was stored.`);
+    const answer = { inboxId: phone.id, to: body.to, segments: segmentsOf(body.text) };
+    if (fault.kind === 'undeliverable') return c.json({ data: { ...answer, messageId: null, seq: null, status: 'undelivered' as const } }, 200);
+    const sms = { to: body.to, from: body.from ?? 'inboxkit', body: body.text, provider: 'inboxkit', providerId: randomUUID(), clientAddress: clientAddressOf(c) };
+    if (fault.delayMs > 0) {
+      await storeAfter(fault.delayMs, (ms) => ctx.faults.delay(ms), () => deliverSms(ctx, phone, sms), (error) => ctx.logger.error({ err: error }, 'sms: a delayed SMS could not be stored'));
+      return c.json({ data: { ...answer, messageId: null, seq: null, status: 'queued' as const } }, 200);
+    }
+    const stored = await deliverSms(ctx, phone, sms);
+    return c.json({ data: { ...answer, messageId: stored.id, seq: stored.seq, status: 'delivered' as const } }, 200);
   });
 
   return app;

@@ -18,8 +18,8 @@ export const createPhoneRoute = createRoute({
   description:
     'Not part of the Disposable Inbox API specification: servers without it answer 404. ' +
     'The phone is an inbox whose local part is its E.164 number (on the default domain): its SMS are messages of that inbox, read, streamed and deleted as any. ' +
-    'Numbers come from ranges kept for fiction (US 555-0100..0199 in real area codes, ACMA\'s 30 fictional mobiles, ARCEP\'s 06 39 98 xx xx) and are unique among active phones. ' +
-    'SMS arrive through the provider APIs the service imitates (Twilio, AWS SNS, Vonage) or `POST /phones/{number}/sms`.',
+    'Numbers come from ranges kept for fiction (US and CA 555-0100..0199 in real area codes, ACMA\'s 30 fictional mobiles, ARCEP\'s 06 39 98 xx xx) and are unique among active phones. ' +
+    'SMS arrive through the provider APIs the service imitates (Twilio Messaging and Verify, AWS SNS, Vonage SMS and Verify) or `POST /sms`.',
   'x-inboxkit-extension': true,
   security: security.optional,
   request: { body: { required: false, description: 'The country of the number; may be empty', content: { 'application/json': { schema: CreatePhoneRequestSchema } } } },
@@ -36,9 +36,10 @@ export const sendSmsRoute = createRoute({
   description:
     'Not part of the Disposable Inbox API specification: servers without it answer 404. ' +
     'Stores the text as the next message of the active phone of `to` (its stream announces it), as the provider APIs under `/sms/` do. ' +
-    'A service bound to loopback takes it from anyone; a shared one needs an API key (or the phone\'s inbox token) and texts only the caller\'s own phones.',
+    'A service bound to loopback takes it from anyone; a shared one needs an API key (or the phone\'s inbox token) and texts only the caller\'s own phones. ' +
+    'The phone\'s SMS fault applies: `invalid` is 400 `validation_error`, `unsubscribed` 403 `recipient_opted_out`, `undeliverable` 200 with status `undelivered`, a delay 200 with status `queued`.',
   'x-inboxkit-extension': true,
   security: security.optional,
   request: { body: { required: true, description: 'The text and its phone', content: { 'application/json': { schema: SendSmsRequestSchema } } } },
-  responses: { ...okResponse(SentSmsSchema, 'The stored SMS'), ...errorResponses(400, 404, 413) },
+  responses: { ...okResponse(SentSmsSchema, 'The SMS: stored, queued behind a delay, or accepted and undelivered (the phone\'s fault)'), ...errorResponses(400, 403, 404, 413) },
 });

@@ -13,10 +13,21 @@ import { E164_PATTERN } from '../../wire/phones.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { deliverSms } from '../sms/deliver.ts';
-import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
+import { smsFaultOf, storeAfter } from '../sms/faults.ts';
+import { callerKey, mayUseIntake, reachablePhone } from '../sms/reach.ts';
 import { TWILIO_AUTH_ERROR, basicCredentials, formField, twilioError } from '../sms/twilio.ts';
 import type { TwilioError } from '../sms/twilio.ts';
-import { VerifyState, serviceResource, verificationCheckResource, verificationResource } from '../sms/twilio-verify.ts';
+import {
+  MAX_SERVICES_PER_CALLER,
+  MAX_VERIFICATIONS_PER_PHONE,
+  checkVerification,
+  newService,
+  serviceOrDefault,
+  serviceResource,
+  startVerification,
+  verificationCheckResource,
+  verificationResource,
+} from '../sms/twilio-verify.ts';
 
 function fail(c: Context<AppEnv>, error: TwilioError): Response {
   return c.json(error.body, error.status as 400);
@@ -30,7 +41,6 @@ function accountOf(c: Context<AppEnv>): string {
 /** The Verify routes, mounted at `/sms/twilio/verify`. */
 export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const state = new VerifyState();
   const base = (c: Context<AppEnv>) => new URL(c.req.url).origin + c.req.path.replace(/\/v2\/.*$/, '');
 
   app.use('*', async (c, next) => {
@@ -44,7 +54,9 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     if (friendlyName === '' || friendlyName.length > 30) return fail(c, twilioError(400, 60200, 'Invalid parameter `FriendlyName`: give a name of 1 to 30 characters.'));
     const length = formField(form, 'CodeLength') === '' ? 6 : Number(formField(form, 'CodeLength'));
     if (!Number.isInteger(length) || length < 4 || length > 10) return fail(c, twilioError(400, 60200, 'Invalid parameter `CodeLength`: a whole number from 4 to 10.'));
-    return c.json(serviceResource(state.addService(friendlyName, length), accountOf(c), ctx.now(), base(c)), 201);
+    const service = newService(callerKey(c.var.principal), friendlyName, length, ctx.now());
+    await ctx.store.putSmsVerifyService(service, MAX_SERVICES_PER_CALLER);
+    return c.json(serviceResource(service, accountOf(c), service.createdAt, base(c)), 201);
   });
 
   app.post('/v2/Services/:serviceSid/Verifications', async (c) => {
@@ -56,11 +68,20 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const now = ctx.now();
     const phone = await reachablePhone(ctx.store, c.var.principal, to, now);
     if (!phone) return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to} is not an active inboxkit phone (numbers come from POST /api/v1/phones).`));
-    const service = state.service(c.req.param('serviceSid'));
-    const verification = state.start(service, accountOf(c), to, channel, now);
+    const fault = smsFaultOf(await ctx.faults.take(phone.id));
+    if (fault.kind === 'invalid') return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to} (an inboxkit fault set on this phone with failSms('invalid')).`));
+    if (fault.kind === 'unsubscribed') return fail(c, twilioError(403, 60410, `Verification delivery attempt blocked: ${to} does not take texts (an inboxkit fault set on this phone with failSms('unsubscribed')).`));
+    const serviceSid = c.req.param('serviceSid');
+    const service = serviceOrDefault(serviceSid, await ctx.store.findSmsVerifyService(serviceSid));
+    const start = { service, accountSid: accountOf(c), to, channel, inboxId: phone.id, now };
+    const verification = await ctx.store.changeSmsVerification({ serviceSid, to }, now, MAX_VERIFICATIONS_PER_PHONE, (current) => startVerification(current, start));
     if (verification === 'too_many') return fail(c, twilioError(429, 60203, 'Max send attempts reached'));
     const body = `Your ${service.friendlyName} verification code is: ${verification.code}`;
-    await deliverSms(ctx, phone, { to, from: service.friendlyName, body, provider: 'twilio-verify', providerId: verification.sid, clientAddress: clientAddressOf(c) });
+    // Undeliverable: Verify answers pending, as Twilio does, and the text never arrives.
+    if (fault.kind !== 'undeliverable') {
+      const sms = { to, from: service.friendlyName, body, provider: 'twilio-verify', providerId: verification.sid, clientAddress: clientAddressOf(c) };
+      await storeAfter(fault.delayMs, (ms) => ctx.faults.delay(ms), () => deliverSms(ctx, phone, sms), (error) => ctx.logger.error({ err: error }, 'sms: a delayed SMS could not be stored'));
+    }
     return c.json(verificationResource(verification, base(c)), 201);
   });
 
@@ -72,9 +93,14 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     if (to === '' && sid === '') return fail(c, twilioError(400, 60200, 'Invalid parameter: give `To` or `VerificationSid`.'));
     if (code === '') return fail(c, twilioError(400, 60200, 'Invalid parameter `Code`: it is required.'));
     const serviceSid = c.req.param('serviceSid');
-    const verification = state.find(serviceSid, to !== '' ? { to } : { sid }, ctx.now());
-    if (!verification) return fail(c, twilioError(404, 20404, `The requested resource /Services/${serviceSid}/VerificationCheck was not found`));
-    const checked = state.check(verification, code, ctx.now());
+    const key = to !== '' ? { serviceSid, to } : { serviceSid, sid };
+    const notFound = twilioError(404, 20404, `The requested resource /Services/${serviceSid}/VerificationCheck was not found`);
+    // Only a caller that may text the phone may check its code (another's phone looks like none).
+    const pending = await ctx.store.findSmsVerification(key, ctx.now());
+    if (!pending || !(await reachablePhone(ctx.store, c.var.principal, pending.to, ctx.now()))) return fail(c, notFound);
+    const now = ctx.now();
+    const checked = await ctx.store.changeSmsVerification(key, now, MAX_VERIFICATIONS_PER_PHONE, (current) => checkVerification(current, code, now));
+    if (checked === null) return fail(c, notFound);
     if (checked === 'too_many') return fail(c, twilioError(429, 60202, 'Max check attempts reached'));
     return c.json(verificationCheckResource(checked), 200);
   });

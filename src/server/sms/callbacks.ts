@@ -31,15 +31,17 @@ export function callbackProblem(url: string): string | null {
 
 /** POSTs a form to a webhook with extra headers; resolves with the answer's status, or rejects. */
 export async function postForm(url: string, params: Record<string, string>, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return post(url, new URLSearchParams(params).toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+}
+
+/** POSTs JSON to a webhook (Vonage's delivery receipts); resolves with the answer's status, or rejects. */
+export async function postJson(url: string, json: Record<string, string>): Promise<{ status: number; body: string }> {
+  return post(url, JSON.stringify(json), { 'content-type': 'application/json' });
+}
+
+async function post(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   const problem = callbackProblem(url);
   if (problem) throw new Error(`inboxkit: refused to call ${url}: ${problem}`);
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams(params).toString(),
-    redirect: 'manual',
-    signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS),
-  });
-  const body = (await response.text()).slice(0, 64 * 1024);
-  return { status: response.status, body };
+  const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(CALLBACK_TIMEOUT_MS) });
+  return { status: response.status, body: (await response.text()).slice(0, 64 * 1024) };
 }

@@ -28,7 +28,7 @@ export interface SmsSubmission {
   /** The sender: a number, a short code or an alphanumeric sender id. */
   from: string;
   body: string;
-  /** Which API took it (`twilio`, `twilio-verify`, `sns`, `vonage`, `inboxkit`); stored in the `x-inboxkit-sms` header. */
+  /** Which API took it (`twilio`, `twilio-verify`, `sns`, `vonage`, `vonage-verify`, `inboxkit`); stored in the `x-inboxkit-sms` header. */
   provider: string;
   /** The provider's id of the message (a Twilio `SM…` sid, an SNS MessageId …). */
   providerId: string;

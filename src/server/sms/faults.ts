@@ -26,6 +26,11 @@ export function smsFaultOf(verdict: { refusal: { code: number; text: string } | 
   return { kind: 'undeliverable', delayMs: 0 };
 }
 
+/** Whether a phone's stored fault is the `unsubscribed` one (read without counting an attempt). */
+export function isUnsubscribed(fault: { code: number | null; enhancedStatus: string | null } | null): boolean {
+  return fault !== null && fault.code !== null && fault.enhancedStatus === '5.7.1';
+}
+
 /** Runs `store` now, or after `delayMs` in the background (an error is the logger's). */
 export function storeAfter(delayMs: number, wait: (ms: number) => Promise<void>, store: () => Promise<unknown>, onError: (error: unknown) => void): Promise<void> {
   if (delayMs <= 0) return store().then(() => undefined);

@@ -17,6 +17,19 @@ export type SmsCaller =
   | { kind: 'apiKey' | 'session'; user: { id: string } }
   | { kind: 'operator' };
 
+/** Whom a stored SMS row (a Verify service) is charged to: the user, the inbox, the operator, or every anonymous loopback caller together. */
+export function callerKey(caller: SmsCaller): string {
+  switch (caller.kind) {
+    case 'anonymous':
+    case 'operator':
+      return caller.kind;
+    case 'inboxToken':
+      return `inbox:${caller.inboxId}`;
+    default:
+      return `user:${caller.user.id}`;
+  }
+}
+
 /** Whether the caller may use the provider APIs at all on this service. */
 export function mayUseIntake(caller: SmsCaller, serviceHost: string): boolean {
   return caller.kind !== 'anonymous' || isLoopbackHost(serviceHost);

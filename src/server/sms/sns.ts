@@ -36,6 +36,11 @@ export function publishResponse(messageId: string): SnsAnswer {
   return { status: 200, xml: `<PublishResponse xmlns="${XMLNS}"><PublishResult><MessageId>${xml(messageId)}</MessageId></PublishResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></PublishResponse>` };
 }
 
+/** The answer of a `CheckIfPhoneNumberIsOptedOut`. */
+export function optedOutResponse(optedOut: boolean): SnsAnswer {
+  return { status: 200, xml: `<CheckIfPhoneNumberIsOptedOutResponse xmlns="${XMLNS}"><CheckIfPhoneNumberIsOptedOutResult><isOptedOut>${optedOut}</isOptedOut></CheckIfPhoneNumberIsOptedOutResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></CheckIfPhoneNumberIsOptedOutResponse>` };
+}
+
 /** The message attributes of a Query request (`MessageAttributes.entry.N.Name` / `.Value.StringValue`). */
 export function messageAttributes(form: ParsedForm): Map<string, string> {
   const attributes = new Map<string, string>();

@@ -1,14 +1,17 @@
 /**
  * Twilio Verify v2, as its REST API documents it: a verification makes a
  * code, texts it to the number ("Your <service> verification code is:
- * 123456") and checks it. The pending verifications live in memory, per node
- * and per app, bounded: a code lives 10 minutes (Twilio's default), a
- * verification takes 5 checks and a number 5 sends in that time, and at most
- * {@link MAX_PENDING} are held at once.
+ * 123456") and checks it. The decisions here are pure, over the stored row:
+ * the store keeps the pending verifications (so a check may land on any
+ * node) and applies each change atomically. A code lives 10 minutes
+ * (Twilio's default), a verification takes 5 checks and a number 5 sends in
+ * that time; a phone holds at most {@link MAX_VERIFICATIONS_PER_PHONE}
+ * verifications and a caller {@link MAX_SERVICES_PER_CALLER} services.
  *
  * @packageDocumentation
  */
 import { randomInt } from 'node:crypto';
+import type { SmsVerificationChange, SmsVerificationRow, SmsVerifyServiceRow } from '../storage/contract/types.ts';
 import { twilioSid } from './twilio.ts';
 
 /** How long a code is valid (Twilio's default). */
@@ -17,98 +20,66 @@ export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_CHECKS = 5;
 /** Sends a number takes within {@link CODE_TTL_MS} before 60203. */
 export const MAX_SENDS = 5;
-/** Pending verifications held by one node; past it the oldest go. */
-export const MAX_PENDING = 10_000;
+/** Pending verifications one phone holds (one per Verify service); past it the oldest go. */
+export const MAX_VERIFICATIONS_PER_PHONE = 20;
+/** Verify services one caller (API key's user, inbox token, or all anonymous loopback callers) keeps; past it the oldest go. */
+export const MAX_SERVICES_PER_CALLER = 1000;
 
-/** One verification. */
-export interface Verification {
-  sid: string;
-  serviceSid: string;
+/** One verification as the API shows it. */
+export interface Verification extends SmsVerificationRow {
+  status: 'pending' | 'approved';
+}
+
+/** A Verify service: made with `POST /v2/Services`, or one the app was configured with. */
+export type VerifyService = Pick<SmsVerifyServiceRow, 'sid' | 'friendlyName' | 'codeLength'>;
+
+/** A new service of a caller. */
+export function newService(ownerKey: string, friendlyName: string, codeLength: number, now: number): SmsVerifyServiceRow {
+  return { sid: twilioSid('VA'), ownerKey, friendlyName, codeLength, createdAt: now };
+}
+
+/** A service sid never created here is a service of its own name ("Verify") with 6-digit codes: the sid the app was configured with. */
+export function serviceOrDefault(sid: string, stored: SmsVerifyServiceRow | null): VerifyService {
+  return stored ?? { sid, friendlyName: 'Verify', codeLength: 6 };
+}
+
+/** What a start needs besides the stored row. */
+export interface StartRequest {
+  service: VerifyService;
   accountSid: string;
   to: string;
   channel: string;
-  code: string;
-  status: 'pending' | 'approved' | 'canceled';
-  checks: number;
-  sends: number[];
-  createdAt: number;
-  updatedAt: number;
+  inboxId: string;
+  now: number;
 }
 
-/** A Verify service as `POST /v2/Services` made it. */
-export interface VerifyService {
-  sid: string;
-  friendlyName: string;
-  codeLength: number;
+/**
+ * Starts (or resends) the verification of a number: the pending one keeps
+ * its code, as Twilio's does; 'too_many' past {@link MAX_SENDS} sends.
+ */
+export function startVerification(current: SmsVerificationRow | null, r: StartRequest): SmsVerificationChange<Verification | 'too_many'> {
+  if (current) {
+    const sends = current.sends.filter((t) => t + CODE_TTL_MS > r.now);
+    if (sends.length >= MAX_SENDS) return { result: 'too_many' };
+    const write = { ...current, sends: [...sends, r.now], updatedAt: r.now };
+    return { write, result: { ...write, status: 'pending' } };
+  }
+  const length = r.service.codeLength;
+  const code = String(randomInt(10 ** length)).padStart(length, '0');
+  const write: SmsVerificationRow = {
+    sid: twilioSid('VE'), inboxId: r.inboxId, serviceSid: r.service.sid, accountSid: r.accountSid, to: r.to, channel: r.channel, code,
+    checks: 0, sends: [r.now], createdAt: r.now, updatedAt: r.now, expiresAt: r.now + CODE_TTL_MS,
+  };
+  return { write, result: { ...write, status: 'pending' } };
 }
 
-/** The verifications and services of one app. */
-export class VerifyState {
-  readonly #pending = new Map<string, Verification>();
-  readonly #services = new Map<string, VerifyService>();
-
-  /** Registers a service (bounded like the verifications). */
-  addService(friendlyName: string, codeLength: number): VerifyService {
-    const service = { sid: twilioSid('VA'), friendlyName, codeLength };
-    if (this.#services.size >= MAX_PENDING) this.#services.delete(this.#services.keys().next().value as string);
-    this.#services.set(service.sid, service);
-    return service;
-  }
-
-  /** A service by sid; one never created here is a service of its own name ("Verify") with 6-digit codes, as the app's configured sid. */
-  service(sid: string): VerifyService {
-    return this.#services.get(sid) ?? { sid, friendlyName: 'Verify', codeLength: 6 };
-  }
-
-  #key(serviceSid: string, to: string): string {
-    return `${serviceSid} ${to}`;
-  }
-
-  #sweep(now: number): void {
-    for (const [key, v] of this.#pending) if (v.createdAt + CODE_TTL_MS <= now || v.status !== 'pending') this.#pending.delete(key);
-    while (this.#pending.size >= MAX_PENDING) this.#pending.delete(this.#pending.keys().next().value as string);
-  }
-
-  /**
-   * Starts (or resends) the verification of `to`: the pending one keeps its
-   * code, as Twilio's does; 'too_many' past {@link MAX_SENDS} sends.
-   */
-  start(service: VerifyService, accountSid: string, to: string, channel: string, now: number): Verification | 'too_many' {
-    const key = this.#key(service.sid, to);
-    const pending = this.#pending.get(key);
-    if (pending && pending.status === 'pending' && pending.createdAt + CODE_TTL_MS > now) {
-      pending.sends = pending.sends.filter((t) => t + CODE_TTL_MS > now);
-      if (pending.sends.length >= MAX_SENDS) return 'too_many';
-      pending.sends.push(now);
-      pending.updatedAt = now;
-      return pending;
-    }
-    this.#sweep(now);
-    const code = String(randomInt(10 ** service.codeLength)).padStart(service.codeLength, '0');
-    const verification: Verification = { sid: twilioSid('VE'), serviceSid: service.sid, accountSid, to, channel, code, status: 'pending', checks: 0, sends: [now], createdAt: now, updatedAt: now };
-    this.#pending.set(key, verification);
-    return verification;
-  }
-
-  /** The pending verification of a number or sid, or null. */
-  find(serviceSid: string, by: { to?: string; sid?: string }, now: number): Verification | null {
-    let found: Verification | null = null;
-    if (by.to) found = this.#pending.get(this.#key(serviceSid, by.to)) ?? null;
-    else if (by.sid) found = [...this.#pending.values()].find((v) => v.sid === by.sid && v.serviceSid === serviceSid) ?? null;
-    return found && found.createdAt + CODE_TTL_MS > now ? found : null;
-  }
-
-  /** Checks a code: approved (and gone) when it matches, 'too_many' past {@link MAX_CHECKS}. */
-  check(verification: Verification, code: string, now: number): Verification | 'too_many' {
-    if (verification.checks >= MAX_CHECKS) return 'too_many';
-    verification.checks++;
-    verification.updatedAt = now;
-    if (code === verification.code) {
-      verification.status = 'approved';
-      this.#pending.delete(this.#key(verification.serviceSid, verification.to));
-    }
-    return verification;
-  }
+/** Checks a code: approved (and gone) when it matches, 'too_many' past {@link MAX_CHECKS}, null without a pending verification. */
+export function checkVerification(current: SmsVerificationRow | null, code: string, now: number): SmsVerificationChange<Verification | 'too_many' | null> {
+  if (!current) return { result: null };
+  if (current.checks >= MAX_CHECKS) return { result: 'too_many' };
+  const checked = { ...current, checks: current.checks + 1, updatedAt: now };
+  if (code === current.code) return { write: null, result: { ...checked, status: 'approved' } };
+  return { write: checked, result: { ...checked, status: 'pending' } };
 }
 
 /** The fields Twilio's Verification and VerificationCheck resources share. */

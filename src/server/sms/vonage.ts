@@ -41,3 +41,36 @@ export function vonageSent(to: string, ids: string[], clientRef: string | null):
 export function vonageNumber(to: string): string {
   return `+${to.trim().replace(/^\+|^00/, '')}`;
 }
+
+/** What a delivery receipt reports. */
+export interface VonageReceipt {
+  /** The recipient, without the `+`. */
+  msisdn: string;
+  /** The sender the app gave (`from`). */
+  sender: string;
+  messageId: string;
+  status: 'delivered' | 'failed';
+  /** `0` delivered; `2` Absent Subscriber - Temporary (an unreachable handset). */
+  errCode: '0' | '2';
+  apiKey: string;
+  clientRef: string | null;
+  at: number;
+}
+
+/** A delivery receipt (DLR) as Vonage sends it to the `callback` webhook, one per part. */
+export function vonageReceipt(r: VonageReceipt): Record<string, string> {
+  const iso = new Date(r.at).toISOString();
+  return {
+    msisdn: r.msisdn,
+    to: r.sender,
+    'network-code': '00000',
+    messageId: r.messageId,
+    price: '0.00000000',
+    status: r.status,
+    scts: iso.slice(2, 16).replace(/[-T:]/g, ''),
+    'err-code': r.errCode,
+    'api-key': r.apiKey,
+    'message-timestamp': iso.slice(0, 19).replace('T', ' '),
+    ...(r.clientRef ? { 'client-ref': r.clientRef } : {}),
+  };
+}

@@ -21,6 +21,7 @@ import { createPostgresRetention } from './postgres/retention.ts';
 import { createPostgresRateLimits } from './postgres/ratelimits.ts';
 import { createPostgresCapacity } from './postgres/capacity.ts';
 import { createPostgresFaults } from './postgres/faults.ts';
+import { createPostgresSmsVerifications } from './postgres/sms-verifications.ts';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -108,6 +109,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createPostgresCapacity(sql),
     ...createPostgresFaults(sql),
     ...createPostgresRetention(sql),
+    ...createPostgresSmsVerifications(sql),
     close: () => (closing ??= pool.end()),
   };
 }

@@ -18,6 +18,7 @@
 import type { Store } from './contract/types.ts';
 import { createSqliteCapacity } from './sqlite/capacity.ts';
 import { createSqliteFaults } from './sqlite/faults.ts';
+import { createSqliteSmsVerifications } from './sqlite/sms-verifications.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
 import { createSqliteDomains } from './sqlite/domains.ts';
@@ -80,6 +81,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     ...createSqliteCapacity(sql),
     ...createSqliteFaults(sql),
     ...createSqliteRetention(sql),
+    ...createSqliteSmsVerifications(sql),
     async close() {
       if (closed) return;
       closed = true;

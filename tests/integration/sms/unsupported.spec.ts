@@ -20,7 +20,7 @@ test('a server that answers 404 to POST /phones gives PhonesUnsupportedError nam
     expect(error).toBeInstanceOf(PhonesUnsupportedError);
     expect((error as PhonesUnsupportedError).status).toBe(404);
     expect((error as Error).message).toContain('POST /phones');
-    await expect(client.phones.create({ country: 'XX' as never })).rejects.toThrow(/country "XX" is not offered; use one of US, AU, FR/);
+    await expect(client.phones.create({ country: 'XX' as never })).rejects.toThrow(/country "XX" is not offered; use one of US, CA, AU, FR/);
   } finally {
     await client.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,6 +3,11 @@
  * only, so that a PostgreSQL backend can implement it as well as SQLite.
  * Records use epoch milliseconds for times; the HTTP layer formats them.
  */
+import type { RetentionStore } from './retention-types.ts';
+import type { SmsVerificationStore } from './sms-verification-types.ts';
+
+export type { SmsVerificationChange, SmsVerificationKey, SmsVerificationRow, SmsVerificationStore, SmsVerifyServiceRow } from './sms-verification-types.ts';
+export type { RetentionStore } from './retention-types.ts';
 
 /** A configured mail domain. */
 export interface DomainRecord {
@@ -355,17 +360,6 @@ export interface FaultStore {
   takeDeliveryFault(inboxId: string): Promise<DeliveryFaultRow | null>;
 }
 
-/** The retention aggregate of a {@link Store}: how long mail is kept (`--message-ttl`). */
-export interface RetentionStore {
-  /**
-   * Deletes the messages received before `receivedBefore` (epoch ms) in up to
-   * `maxInboxes` inboxes, keeping each inbox's message count; returns how
-   * many went. With several nodes on one database, each message is deleted by
-   * one call only, and an inbox busy elsewhere is left for a later call.
-   */
-  sweepOldMessages(receivedBefore: number, maxInboxes: number): Promise<number>;
-}
-
 /** The capacity aggregate of a {@link Store}: the bytes of mail held, and making room (the stored-bytes cap of memory mode). */
 export interface CapacityStore {
   /** The sum of the raw sizes of every stored message. */
@@ -393,7 +387,7 @@ export interface EvictedMessage {
  * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
  * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore, RetentionStore {
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore, RetentionStore, SmsVerificationStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }
