@@ -86,7 +86,8 @@ async function resolvePrincipal(
       const found = await ctx.store.findApiKey(hash);
       if (!found) return new HttpError('unauthorized', 'The API key is not valid. Check the key, or create one with `inboxkit keys create`.');
       // "Last used" for `inboxkit keys list`, written at most once a minute per key.
-      if (found.key.lastUsedAt === null || now - found.key.lastUsedAt >= LAST_USED_RESOLUTION_MS) await ctx.store.touchApiKey(hash, now);
+      // Bookkeeping only: a store that refuses the write (a read-only replica, a failing disk) does not fail the request.
+      if (found.key.lastUsedAt === null || now - found.key.lastUsedAt >= LAST_USED_RESOLUTION_MS) await ctx.store.touchApiKey(hash, now).catch(() => undefined);
       return { kind: 'apiKey', user: found.user, keyHash: hash, caps: found.key.caps };
     }
     const session = await ctx.store.findSession(hash);

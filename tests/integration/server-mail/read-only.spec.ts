@@ -14,12 +14,14 @@ const KEY = 'tm_readonly_test_key_0123456789';
 /** The methods of a {@link Store} that only read; every other one writes. */
 const READS = new Set<string>([
   'listDomains', 'findDomainById', 'findDomainByName',
-  'findUserById', 'findUserByEmail', 'findUserByApiKeyHash', 'findSession',
+  'findUserById', 'findUserByEmail', 'findUserByApiKeyHash', 'findApiKey', 'listApiKeys', 'findSession',
   'findInboxById', 'findInboxByTokenHash', 'findActiveInboxByAddress', 'listInboxesByOwner', 'listActiveInboxes', 'countActiveInboxesByOwner',
   'listMessages', 'listMessagesAfterSeq', 'findMessage', 'findRaw', 'findAttachment',
   'countActiveGuestInboxesByAddress', 'findDeliveryFault', 'storedMessageBytes',
   // Counting a request against its rate-limit window is the one write a request makes; it touches no message.
   'hitRateLimit',
+  // A key's "last used" time (at most once a minute, for `inboxkit keys list`): bookkeeping, never a message.
+  'touchApiKey',
 ]);
 
 /** A store whose write methods throw (and are recorded) once `lock()` was called. */
