@@ -23,13 +23,19 @@ export const CODE_WORDS: readonly string[] = [
   'mã(?: xác (?:minh|nhận|thực))?',
 ];
 
-/** CJK and Korean words that name a one-time code, matched anywhere (no word boundaries in those scripts). */
+/**
+ * CJK and Korean words that name a one-time code, and the words of Arabic,
+ * Hebrew, Indic and Thai scripts, matched anywhere (no word boundaries in
+ * those scripts, or combining marks that break them).
+ */
 export const CODE_WORDS_CJK: readonly string[] = [
   '認証コード', '確認コード', 'ワンタイムパスワード', 'ワンタイム', 'パスコード', 'セキュリティコード', '認証番号', '確認番号', '暗証番号', 'コード',
   '验证码', '驗證碼', '校验码', '动态码', '动态密码', '确认码', '安全码', '一次性',
   '인증번호', '인증 코드', '코드',
   // ar, he, hi
   'رمز', 'كود', 'קוד', 'कोड', 'ओटीपी',
+  // ta (குறியீடு and its forms), bn, te, kn, ml, gu; th รหัส but not รหัสผ่าน (password)
+  'குறியீ', 'কোড', 'కోడ్', 'ಕೋಡ್', 'കോഡ്', 'કોડ', 'รหัส(?!ผ่าน)',
 ];
 
 /** Words that name a token (what some systems call their code): a lower-case or long code may follow them. */

@@ -59,6 +59,20 @@ test.describe('ranking', () => {
     expect(extractOtps('Váš přihlašovací kód 660192, objednávka 48213.')[0]?.reasons).toContain('near "kód"');
   });
 
+  test('the words for code in Tamil, Bengali, Telugu and Thai name a code, so it outranks another number', () => {
+    expect(extractOtp('ஆர்டர் 48213 பெறப்பட்டது. இங்கே குறியீடு: 660192')).toBe('660192');
+    expect(extractOtp('অর্ডার 48213 গৃহীত হয়েছে। আপনার যাচাইকরণ কোড: 660192')).toBe('660192');
+    expect(extractOtp('ఆర్డర్ 48213 స్వీకరించబడింది. మీ ధృవీకరణ కోడ్: 660192')).toBe('660192');
+    expect(extractOtp('คำสั่งซื้อ 48213 ได้รับแล้ว รหัสยืนยันของคุณคือ 660192')).toBe('660192');
+    expect(extractOtps('இங்கே குறியீடு: 660192, ஆர்டர் 48213.')[0]?.reasons).toContain('near "குறியீ"');
+  });
+
+  test('the Thai word for password (รหัสผ่าน) does not name a code', () => {
+    const candidates = extractOtps('รหัสผ่านของคุณถูกเปลี่ยนแล้ว คำสั่งซื้อ 48213');
+    expect(candidates.map((c) => c.code)).toContain('48213');
+    expect(candidates.flatMap((c) => c.reasons).filter((r) => r.startsWith('near'))).toEqual([]);
+  });
+
   test('a code next to a code word outranks a bare number', () => {
     const text = 'We have 48213 members. Your verification code is 660192.';
     expect(extractOtps(text).map((c) => c.code)).toEqual(['660192', '48213']);
