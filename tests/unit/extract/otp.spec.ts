@@ -73,6 +73,21 @@ test.describe('ranking', () => {
     expect(candidates.flatMap((c) => c.reasons).filter((r) => r.startsWith('near'))).toEqual([]);
   });
 
+  test('the words for code in Persian, Urdu, Greek, Armenian and Georgian name a code, so it outranks another number', () => {
+    expect(extractOtp('سفارش 48213 دریافت شد. این، کد شماست: 660192')).toBe('660192');
+    expect(extractOtp('آرڈر 48213 موصول ہو گیا۔ آپ کا تصدیقی کوڈ: 660192')).toBe('660192');
+    expect(extractOtp('Η παραγγελία 48213 ελήφθη. Ο κωδικός επαλήθευσης είναι 660192')).toBe('660192');
+    expect(extractOtp('Պատվեր 48213 ստացվել է։ Ձեր հաստատման կոդը՝ 660192')).toBe('660192');
+    expect(extractOtp('შეკვეთა 48213 მიღებულია. თქვენი დადასტურების კოდი: 660192')).toBe('660192');
+    expect(extractOtps('Ορίστε ο κωδικός: 660192, παραγγελία 48213.')[0]?.reasons).toContain('near "κωδικός"');
+  });
+
+  test('the Greek for password (κωδικός πρόσβασης) does not name a code', () => {
+    const candidates = extractOtps('Ο κωδικός πρόσβασης άλλαξε για την παραγγελία 48213');
+    expect(candidates.map((c) => c.code)).toContain('48213');
+    expect(candidates.flatMap((c) => c.reasons).filter((r) => r.startsWith('near'))).toEqual([]);
+  });
+
   test('a code next to a code word outranks a bare number', () => {
     const text = 'We have 48213 members. Your verification code is 660192.';
     expect(extractOtps(text).map((c) => c.code)).toEqual(['660192', '48213']);
