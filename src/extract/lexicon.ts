@@ -4,7 +4,7 @@
  * Cyrillic entries match whole words; CJK entries match anywhere.
  */
 
-/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr, cs/sk/hu, vi, fa, ur, el, hy, ka). */
+/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr, cs/sk/hu, vi, ca/oc, ro, cy, fa, ur, el, hy, ka). */
 export const CODE_WORDS: readonly string[] = [
   // en
   'verification code', 'security code', 'confirmation code', 'login code', 'log-in code', 'sign-in code', 'signin code', 'access code', 'authentication code', 'auth code',
@@ -21,6 +21,8 @@ export const CODE_WORDS: readonly string[] = [
   'код\\p{L}*', 'одноразов\\p{L}*',
   // vi
   'mã(?: xác (?:minh|nhận|thực))?',
+  // ca / oc codi, còdi; ro codul, cod de verificare; cy cod dilysu (not a bare "cod": COD is cash on delivery)
+  'c[oò]dis?', 'codul\\p{L}*', 'cod (?:de (?:verificare|confirmare|securitate|acces|autentificare)|dilysu|diogelwch|mewngofnodi)',
   // fa, ur; el κωδικός but not κωδικός πρόσβασης (password); hy, ka
   'کد(?:ی|های)?', 'کوڈ', 'κωδικ\\p{L}*(?! πρόσβασης)', 'կոդ\\p{L}*', 'კოდ\\p{L}*',
 ];

@@ -88,6 +88,20 @@ test.describe('ranking', () => {
     expect(candidates.flatMap((c) => c.reasons).filter((r) => r.startsWith('near'))).toEqual([]);
   });
 
+  test('the words for code in Catalan, Occitan, Romanian and Welsh name a code, so it outranks another number', () => {
+    expect(extractOtp("La comanda 48213 s'ha rebut. Aquí tens el codi: 660192")).toBe('660192');
+    expect(extractOtp('La comanda 48213 es estada recebuda. Vaquí lo còdi per dintrar : 660192')).toBe('660192');
+    expect(extractOtp('Comanda 48213 a fost primită. Codul tău de verificare este 660192')).toBe('660192');
+    expect(extractOtp('Derbyniwyd archeb 48213. Eich cod dilysu yw 660192')).toBe('660192');
+    expect(extractOtps('Aquí tens el codi: 660192, comanda 48213.')[0]?.reasons).toContain('near "codi"');
+  });
+
+  test('the abbreviation COD (cash on delivery) does not name a code', () => {
+    const candidates = extractOtps('Payment: COD 482913');
+    expect(candidates.map((c) => c.code)).toEqual(['482913']);
+    expect(candidates[0]?.reasons.filter((r) => r.startsWith('near'))).toEqual([]);
+  });
+
   test('a code next to a code word outranks a bare number', () => {
     const text = 'We have 48213 members. Your verification code is 660192.';
     expect(extractOtps(text).map((c) => c.code)).toEqual(['660192', '48213']);
