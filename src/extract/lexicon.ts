@@ -35,6 +35,8 @@ export const CODE_WORDS: readonly string[] = [
 export const CODE_WORDS_CJK: readonly string[] = [
   '認証コード', '確認コード', 'ワンタイムパスワード', 'ワンタイム', 'パスコード', 'セキュリティコード', '認証番号', '確認番号', '暗証番号', 'コード',
   '验证码', '驗證碼', '校验码', '动态码', '动态密码', '确认码', '安全码', '一次性',
+  // zh-Hans / zh-Hant / yue: 代码 (code), and the Traditional forms of the words above
+  '代码', '代碼', '登录码', '登錄碼', '登入碼', '確認碼', '安全碼', '動態碼', '校驗碼',
   '인증번호', '인증 코드', '코드',
   // ar, he, hi
   'رمز', 'كود', 'קוד', 'कोड', 'ओटीपी',

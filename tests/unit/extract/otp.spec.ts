@@ -102,6 +102,13 @@ test.describe('ranking', () => {
     expect(candidates[0]?.reasons.filter((r) => r.startsWith('near'))).toEqual([]);
   });
 
+  test('代码 and 代碼 name a code in Simplified Chinese, Traditional Chinese and Cantonese, so it outranks another number', () => {
+    expect(extractOtp('订单 48213 已收到。以下是需要用到的代码：275049')).toBe('275049');
+    expect(extractOtp('訂單 48213 已收到。這是代碼：275049')).toBe('275049');
+    expect(extractOtp('訂單 48213 已經收到。你嘅登入碼係 275049')).toBe('275049');
+    expect(extractOtps('這是代碼：275049，訂單 48213')[0]?.reasons).toContain('near "代碼"');
+  });
+
   test('a code next to a code word outranks a bare number', () => {
     const text = 'We have 48213 members. Your verification code is 660192.';
     expect(extractOtps(text).map((c) => c.code)).toEqual(['660192', '48213']);
