@@ -4,7 +4,7 @@
  * Cyrillic entries match whole words; CJK entries match anywhere.
  */
 
-/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr). */
+/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr, cs/sk/hu, vi, ca/oc, ro, cy, fa, ur, el, hy, ka). */
 export const CODE_WORDS: readonly string[] = [
   // en
   'verification code', 'security code', 'confirmation code', 'login code', 'log-in code', 'sign-in code', 'signin code', 'access code', 'authentication code', 'auth code',
@@ -21,15 +21,27 @@ export const CODE_WORDS: readonly string[] = [
   'код\\p{L}*', 'одноразов\\p{L}*',
   // vi
   'mã(?: xác (?:minh|nhận|thực))?',
+  // ca / oc codi, còdi; ro codul, cod de verificare; cy cod dilysu (not a bare "cod": COD is cash on delivery)
+  'c[oò]dis?', 'codul\\p{L}*', 'cod (?:de (?:verificare|confirmare|securitate|acces|autentificare)|dilysu|diogelwch|mewngofnodi)',
+  // fa, ur; el κωδικός but not κωδικός πρόσβασης (password); hy, ka
+  'کد(?:ی|های)?', 'کوڈ', 'κωδικ\\p{L}*(?! πρόσβασης)', 'կոդ\\p{L}*', 'კოდ\\p{L}*',
 ];
 
-/** CJK and Korean words that name a one-time code, matched anywhere (no word boundaries in those scripts). */
+/**
+ * CJK and Korean words that name a one-time code, and the words of Arabic,
+ * Hebrew, Indic and Thai scripts, matched anywhere (no word boundaries in
+ * those scripts, or combining marks that break them).
+ */
 export const CODE_WORDS_CJK: readonly string[] = [
   '認証コード', '確認コード', 'ワンタイムパスワード', 'ワンタイム', 'パスコード', 'セキュリティコード', '認証番号', '確認番号', '暗証番号', 'コード',
   '验证码', '驗證碼', '校验码', '动态码', '动态密码', '确认码', '安全码', '一次性',
+  // zh-Hans / zh-Hant / yue: 代码 (code), and the Traditional forms of the words above
+  '代码', '代碼', '登录码', '登錄碼', '登入碼', '確認碼', '安全碼', '動態碼', '校驗碼',
   '인증번호', '인증 코드', '코드',
   // ar, he, hi
   'رمز', 'كود', 'קוד', 'कोड', 'ओटीपी',
+  // ta (குறியீடு and its forms), bn, te, kn, ml, gu; th รหัส but not รหัสผ่าน (password)
+  'குறியீ', 'কোড', 'కోడ్', 'ಕೋಡ್', 'കോഡ്', 'કોડ', 'รหัส(?!ผ่าน)',
 ];
 
 /** Words that name a token (what some systems call their code): a lower-case or long code may follow them. */

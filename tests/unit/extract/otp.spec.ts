@@ -59,6 +59,56 @@ test.describe('ranking', () => {
     expect(extractOtps('Váš přihlašovací kód 660192, objednávka 48213.')[0]?.reasons).toContain('near "kód"');
   });
 
+  test('the words for code in Tamil, Bengali, Telugu and Thai name a code, so it outranks another number', () => {
+    expect(extractOtp('ஆர்டர் 48213 பெறப்பட்டது. இங்கே குறியீடு: 660192')).toBe('660192');
+    expect(extractOtp('অর্ডার 48213 গৃহীত হয়েছে। আপনার যাচাইকরণ কোড: 660192')).toBe('660192');
+    expect(extractOtp('ఆర్డర్ 48213 స్వీకరించబడింది. మీ ధృవీకరణ కోడ్: 660192')).toBe('660192');
+    expect(extractOtp('คำสั่งซื้อ 48213 ได้รับแล้ว รหัสยืนยันของคุณคือ 660192')).toBe('660192');
+    expect(extractOtps('இங்கே குறியீடு: 660192, ஆர்டர் 48213.')[0]?.reasons).toContain('near "குறியீ"');
+  });
+
+  test('the Thai word for password (รหัสผ่าน) does not name a code', () => {
+    const candidates = extractOtps('รหัสผ่านของคุณถูกเปลี่ยนแล้ว คำสั่งซื้อ 48213');
+    expect(candidates.map((c) => c.code)).toContain('48213');
+    expect(candidates.flatMap((c) => c.reasons).filter((r) => r.startsWith('near'))).toEqual([]);
+  });
+
+  test('the words for code in Persian, Urdu, Greek, Armenian and Georgian name a code, so it outranks another number', () => {
+    expect(extractOtp('سفارش 48213 دریافت شد. این، کد شماست: 660192')).toBe('660192');
+    expect(extractOtp('آرڈر 48213 موصول ہو گیا۔ آپ کا تصدیقی کوڈ: 660192')).toBe('660192');
+    expect(extractOtp('Η παραγγελία 48213 ελήφθη. Ο κωδικός επαλήθευσης είναι 660192')).toBe('660192');
+    expect(extractOtp('Պատվեր 48213 ստացվել է։ Ձեր հաստատման կոդը՝ 660192')).toBe('660192');
+    expect(extractOtp('შეკვეთა 48213 მიღებულია. თქვენი დადასტურების კოდი: 660192')).toBe('660192');
+    expect(extractOtps('Ορίστε ο κωδικός: 660192, παραγγελία 48213.')[0]?.reasons).toContain('near "κωδικός"');
+  });
+
+  test('the Greek for password (κωδικός πρόσβασης) does not name a code', () => {
+    const candidates = extractOtps('Ο κωδικός πρόσβασης άλλαξε για την παραγγελία 48213');
+    expect(candidates.map((c) => c.code)).toContain('48213');
+    expect(candidates.flatMap((c) => c.reasons).filter((r) => r.startsWith('near'))).toEqual([]);
+  });
+
+  test('the words for code in Catalan, Occitan, Romanian and Welsh name a code, so it outranks another number', () => {
+    expect(extractOtp("La comanda 48213 s'ha rebut. Aquí tens el codi: 660192")).toBe('660192');
+    expect(extractOtp('La comanda 48213 es estada recebuda. Vaquí lo còdi per dintrar : 660192')).toBe('660192');
+    expect(extractOtp('Comanda 48213 a fost primită. Codul tău de verificare este 660192')).toBe('660192');
+    expect(extractOtp('Derbyniwyd archeb 48213. Eich cod dilysu yw 660192')).toBe('660192');
+    expect(extractOtps('Aquí tens el codi: 660192, comanda 48213.')[0]?.reasons).toContain('near "codi"');
+  });
+
+  test('the abbreviation COD (cash on delivery) does not name a code', () => {
+    const candidates = extractOtps('Payment: COD 482913');
+    expect(candidates.map((c) => c.code)).toEqual(['482913']);
+    expect(candidates[0]?.reasons.filter((r) => r.startsWith('near'))).toEqual([]);
+  });
+
+  test('代码 and 代碼 name a code in Simplified Chinese, Traditional Chinese and Cantonese, so it outranks another number', () => {
+    expect(extractOtp('订单 48213 已收到。以下是需要用到的代码：275049')).toBe('275049');
+    expect(extractOtp('訂單 48213 已收到。這是代碼：275049')).toBe('275049');
+    expect(extractOtp('訂單 48213 已經收到。你嘅登入碼係 275049')).toBe('275049');
+    expect(extractOtps('這是代碼：275049，訂單 48213')[0]?.reasons).toContain('near "代碼"');
+  });
+
   test('a code next to a code word outranks a bare number', () => {
     const text = 'We have 48213 members. Your verification code is 660192.';
     expect(extractOtps(text).map((c) => c.code)).toEqual(['660192', '48213']);
