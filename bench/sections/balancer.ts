@@ -18,7 +18,6 @@
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +26,7 @@ import pg from 'pg';
 import type { Host } from '../lib/hosts.ts';
 import type { InboxkitHostReady } from '../hosts/inboxkit.ts';
 import { runSuites } from './suite.ts';
+import { freePort } from '../../tests/support/team.ts';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,14 +46,6 @@ export interface BalancerResult {
 
 /** The result of the section: rows, or why there are none. */
 export type BalancerOutcome = { rows: BalancerResult[] } | { skipped: string };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** `inboxkit serve` from the build on fixed ports; resolves once it printed its ready line. */
 async function startNode(build: string, args: string[]): Promise<ChildProcess> {

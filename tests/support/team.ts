@@ -43,7 +43,8 @@ export function render(file: string, values: Record<string, string>): string {
   });
 }
 
-async function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now (for a daemon's configuration, which needs the number before it listens). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };

@@ -11,14 +11,13 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import type { IncomingMessage } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import { test, expect } from '@playwright/test';
 import { startServer } from '../../../src/server/index.ts';
 import type { RunningServer } from '../../../src/server/index.ts';
-import { render, waitFor } from '../../support/team.ts';
+import { freePort, render, waitFor } from '../../support/team.ts';
 import { RawSmtp } from '../adversarial/helpers.ts';
 
 const HAPROXY = '/usr/sbin/haproxy';
@@ -29,14 +28,6 @@ const CAROL = '127.0.0.4';
 
 test.skip(!existsSync(HAPROXY), `needs Debian's HAProxy at ${HAPROXY} (apt-get install haproxy; .ci/run installs it)`);
 test.describe.configure({ mode: 'serial' });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** An HTTP request from a chosen local address; resolves with the response once its head arrived (a stream stays open). */
 function from(localAddress: string, url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<IncomingMessage> {
