@@ -53,7 +53,7 @@ test('five wrong codes spend a verification (60202), and bad numbers or channels
   const spent = await failure(verify.verificationChecks.create({ to: phone.number, code }));
   expect({ status: spent?.status, code: spent?.code }).toEqual({ status: 429, code: 60202 });
 
-  for (const params of [{ to: '12345', channel: 'sms' }, { to: '+12025550100', channel: 'sms' }, { to: phone.number, channel: 'call' }]) {
+  for (const params of [{ to: '12345', channel: 'sms' }, { to: '+12025551234', channel: 'sms' }, { to: phone.number, channel: 'call' }]) {
     const error = await failure(verify.verifications.create(params));
     expect({ status: error?.status, code: error?.code }, JSON.stringify(params)).toEqual({ status: 400, code: 60200 });
   }

@@ -47,7 +47,7 @@ test('a cancelled request cannot be checked, and bad input or faults get Vonage\
   expect((await vonage.verify.cancel(requestId)).status).toBe('0');
   expect((await vonage.verify.check(requestId, code)).status).toBe('6');
 
-  expect((await vonage.verify.start({ number: '12025550100', brand: 'Acme' })).status).toBe('29');
+  expect((await vonage.verify.start({ number: '12025551234', brand: 'Acme' })).status).toBe('29');
   expect((await vonage.verify.start({ number: 'abc', brand: 'Acme' })).status).toBe('3');
   expect((await vonage.verify.start({ number: phone.number.slice(1), brand: 'A brand name too long' })).status).toBe('3');
   await phone.failSms('unsubscribed', { count: 1 });
