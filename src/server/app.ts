@@ -82,7 +82,8 @@ export interface AppOptions {
 function useMiddleware(app: OpenAPIHono<AppEnv>, ctx: ServerContext, limiter: RateLimiter, onBehalf: OnBehalf): void {
   app.use('*', requestId());
   app.use('*', noSniff());
-  app.use('*', trustedProxyMiddleware(ctx.config.operations.trustProxy));
+  // Only a service told to trust a balancer (`--trust-proxy`) reads X-Forwarded-For; the others skip the step.
+  if (ctx.config.operations.trustProxy.length > 0) app.use('*', trustedProxyMiddleware(ctx.config.operations.trustProxy));
   app.use('*', reportRateLimit({ deps: ctx, limiter, clientAddressOf }));
   app.use('*', onBehalfMiddleware(onBehalf));
   // Before credentials are read: a rebinding page learns nothing, not even whether a token is valid.
