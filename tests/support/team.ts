@@ -66,15 +66,21 @@ export interface Team {
   relayPort: number;
   /** The balancer's SMTP port. */
   balancerSmtpPort: number;
+  /** HAProxy's view of each node, `backend/server` → `UP`, `DOWN`, … (its stats page, as CSV). */
+  balancerStates(): Promise<Record<string, string>>;
   /** Prometheus' HTTP API origin. */
   prometheusUrl: string;
   /** Each node's direct HTTP origin. */
   nodeUrls: string[];
   /** The API key of the run (SMTP AUTH password of Postfix). */
   apiKey: string;
-  /** SIGTERM to node `i` (a drain), wait for its exit, start it again on the same ports. */
+  /**
+   * A rolling restart's step: SIGTERM to node `i` (a drain), wait for its exit, start it
+   * again on the same ports, and wait until HAProxy sends to it again (UP in both backends),
+   * as an operator does before restarting the next node.
+   */
   restartNode(i: number): Promise<void>;
-  /** Stops PostgreSQL (every connection cut) and starts it again on the same data. */
+  /** Stops PostgreSQL (every connection cut), starts it again on the same data, and waits until HAProxy has every node UP. */
   restartPostgres(): Promise<void>;
   /** Each node's state, for a failure's message: its process and its own /readyz. */
   nodeStates(): Promise<string>;
@@ -132,9 +138,11 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
 
     const balancerHttp = await freePort();
     const balancerSmtp = await freePort();
+    const balancerStats = await freePort();
     writeFileSync(join(dir, 'haproxy.cfg'), render('haproxy.cfg', {
       BALANCER_HTTP_PORT: String(balancerHttp),
       BALANCER_SMTP_PORT: String(balancerSmtp),
+      BALANCER_STATS_PORT: String(balancerStats),
       HTTP_SERVERS: ports.map((p, i) => `    server node${i + 1} 127.0.0.1:${p.http} check`).join('\n'),
       SMTP_SERVERS: ports.map((p, i) => `    server node${i + 1} 127.0.0.1:${p.smtp} send-proxy check port ${p.http}`).join('\n'),
     }));
@@ -161,22 +169,36 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     children.push(prometheus);
     const prometheusUrl = `http://127.0.0.1:${promPort}`;
     const baseUrl = `http://127.0.0.1:${balancerHttp}`;
-    await waitFor(async () => (await fetch(`${baseUrl}/readyz`)).status === 200, 'HAProxy to send to a ready node');
+    const balancerStates = () => haproxyStates(`http://127.0.0.1:${balancerStats}`);
+    /** Waits until HAProxy has the given nodes (1-based names) UP in both backends. */
+    const balancerUp = async (which: number[], after: string) => {
+      const names = which.flatMap((n) => [`inboxkit_http/node${n}`, `inboxkit_smtp/node${n}`]);
+      await waitFor(async () => {
+        const states = await balancerStates();
+        return names.every((name) => states[name] === 'UP');
+      }, `HAProxy to have ${names.join(', ')} UP ${after}`, 120_000).catch(async (error: Error) => {
+        throw new Error(`${error.message}; HAProxy says ${JSON.stringify(await balancerStates().catch(() => ({})))}`);
+      });
+    };
+    await balancerUp(ports.map((_, i) => i + 1), 'at start');
     await waitFor(async () => (await fetch(`${prometheusUrl}/-/ready`)).status === 200, 'Prometheus to be ready');
 
     return {
       baseUrl,
       relayPort,
       balancerSmtpPort: balancerSmtp,
+      balancerStates,
       prometheusUrl,
       nodeUrls: ports.map((p) => `http://127.0.0.1:${p.http}`),
       apiKey: API_KEY,
       async restartNode(i) {
         await stopNode(i);
         await startNode(i);
+        await balancerUp([i + 1], `after restarting node ${i + 1}`);
       },
       async restartPostgres() {
         await pg('restart');
+        await balancerUp(ports.map((_, i) => i + 1), 'after restarting PostgreSQL');
       },
       async nodeStates() {
         const states = await Promise.all(
@@ -210,6 +232,29 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     rmSync(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** HAProxy's stats page as CSV rows, `backend/server` (or `proxy/FRONTEND`, `proxy/BACKEND`) → column → value. */
+export async function haproxyStats(statsOrigin: string): Promise<Record<string, Record<string, string>>> {
+  const csv = await (await fetch(`${statsOrigin}/stats;csv`)).text();
+  const [head, ...rows] = csv.split('\n').filter((line) => line.trim() !== '');
+  const columns = (head ?? '').replace(/^# /, '').split(',');
+  const table: Record<string, Record<string, string>> = {};
+  for (const row of rows) {
+    const cells = row.split(',');
+    const record = Object.fromEntries(columns.map((name, i) => [name, cells[i] ?? '']));
+    table[`${record.pxname}/${record.svname}`] = record;
+  }
+  return table;
+}
+
+/** HAProxy's state of each server, `backend/server` → `UP`, `DOWN`, `MAINT`, … */
+export async function haproxyStates(statsOrigin: string): Promise<Record<string, string>> {
+  const states: Record<string, string> = {};
+  for (const [name, row] of Object.entries(await haproxyStats(statsOrigin))) {
+    if (row.svname !== 'FRONTEND' && row.svname !== 'BACKEND') states[name] = row.status ?? '';
+  }
+  return states;
 }
 
 /** Polls `check` every 250 ms until it is true; gives up after a minute, naming what it waited for. */

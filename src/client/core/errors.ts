@@ -172,7 +172,7 @@ function adviceFor(status: number, code: string, retryAfter: number | null): str
       : 'Lower the request rate, or raise the server\'s rate limit.';
   }
   if (status === 503 && code === 'service_unavailable') {
-    return `The service cannot reach its database right now (a restart or a lost connection); retry${retryAfter !== null ? ` after ${retryAfter} s` : ' shortly'} (idempotent requests are retried by themselves).`;
+    return `The service cannot do this right now: it cannot reach its database (a restart or a lost connection), or no node behind its balancer is ready (a rolling restart); retry${retryAfter !== null ? ` after ${retryAfter} s` : ' shortly'} (requests are retried by themselves while the service names a Retry-After, up to the client's retry.maxRetries).`;
   }
   if (status >= 500) return 'This is a fault of the server; retry later, and report it with the request id if it persists.';
   if (status === 400 || status === 422) return 'Fix the request as the server\'s message says.';

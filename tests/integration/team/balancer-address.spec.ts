@@ -67,6 +67,7 @@ test.beforeAll(async () => {
   writeFileSync(join(dir, 'haproxy.cfg'), render('haproxy.cfg', {
     BALANCER_HTTP_PORT: String(httpPort),
     BALANCER_SMTP_PORT: String(smtpPort),
+    BALANCER_STATS_PORT: String(await freePort()),
     HTTP_SERVERS: `    server node1 127.0.0.1:${new URL(node.url).port} check`,
     SMTP_SERVERS: `    server node1 127.0.0.1:${node.smtpPort} send-proxy check port ${new URL(node.url).port}`,
   }));

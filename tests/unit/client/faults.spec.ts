@@ -65,7 +65,7 @@ test('a POST that fails with 503 is not retried', async () => {
   expect(server.requests).toHaveLength(1);
 });
 
-test('a 503 service_unavailable is an InternalServerError whose message says the database is unreachable and when to retry', async () => {
+test('a 503 service_unavailable is an InternalServerError whose message says the database or every node is away and when to retry', async () => {
   const { client } = await setup((_req, res) =>
     json(res, 503, { error: { code: 'service_unavailable', message: 'The database of this service is unreachable right now.' } }, { 'retry-after': '2' }),
   );
@@ -73,6 +73,7 @@ test('a 503 service_unavailable is an InternalServerError whose message says the
   expect(err).toBeInstanceOf(InternalServerError);
   expect((err as InternalServerError).code).toBe('service_unavailable');
   expect((err as Error).message).toContain('cannot reach its database');
+  expect((err as Error).message).toContain('no node behind its balancer is ready');
   expect((err as Error).message).toContain('retry after 2 s');
 });
 
