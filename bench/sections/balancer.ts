@@ -79,14 +79,19 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
 }
 
 /** The guide's HAProxy configuration with its placeholders filled. */
-function haproxyConfig(httpPort: number, smtpPort: number, nodes: Array<{ http: number; smtp: number }>): string {
+function haproxyConfig(httpPort: number, smtpPort: number, statsPort: number, nodes: Array<{ http: number; smtp: number }>): string {
   const values: Record<string, string> = {
     BALANCER_HTTP_PORT: String(httpPort),
     BALANCER_SMTP_PORT: String(smtpPort),
+    BALANCER_STATS_PORT: String(statsPort),
     HTTP_SERVERS: nodes.map((n, i) => `    server node${i + 1} 127.0.0.1:${n.http} check`).join('\n'),
     SMTP_SERVERS: nodes.map((n, i) => `    server node${i + 1} 127.0.0.1:${n.smtp} send-proxy check port ${n.http}`).join('\n'),
   };
-  return readFileSync(join(ROOT, 'docs/team-service/haproxy.cfg'), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => values[name] ?? '');
+  return readFileSync(join(ROOT, 'docs/team-service/haproxy.cfg'), 'utf8').replace(/\{\{([A-Z_]+)\}\}/g, (_, name: string) => {
+    const value = values[name];
+    if (value === undefined) throw new Error(`bench: docs/team-service/haproxy.cfg has {{${name}}}, which the balancer section does not fill`);
+    return value;
+  });
 }
 
 /** A PostgreSQL database: the bench's own URL, or a throwaway cluster. */
@@ -132,7 +137,7 @@ export async function runBalancer(options: { build: string; tests: number; repet
     const balancers: Record<string, { http: number; smtp: number }> = {};
     for (const [name, behind] of [['one', nodes.slice(0, 1)], ['two', nodes]] as const) {
       const ports = { http: await freePort(), smtp: await freePort() };
-      writeFileSync(join(dir, `haproxy-${name}.cfg`), haproxyConfig(ports.http, ports.smtp, behind));
+      writeFileSync(join(dir, `haproxy-${name}.cfg`), haproxyConfig(ports.http, ports.smtp, await freePort(), behind));
       const haproxy = spawn(HAPROXY, ['-db', '-f', join(dir, `haproxy-${name}.cfg`)], { stdio: 'ignore' });
       children.push(haproxy);
       await waitFor(async () => (await fetch(`http://127.0.0.1:${ports.http}/readyz`)).status === 200, `HAProxy (${name}) to see a ready node`);
