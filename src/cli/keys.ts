@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-import type { Store } from '../server/index.ts';
+import type { PostgresStore, Store } from '../server/index.ts';
 import { UsageError, parse } from './usage.ts';
 import type { CliIo } from './usage.ts';
 
@@ -21,9 +21,10 @@ inboxkit serve --db PATH, or the PostgreSQL database of every node
 
 create prints the new key once on stdout; the database keeps only its hash.
 list shows every key (id, label, user, created, last used, caps, revoked),
-never a key itself. revoke refuses the key at once on every node; the event
-streams it opened end with "access.revoked" at their next keep-alive ping
-(15 s by default). The key stays listed, revoked.
+never a key itself. revoke refuses the key at once on every node. The event
+streams it opened end with "access.revoked": at once on every node of a
+PostgreSQL database (told through its notifications), at their next
+keep-alive ping (15 s by default) on a SQLite file. The key stays listed, revoked.
 
 Options:
   --db PATH|URL               SQLite database file (created if missing) or a
@@ -88,6 +89,11 @@ function databaseOf(values: Values, env: Record<string, string | undefined>, sub
 async function openStore(database: string): Promise<Store> {
   const server = await import('../server/index.ts');
   return /^postgres(ql)?:\/\//i.test(database) ? server.createPostgresStore({ url: database }) : server.createSqliteStore({ path: database });
+}
+
+/** Whether the store is a PostgreSQL one (its nodes share notifications). */
+function isPostgres(store: Store): store is PostgresStore {
+  return typeof (store as Partial<PostgresStore>).url === 'string' && typeof (store as Partial<PostgresStore>).nodeId === 'string';
 }
 
 /** How the database is named in messages: a URL without its password. */
@@ -177,7 +183,16 @@ async function revokeKey(store: Store, where: string, { key, id }: { key?: strin
     io.stderr(`inboxkit: no such API key in ${where} (already revoked, or made for another database). Nothing changed.\n`);
     return 1;
   }
-  io.stderr(`Revoked the API key of user ${revoked.userId} in ${where}. Requests with it now get 401 on every node; its event streams end at their next keep-alive.\n`);
+  if (!isPostgres(store)) {
+    io.stderr(`Revoked the API key of user ${revoked.userId} in ${where}. Requests with it now get 401; its event streams end at their next keep-alive.\n`);
+    return 0;
+  }
+  // The nodes learn it through the database's notifications: their streams with the key end now.
+  const told = await (await import('../server/index.ts')).announceApiKeyRevoked(store, revoked.userId).then(
+    () => 'its event streams end now on every node',
+    (error: Error) => `telling the nodes failed (${error.message}), so its event streams end at their next keep-alive`,
+  );
+  io.stderr(`Revoked the API key of user ${revoked.userId} in ${where}. Requests with it now get 401 on every node; ${told}.\n`);
   return 0;
 }
 

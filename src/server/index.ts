@@ -83,4 +83,28 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
   const bus = await import('./events/postgres-bus.ts');
   return bus.createPostgresEventBus(options);
 }
+/**
+ * Tells every node that shares a PostgreSQL store that a user's API key was
+ * revoked from outside them (as `inboxkit keys revoke` does): the streams
+ * opened with the key end at once on every node, with `access.revoked`,
+ * instead of at their next keep-alive. Call it after `store.revokeApiKey`
+ * committed; it opens the store's event bus for as long as sending takes.
+ *
+ * @param store - The PostgreSQL store the nodes use.
+ * @param userId - The owner of the revoked key (`revokeApiKey`'s answer).
+ * @example
+ * ```ts
+ * const revoked = await store.revokeApiKey(hashSecret(key));
+ * if (revoked) await announceApiKeyRevoked(store, revoked.userId);
+ * ```
+ */
+export async function announceApiKeyRevoked(store: PostgresStore, userId: string): Promise<void> {
+  const bus = await createPostgresEventBus({ store });
+  try {
+    const { publishAccessRevoked } = await import('./events/revocations.ts');
+    await publishAccessRevoked({ store, bus, now: () => Date.now() }, userId, 'api_key_revoked');
+  } finally {
+    await bus.close();
+  }
+}
 export type { Store } from './storage/contract/types.ts';

@@ -65,7 +65,10 @@ export interface PostgresEventBusOptions {
 export interface PostgresEventBus extends EventBus {
   /** Whether the LISTEN connection is up (false while reconnecting). */
   readonly connected: boolean;
-  /** Stops listening and closes the connection (idempotent). */
+  /**
+   * Sends the notifications still waiting (for at most the connection timeout, when the
+   * connection is down), then stops listening and closes the connection (idempotent).
+   */
   close(): Promise<void>;
 }
 
@@ -91,12 +94,27 @@ const silent: PostgresBusLogger = { info() {}, warn() {}, error() {} };
 function createOutbox(current: () => pg.Client | null) {
   const waiting: string[] = [];
   let flushing = false;
+  /** Who waits for everything to be sent (`drained`). */
+  const idle: Array<() => void> = [];
+  const empty = () => !flushing && waiting.length === 0;
   const outbox = {
     push(payload: string): void {
       if (waiting.length < MAX_OUTBOX) waiting.push(payload);
     },
+    /** Resolves true once nothing waits to be sent, or false after `timeoutMs` (the connection is down). */
+    drained(timeoutMs: number): Promise<boolean> {
+      if (empty()) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(false), timeoutMs);
+        idle.push(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+    },
     flush(): void {
       const client = current();
+      if (empty()) for (const done of idle.splice(0)) done();
       if (!client || flushing || waiting.length === 0) return;
       flushing = true;
       const batch = waiting.splice(0);
@@ -255,6 +273,10 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
     },
     subscribe: side.subscribe,
     subscribeAll: side.subscribeAll,
-    close: () => connection.close(),
+    async close() {
+      // What this node published last (a revocation, an inbox deleted) still reaches the others.
+      await outbox.drained(options.connectionTimeoutMs ?? 5000);
+      await connection.close();
+    },
   };
 }

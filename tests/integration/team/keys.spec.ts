@@ -66,10 +66,10 @@ async function api(server: RunningServer, method: string, path: string, key: str
   return { status: res.status, body: (await res.json().catch(() => null)) as { data?: Record<string, unknown>; error?: { code: string; message: string } } | null };
 }
 
-/** Opens `GET /me/events` with the key; `text()` is what arrived so far, `ended` resolves when the server ends it. */
-async function openEvents(server: RunningServer, key: string) {
+/** Opens `GET /me/events` (or another stream) with the key; `text()` is what arrived so far, `ended` resolves when the server ends it. */
+async function openEvents(server: RunningServer, key: string, path = '/me/events') {
   const controller = new AbortController();
-  const res = await fetch(`${server.apiUrl}/me/events`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` }, signal: controller.signal });
+  const res = await fetch(`${server.apiUrl}${path}`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` }, signal: controller.signal });
   let received = '';
   const ended = res.ok
     ? (async () => {
@@ -165,7 +165,7 @@ for (const backend of BACKENDS) {
       }
     });
 
-    test('keys list shows when a key was last used, and keys revoke --id ends it on every node, its streams included; it stays listed, revoked', async () => {
+    test('keys list shows when a key was last used, and keys revoke --id ends it on every node, its streams included (at once on PostgreSQL); it stays listed, revoked', async () => {
       const db = await backend.open();
       const servers: RunningServer[] = [];
       try {
@@ -176,17 +176,26 @@ for (const backend of BACKENDS) {
         expect(JSON.stringify(before)).not.toContain(key);
         expect(before[0]).not.toHaveProperty('keyHash');
 
-        servers.push(await startServer({ ...db.options, port: 0, smtpPort: 0, streamPingIntervalMs: 200 }));
-        if (db.shared) servers.push(await startServer({ ...db.options, port: 0, smtpPort: 0, streamPingIntervalMs: 200 }));
-        const streams = await Promise.all(servers.map((server) => openEvents(server, key)));
+        // On PostgreSQL the nodes are told through the database's notifications, so their keep-alive
+        // (which also re-reads the key) is set beyond the test's time: only the notification can end
+        // the streams. A SQLite file has one node, in another process than the command: its keep-alive does.
+        const pingMs = db.shared ? 10 * 60_000 : 200;
+        servers.push(await startServer({ ...db.options, port: 0, smtpPort: 0, streamPingIntervalMs: pingMs }));
+        if (db.shared) servers.push(await startServer({ ...db.options, port: 0, smtpPort: 0, streamPingIntervalMs: pingMs }));
+        // The caller-wide stream on every node, and an inbox's stream on the last node (made on the first).
+        const inbox = await api(servers[0]!, 'POST', '/inboxes', key, {});
+        const streams = await Promise.all([
+          ...servers.map((server) => openEvents(server, key)),
+          openEvents(servers.at(-1)!, key, `/inboxes/${String(inbox.body!.data!.id)}/stream`),
+        ]);
         for (const stream of streams) expect(stream.status).toBe(200);
         const used = JSON.parse((await cli(['keys', 'list', ...db.args, '--json'], db.env)).stdout) as Array<{ id: string; lastUsedAt: string | null }>;
         expect(used[0]!.lastUsedAt).not.toBeNull();
 
         const revoked = await cli(['keys', 'revoke', ...db.args, '--id', used[0]!.id], db.env);
         expect(revoked.code, revoked.stderr).toBe(0);
+        expect(revoked.stderr).toContain(db.shared ? 'its event streams end now on every node' : 'at their next keep-alive');
         for (const server of servers) expect((await api(server, 'GET', '/me', key)).status).toBe(401);
-        // Each node ends the key's streams at their next keep-alive.
         for (const stream of streams) {
           await stream.ended;
           expect(stream.text()).toContain('event: access.revoked');
