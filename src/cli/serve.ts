@@ -40,6 +40,27 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 }
 
 /**
+ * Refuses two flags that set the same option (`--ttl`, the older name of `--inbox-ttl`,
+ * and `--inbox-ttl`) when both are given, as flags or from the environment: one would
+ * silently win over the other.
+ */
+function refuseTwoNamesForOne(values: Record<string, string | string[] | boolean | undefined>, env: Record<string, string | undefined>): void {
+  const byOption = new Map<string, string[]>();
+  for (const row of SERVE_FLAGS) {
+    const name = envNameOf(row);
+    const how = values[row.flag] !== undefined ? `--${row.flag}` : env[name] ? name : null;
+    if (how !== null) byOption.set(row.option, [...(byOption.get(row.option) ?? []), how]);
+  }
+  for (const [option, given] of byOption) {
+    if (given.length < 2) continue;
+    const rows = SERVE_FLAGS.filter((row) => row.option === option);
+    const older = rows.find((row) => /older name/i.test(row.help.join(' ')));
+    const hint = older ? ` (--${older.flag} is ${older.help.join(' ').replace(/^The /, 'the ')})` : '';
+    throw new UsageError(`${given.join(' and ')} set the same thing${hint}; give only one of them.`);
+  }
+}
+
+/**
  * The server options the flags (and the environment variables the table names) ask for.
  *
  * @param values - The parsed flags, by flag name without `--`.
@@ -54,6 +75,7 @@ export async function serveOptionsOf(values: Record<string, string | string[] | 
     const given = group.flags.filter((flag) => values[flag] !== undefined || inEnv(flag));
     if (given.length > 0 && given.length < group.flags.length) throw new UsageError(group.message);
   }
+  refuseTwoNamesForOne(values, env);
   const options: Record<string, unknown> = {};
   for (const row of SERVE_FLAGS) {
     const flag = `--${row.flag}`;

@@ -72,13 +72,15 @@ test('the environment sets every flag exactly as the command line does', async (
     const pem = join(dir, 'tls.pem');
     writeFileSync(pem, '-----BEGIN TEST-----\n-----END TEST-----\n');
     const value = (v: string | true) => (v === PEM ? pem : v);
+    // --ttl, the older name of --inbox-ttl, is refused beside it: it is checked on its own below.
+    const rows = SERVE_FLAGS.filter((row) => row.flag !== 'ttl');
     const flags: Record<string, string | boolean | string[]> = Object.fromEntries(
-      SERVE_FLAGS.map((row) => {
+      rows.map((row) => {
         const given = value(EVERY_FLAG[row.flag]![1]);
         return [row.flag, row.multiple ? [String(given)] : given];
       }),
     );
-    const env = Object.fromEntries(SERVE_FLAGS.map((row) => [envNameOf(row), String(value(EVERY_FLAG[row.flag]![1]))]));
+    const env = Object.fromEntries(rows.map((row) => [envNameOf(row), String(value(EVERY_FLAG[row.flag]![1]))]));
     const fromFlags = await serveOptionsOf(flags, {});
     const fromEnv = await serveOptionsOf({}, env);
     expect(fromEnv).toEqual(fromFlags);
@@ -88,9 +90,17 @@ test('the environment sets every flag exactly as the command line does', async (
       expect(set, `${envNameOf(row)} set nothing`).not.toBeUndefined();
     }
     expect(fromEnv).toMatchObject({ messageTtlSeconds: 5400, inboxTtlSeconds: 604_800, trustProxy: ['127.0.0.1'] });
+    expect(await serveOptionsOf({ ttl: '3600' }, {})).toEqual(await serveOptionsOf({}, { INBOXKIT_TTL: '3600' }));
+    expect(await serveOptionsOf({}, { INBOXKIT_TTL: '3600' })).toMatchObject({ inboxTtlSeconds: 3600 });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('two names for one setting are refused together, naming both, instead of one silently winning', async () => {
+  await expect(serveOptionsOf({ ttl: '3600', 'inbox-ttl': '7d' }, {})).rejects.toThrow(/--inbox-ttl and --ttl set the same thing \(--ttl is the older name of --inbox-ttl, in seconds\); give only one of them/);
+  await expect(serveOptionsOf({ 'inbox-ttl': '7d' }, { INBOXKIT_TTL: '3600' })).rejects.toThrow(/--inbox-ttl and INBOXKIT_TTL set the same thing/);
+  await expect(serveOptionsOf({}, { INBOXKIT_INBOX_TTL: '7d', INBOXKIT_TTL: '3600' })).rejects.toThrow(/INBOXKIT_INBOX_TTL and INBOXKIT_TTL set the same thing/);
 });
 
 test('the team-service guide names every variable', () => {
