@@ -117,8 +117,8 @@ export const VERIFY_WORDS_CJK: readonly string[] = ['認証', '確認', '验证'
  */
 export const LABEL_WORDS: readonly string[] = [
   // en
-  'order(?: number| no\\.?| id)?', 'invoice(?: number| no\\.?)?', 'receipt(?: number| no\\.?)?', 'ref(?:erence)?(?: number| no\\.?)?', 'ticket(?: number| no\\.?)?', 'case(?: number| no\\.?)?',
-  'booking(?: reference| number)?', 'reservation(?: number)?', 'confirmation (?:number|no\\.?)', 'tracking(?: number| code| id)?', 'transaction(?: id| number)?', 'account (?:number|no\\.?|id)', 'customer (?:number|id|no\\.?)',
+  'order(?: number| no\\.?| id| code)?', 'product code', 'item code', 'article code', '(?:customer|client) code', 'member(?:ship)? code', 'invoice(?: number| no\\.?)?', 'receipt(?: number| no\\.?)?', 'ref(?:erence)?(?: number| no\\.?)?', 'ticket(?: number| no\\.?)?', 'case(?: number| no\\.?)?',
+  'booking(?: reference| number| code)?', 'reservation(?: number| code)?', 'confirmation (?:number|no\\.?)', 'tracking(?: number| code| id)?', 'transaction(?: id| number)?', 'account (?:number|no\\.?|id)', 'customer (?:number|id|no\\.?)',
   'member(?:ship)? (?:number|id|no\\.?)', 'client (?:number|id)', 'user id', 'request id', 'id', 'no\\.', 'nr\\.?', 'serial(?: number)?', 'sku', 'policy(?: number)?', 'claim(?: number)?', 'case (?:number|no\\.?|id)',
   '(?<!(?:verification|security|confirmation|access|pin|code|otp|phone|telephone|mobile) )(?:number|nummer|numéro|número|numero|numer|номер)', 'patient(?: id)?', 'application(?: (?:number|no\\.?|id|reference))?', 'abn', 'acn', 'frn',
   '\\p{L}+nummer', 'no(?=\\s*[:#])', 'sipariş\\p{L}*', 'shipment', 'parcel', 'flight', 'build', 'version', 'ver\\.', 'card ending in', 'ending in', 'last (?:4|four) digits',

@@ -46,6 +46,17 @@ test.describe('groups of upper-case letters and digits joined by dashes', () => 
     expect(codes({ text: 'ORDER NUMBER ABCD-12345 SHIPPED' })).toEqual([]);
     expect(codes({ text: 'TRACKING 4KQ2X-PLM9R IN TRANSIT. Your code arrives by SMS.' })).toEqual([]);
   });
+
+  test('a code named by what it identifies — an order, a booking, a product, a customer — is not a one-time code', () => {
+    expect(codes({ text: 'ORDER CODE 4KQ2X-PLM9R' })).toEqual([]);
+    expect(codes({ text: 'Thanks for your purchase. Your order code: 482913' })).toEqual([]);
+    expect(codes({ text: 'Booking code: 4KQ2XP. Show it at the desk.' })).toEqual([]);
+    expect(codes({ text: 'Reservation code 7HQ2KM' })).toEqual([]);
+    expect(codes({ text: 'Product code 558812 is back in stock.' })).toEqual([]);
+    expect(codes({ text: 'Your customer code is 918273.' })).toEqual([]);
+    // Beside them, the one-time code is still read.
+    expect(extractOtp({ text: 'Order code: 4KQ2X-PLM9R.\nYour verification code is 551204.' })).toBe('551204');
+  });
 });
 
 test.describe('letter codes on a line of their own after a long paragraph that names them', () => {
