@@ -6,10 +6,14 @@
  */
 import { test as base } from '@playwright/test';
 import { captureCallSite } from '../errors/call-site.ts';
-import { postInboundSms } from '../client/internal/inbound-sms.ts';
+import { postInboundSms, stopKeyword } from '../client/internal/inbound-sms.ts';
+import { ApiError } from '../client/index.ts';
 import type { DeliveryFault, InboundSmsOptions, InboundSmsResult, InboxHandle, PhonesResource } from '../client/index.ts';
 import { TestInbox, atSite, stepOptions } from './test-inbox.ts';
 import type { TestInboxContext } from './test-inbox.ts';
+
+/** Whether a phone's delivery fault is the opt-out one (`failSms('unsubscribed')`, or a STOP). */
+const isOptedOut = (fault: DeliveryFault | null): boolean => fault !== null && fault.code === 550 && fault.enhancedStatus === '5.7.1';
 
 /**
  * A phone that belongs to one test, as given by the `phone` fixture and by
@@ -40,21 +44,39 @@ export class TestPhone extends TestInbox {
    * in Twilio's format, signed with `authToken` as Twilio signs it (the app's
    * `twilio.validateRequest()` passes). Each `<Message>` of the TwiML the app
    * answers is texted back to this phone, so the next `waitForMessage()`
-   * returns the reply (STOP, YES, HELP flows). A report step.
+   * returns the reply (STOP, YES, HELP flows). As Twilio's STOP filtering
+   * does, a one-word STOP (STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT,
+   * REVOKE) opts the phone out first — the app's replies then and its later
+   * texts to the phone are refused with 21610 (`undelivered` lists them) —
+   * and START, YES or UNSTOP opts it back in; `stopFiltering: false` turns
+   * this off. A report step.
    *
    * @example
    * ```ts
-   * const answer = await phone.send('STOP', { webhook: 'http://127.0.0.1:3000/twilio/sms', authToken: 'test-token' });
+   * const answer = await phone.send('HELP', { webhook: 'http://127.0.0.1:3000/twilio/sms', authToken: 'test-token' });
    * expect(answer.status).toBe(200);
-   * expect((await phone.waitForMessage()).text).toContain('unsubscribed');
+   * expect((await phone.waitForMessage()).text).toContain('Reply STOP to unsubscribe');
    * ```
    */
   async send(text: string, options: InboundSmsOptions): Promise<InboundSmsResult> {
     const site = captureCallSite(TestPhone.prototype.send);
     const body = async () => {
+      const keyword = options?.stopFiltering === false ? null : stopKeyword(text);
+      // As Twilio does, the opt-out or opt-in takes effect before the app hears of the text.
+      if (keyword === 'opt-out') await this.handle.failDeliveries({ code: 550, enhancedStatus: '5.7.1' });
+      if (keyword === 'opt-in' && isOptedOut(await this.handle.deliveryFault())) await this.handle.clearDeliveryFaults();
       const result = await postInboundSms(this.number, text, options);
-      for (const reply of result.replies) await this.#phones.text(this.number, reply, options.to ?? '+15005550006');
-      return result;
+      const undelivered: string[] = [];
+      for (const reply of result.replies) {
+        try {
+          await this.#phones.text(this.number, reply, options.to ?? '+15005550006');
+        } catch (error) {
+          // The phone has opted out: Twilio refuses the reply (21610), the app's answer stands.
+          if (!(error instanceof ApiError && error.code === 'recipient_opted_out')) throw error;
+          undelivered.push(reply);
+        }
+      }
+      return { ...result, undelivered, keyword };
     };
     return base.step(`send SMS to the app: ${JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text)}`, atSite(site, body), stepOptions(site));
   }

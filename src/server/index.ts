@@ -83,6 +83,7 @@ export async function createPostgresEventBus(options: PostgresEventBusOptions): 
   const bus = await import('./events/postgres-bus.ts');
   return bus.createPostgresEventBus(options);
 }
+
 /**
  * Tells every node that shares a PostgreSQL store that a user's API key was
  * revoked from outside them (as `inboxkit keys revoke` does): the streams

@@ -26,6 +26,15 @@ export interface InboundSmsOptions {
    * @defaultValue 10000
    */
   timeout?: number;
+  /**
+   * Twilio's STOP filtering, on in every Twilio account unless support turned it off: a
+   * one-word opt-out text (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, OPTOUT, REVOKE)
+   * opts the phone out before the app hears of it, so the app's replies and later texts
+   * to it are refused (21610); an opt-in (START, YES, UNSTOP) opts it back in. `false`
+   * for an app whose account handles these words itself: every reply is then texted.
+   * @defaultValue true
+   */
+  stopFiltering?: boolean;
 }
 
 /** What the app answered. */
@@ -38,4 +47,11 @@ export interface InboundSmsResult {
   body: string;
   /** The texts of the `<Message>` replies in the TwiML, in order. */
   replies: string[];
+  /**
+   * The replies that were not texted to the phone because it has opted out (Twilio
+   * refuses them with 21610): after STOP, or with `failSms('unsubscribed')`.
+   */
+  undelivered: string[];
+  /** What STOP filtering made of the text: `opt-out`, `opt-in`, or `null` for any other text (or with `stopFiltering: false`). */
+  keyword: 'opt-out' | 'opt-in' | null;
 }

@@ -32,8 +32,22 @@ export function twimlReplies(twiml: string): string[] {
   return out;
 }
 
-/** Posts an inbound SMS from `from` to the app's webhook, signed; resolves with the app's answer. */
-export async function postInboundSms(from: string, text: string, options: InboundSmsOptions): Promise<InboundSmsResult> {
+/** Twilio's one-word opt-out and opt-in keywords (its default STOP filtering). */
+const OPT_OUT = new Set(['STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', 'OPTOUT', 'REVOKE']);
+const OPT_IN = new Set(['START', 'YES', 'UNSTOP']);
+
+/**
+ * What Twilio's STOP filtering makes of an inbound text: only a message that is one
+ * keyword (any case, spaces and end punctuation around it ignored) counts, so
+ * "STOP PLEASE" is an ordinary message.
+ */
+export function stopKeyword(text: string): 'opt-out' | 'opt-in' | null {
+  const word = text.trim().replace(/[.!?]+$/u, '').toUpperCase();
+  return OPT_OUT.has(word) ? 'opt-out' : OPT_IN.has(word) ? 'opt-in' : null;
+}
+
+/** Posts an inbound SMS from `from` to the app's webhook, signed; resolves with the app's answer (its replies not yet texted). */
+export async function postInboundSms(from: string, text: string, options: InboundSmsOptions): Promise<Omit<InboundSmsResult, 'undelivered' | 'keyword'>> {
   if (typeof options?.webhook !== 'string' || typeof options.authToken !== 'string') {
     throw new InboxkitError('phone.send(text, { webhook, authToken }): give the app\'s incoming-SMS webhook URL and the auth token it validates signatures with.');
   }
