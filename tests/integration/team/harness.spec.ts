@@ -4,8 +4,9 @@
  * (STARTTLS and SMTP AUTH to the service), Prometheus scraping every node.
  * A Playwright suite of email tests (tests/team-suite, 4 workers) runs
  * through the balancer while every node is restarted in turn twice and
- * PostgreSQL once: no test fails, nothing stays queued, and the counters
- * Prometheus scraped match what was sent. Skipped, saying why, where the
+ * PostgreSQL once: no test fails, nothing stays queued, the counters
+ * Prometheus scraped match what was sent, and event streams held open through
+ * every restart resume on another node with every message once and no gap. Skipped, saying why, where the
  * daemons are missing.
  */
 import { spawn } from 'node:child_process';
@@ -15,6 +16,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import nodemailer from 'nodemailer';
 import { test, expect } from '@playwright/test';
+import { createClient } from '../../../src/client/index.ts';
+import type { InboxkitClient } from '../../../src/client/index.ts';
 import { startTeam, teamSkipReason, waitFor } from '../../support/team.ts';
 import type { Team } from '../../support/team.ts';
 
@@ -67,6 +70,16 @@ test('behind the balancer a node sees the client\'s own address, not the balance
   expect(message.envelope.clientAddress).toBe('127.0.0.9');
 });
 
+/** A long-lived event stream through the balancer: the seqs of the messages it delivered, in order, and its connections. */
+function watch(client: InboxkitClient, inboxId: string) {
+  const stream = client.inboxes.stream(inboxId, { maxReconnectAttempts: 30 });
+  const seqs: number[] = [];
+  const done = (async () => {
+    for await (const event of stream) if (event.type === 'message') seqs.push(event.message.seq);
+  })();
+  return { inboxId, seqs, done, connections: () => stream.connections, state: () => stream.state, close: () => stream.close() };
+}
+
 test('200 email tests with 4 workers through HAProxy and Postfix pass while every node restarts twice and PostgreSQL once; nothing is lost and the counters match', { tag: '@heavy' }, async () => {
   const out = mkdtempSync(join(tmpdir(), 'inboxkit-team-suite-'));
   const report = join(out, 'report.json');
@@ -90,6 +103,23 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
   let done = false;
   void finished.then(() => (done = true));
 
+  // Streams that stay open through every restart, through the balancer, each fed a message every
+  // few hundred ms through Postfix meanwhile: each must resume on another node from Last-Event-ID,
+  // with every message once and no gap.
+  const client = createClient({ baseUrl: team.baseUrl, apiKey: team.apiKey, retry: { maxRetries: 5 } });
+  const watched = await Promise.all(Array.from({ length: 4 }, () => client.inboxes.create()));
+  const watchers = watched.map((inbox) => watch(client, inbox.id));
+  const fed = new Map(watched.map((inbox) => [inbox.id, 0]));
+  let feeding = true;
+  const feeder = (async () => {
+    for (let i = 0; feeding; i++) {
+      const inbox = watched[i % watched.length]!;
+      await relay().sendMail({ from: 'no-reply@app.test', to: inbox.address, subject: `watched ${i}`, text: `message ${i}` });
+      fed.set(inbox.id, fed.get(inbox.id)! + 1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  })();
+
   const relayedBefore = team.relayed();
   const restarts: string[] = [];
   /** Node restarts through which Postfix relayed nothing (the suite's mail should flow through the other node). */
@@ -109,6 +139,8 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
     if (step !== 'postgres' && after === at) quiet.push(step);
   }
   writeFileSync(restartsDone, '');
+  feeding = false;
+  await feeder;
   const code = await finished;
   const json = readFileSync(report, 'utf8');
   const stats = (JSON.parse(json) as { stats: { expected: number; unexpected: number; flaky: number; skipped: number } }).stats;
@@ -120,6 +152,20 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
   expect(restarts.filter((r) => r.includes('after the suite')), 'restarts should happen while the suite runs').toEqual([]);
   expect(quiet, `mail should flow through the other node while a node restarts: ${restarts.join(', ')}`).toEqual([]);
   await waitFor(async () => (await team.queued()) === 0, 'Postfix\'s queue to be empty');
+
+  // Every watched stream delivered each of its inbox's messages once, in order, with no gap, and resumed at least once.
+  for (const watcher of watchers) {
+    const sent = fed.get(watcher.inboxId)!;
+    await waitFor(async () => watcher.seqs.length >= sent, `the stream of ${watcher.inboxId} to deliver its ${sent} messages (it has ${watcher.seqs.length}, ${watcher.state()})`);
+    const inbox = watched.find((w) => w.id === watcher.inboxId)!;
+    const stored = (await inbox.messages({ limit: 100 })).items.map((m) => m.seq).sort((a, b) => a - b);
+    expect(stored, `every message sent to ${watcher.inboxId} was stored`).toHaveLength(sent);
+    expect(watcher.seqs, `the stream of ${watcher.inboxId}: every message once, in order (restarts: ${restarts.join(', ')})`).toEqual(stored);
+    expect(watcher.connections(), `the stream of ${watcher.inboxId} should have resumed on another node`).toBeGreaterThan(1);
+    watcher.close();
+  }
+  await Promise.all(watchers.map((w) => w.done));
+  await client.close();
 
   // Prometheus scraped every node; the counters of a known batch match what was sent.
   const up = await team.query('count_over_time(up{job="inboxkit"}[30m])');
