@@ -1,11 +1,17 @@
 /**
  * {@link createAnalysisRunner}: analyses of untrusted mail run where they can
- * be stopped. Each job runs in a worker thread of its own with a heap bound
+ * be stopped. Each job runs in a worker thread with a heap bound
  * (`resourceLimits`), and is ended by `terminate()` when its time is up — a
  * timer on the main thread that waits for a busy loop could not fire — so no
  * email can hold the service's event loop. At most `concurrency` workers run
  * at once, and at most `queue` jobs wait; more are refused at once. Every
  * refusal names the bound that was hit.
+ *
+ * A worker that answered is kept, idle, for the next job (at most
+ * `concurrency` of them, each for `idleMs` and at most
+ * {@link JOBS_PER_WORKER} jobs): starting a thread, and compiling its code,
+ * costs more than most analyses. A worker that was stopped by a bound, or
+ * failed, is never reused.
  *
  * @packageDocumentation
  */
@@ -81,18 +87,28 @@ export interface AnalysisRunnerOptions {
    * @defaultValue 32
    */
   queue?: number;
+  /**
+   * How long a worker that answered stays, idle, for the next job, in milliseconds.
+   * @defaultValue 10_000
+   */
+  idleMs?: number;
 }
+
+/** Jobs one worker runs before it is replaced by a fresh one (its heap starts clean). */
+export const JOBS_PER_WORKER = 100;
 
 /** Runs analyses in bounded workers. */
 export interface AnalysisRunner {
   /**
-   * Runs one job in a worker of its own.
+   * Runs one job in a worker: an idle one, or a new one.
    * @throws AnalysisBoundError naming the bound (time, memory, busy) that stopped or refused it.
    * @throws AnalysisFailedError with the worker's own error (a malformed test DNS, mailauth missing).
    */
   run<K extends AnalysisJob['kind']>(job: Extract<AnalysisJob, { kind: K }>): Promise<AnalysisResults[K]>;
-  /** Terminates the running workers and refuses the waiting and later jobs. */
+  /** Terminates the running and idle workers and refuses the waiting and later jobs. */
   close(): Promise<void>;
+  /** Workers started so far (a new one for each job that found none idle). */
+  readonly workersStarted: number;
 }
 
 /** The worker module beside this one: TypeScript when run from source, JavaScript once built. */
@@ -101,7 +117,74 @@ function workerUrl(): URL {
 }
 
 /**
- * Creates a runner. Workers start per job, not before; nothing runs between jobs.
+ * The runner's threads: {@link WorkerPool.take} gives an idle worker or starts one;
+ * {@link WorkerPool.park} keeps one that answered (at most `keep` idle, each for
+ * `idleMs`, each for {@link JOBS_PER_WORKER} jobs) or ends it.
+ */
+interface WorkerPool {
+  take(): Worker;
+  park(worker: Worker): void;
+  /** Forgets the idle workers and hands them over, to be terminated. */
+  drain(): Worker[];
+  readonly started: number;
+}
+
+function workerPool(limits: { maxMemoryMb: number; keep: number; idleMs: number }): WorkerPool {
+  /** Workers that answered and wait for a job, with the timer that ends each. */
+  const idle = new Map<Worker, ReturnType<typeof setTimeout>>();
+  const jobsRun = new WeakMap<Worker, number>();
+  let started = 0;
+  const start = (): Worker => {
+    const worker = new Worker(workerUrl(), { resourceLimits: { maxOldGenerationSizeMb: limits.maxMemoryMb, maxYoungGenerationSizeMb: Math.max(8, Math.floor(limits.maxMemoryMb / 4)) } });
+    started++;
+    // A worker, running or idle, does not keep a closing process alive.
+    worker.unref();
+    // An idle worker's failure only ends it (a job's own listeners report the failure of a running one).
+    worker.on('error', () => {});
+    worker.once('exit', () => {
+      clearTimeout(idle.get(worker));
+      idle.delete(worker);
+    });
+    return worker;
+  };
+  return {
+    take() {
+      for (const [worker, timer] of idle) {
+        clearTimeout(timer);
+        idle.delete(worker);
+        return worker;
+      }
+      return start();
+    },
+    park(worker) {
+      const runs = (jobsRun.get(worker) ?? 0) + 1;
+      jobsRun.set(worker, runs);
+      if (runs >= JOBS_PER_WORKER || idle.size >= limits.keep) {
+        void worker.terminate();
+        return;
+      }
+      const timer = setTimeout(() => {
+        idle.delete(worker);
+        void worker.terminate();
+      }, limits.idleMs);
+      timer.unref();
+      idle.set(worker, timer);
+    },
+    drain() {
+      for (const timer of idle.values()) clearTimeout(timer);
+      const workers = [...idle.keys()];
+      idle.clear();
+      return workers;
+    },
+    get started() {
+      return started;
+    },
+  };
+}
+
+/**
+ * Creates a runner. Workers start for a job, not before, and are kept for later
+ * jobs while idle (see above); nothing runs between jobs.
  *
  * @example
  * ```ts
@@ -153,33 +236,40 @@ export function createAnalysisRunner(options: AnalysisRunnerOptions = {}): Analy
     waiting.shift()?.go();
   };
 
+  const pool = workerPool({ maxMemoryMb, keep: concurrency, idleMs: options.idleMs ?? 10_000 });
+
   const inWorker = (job: AnalysisJob, deadline: number): Promise<unknown> =>
     new Promise((resolve, reject) => {
-      const worker = new Worker(workerUrl(), { workerData: job, resourceLimits: { maxOldGenerationSizeMb: maxMemoryMb, maxYoungGenerationSizeMb: Math.max(8, Math.floor(maxMemoryMb / 4)) } });
-      // A running analysis does not keep a closing process alive.
-      worker.unref();
+      const worker = pool.take();
       running.add(worker);
       let settled = false;
-      const settle = (fn: () => void) => {
+      /** Settles the job; `keep` parks the worker for the next one, otherwise it is terminated. */
+      const settle = (keep: boolean, fn: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         running.delete(worker);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        if (keep && !closed) pool.park(worker);
+        else void worker.terminate();
         fn();
       };
-      const timer = setTimeout(() => {
-        settle(() => reject(new AnalysisBoundError('time', `analysis: the ${job.kind} analysis took longer than ${timeoutMs} ms, the time bound, and was stopped; the mail is too large or too complex to analyse here.`)));
-        void worker.terminate();
-      }, Math.max(0, deadline - Date.now()));
-      worker.once('message', (answer: { ok: boolean; value?: unknown; error?: { name: string; message: string; kind: unknown } }) => {
-        settle(() => (answer.ok ? resolve(answer.value) : reject(new AnalysisFailedError(answer.error?.name ?? 'Error', answer.error?.message ?? 'the analysis failed', answer.error?.kind))));
-        void worker.terminate();
-      });
-      worker.once('error', (error: Error & { code?: string }) => {
+      const stopped = () => new AnalysisBoundError('time', `analysis: the ${job.kind} analysis took longer than ${timeoutMs} ms, the time bound, and was stopped; the mail is too large or too complex to analyse here.`);
+      const timer = setTimeout(() => settle(false, () => reject(stopped())), Math.max(0, deadline - Date.now()));
+      const onMessage = (answer: { ok: boolean; value?: unknown; error?: { name: string; message: string; kind: unknown } }) => {
+        settle(true, () => (answer.ok ? resolve(answer.value) : reject(new AnalysisFailedError(answer.error?.name ?? 'Error', answer.error?.message ?? 'the analysis failed', answer.error?.kind))));
+      };
+      const onError = (error: Error & { code?: string }) => {
         const memory = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
-        settle(() => reject(memory ? new AnalysisBoundError('memory', `analysis: the ${job.kind} analysis needed more than ${maxMemoryMb} MiB, the memory bound, and was stopped; the mail is too large or too complex to analyse here.`) : error));
-      });
-      worker.once('exit', () => settle(() => reject(new AnalysisBoundError(closed ? 'busy' : 'memory', closed ? 'analysis: the service is shutting down.' : `analysis: the ${job.kind} analysis's worker ended without an answer (its memory bound is ${maxMemoryMb} MiB).`))));
+        settle(false, () => reject(memory ? new AnalysisBoundError('memory', `analysis: the ${job.kind} analysis needed more than ${maxMemoryMb} MiB, the memory bound, and was stopped; the mail is too large or too complex to analyse here.`) : error));
+      };
+      const onExit = () => settle(false, () => reject(new AnalysisBoundError(closed ? 'busy' : 'memory', closed ? 'analysis: the service is shutting down.' : `analysis: the ${job.kind} analysis's worker ended without an answer (its memory bound is ${maxMemoryMb} MiB).`)));
+      worker.on('message', onMessage);
+      worker.once('error', onError);
+      worker.once('exit', onExit);
+      worker.postMessage(job);
     });
 
   return {
@@ -196,7 +286,10 @@ export function createAnalysisRunner(options: AnalysisRunnerOptions = {}): Analy
     async close() {
       closed = true;
       for (const entry of waiting.splice(0)) entry.fail(new AnalysisBoundError('busy', 'analysis: the service is shutting down.'));
-      await Promise.all([...running].map((worker) => worker.terminate()));
+      await Promise.all([...running, ...pool.drain()].map((worker) => worker.terminate()));
+    },
+    get workersStarted() {
+      return pool.started;
     },
   };
 }

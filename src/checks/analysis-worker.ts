@@ -1,13 +1,14 @@
 /**
- * The worker thread of {@link createAnalysisRunner}: runs one analysis of
+ * The worker thread of {@link createAnalysisRunner}: runs analyses of
  * untrusted mail (sender authentication, link and code extraction, content
- * rules) and posts its answer. It is started for one job and ended after it,
- * or terminated when the job passes its time bound; its heap is bounded by the
- * runner's `resourceLimits`.
+ * rules), one at a time, each posted to it as a message, and posts each
+ * answer. The runner keeps it for later jobs while it behaves, and terminates
+ * it when a job passes its time bound; its heap is bounded by the runner's
+ * `resourceLimits`. It keeps nothing between jobs.
  *
  * @packageDocumentation
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { extractLinks, extractOtps } from '../extract/index.ts';
 import { runAuthentication } from './authentication.ts';
 import { checkCompatibility } from './compatibility.ts';
@@ -41,9 +42,9 @@ async function run(job: AnalysisJob): Promise<unknown> {
 }
 
 const port = parentPort;
-if (port) {
-  run(workerData as AnalysisJob).then(
+port?.on('message', (job: AnalysisJob) => {
+  run(job).then(
     (value) => port.postMessage({ ok: true, value }),
     (error: unknown) => port.postMessage({ ok: false, error: { name: (error as Error)?.name ?? 'Error', message: String((error as Error)?.message ?? error), kind: (error as { kind?: unknown })?.kind } }),
   );
-}
+});

@@ -1,7 +1,8 @@
 /**
- * Analyses of untrusted mail run in a worker of their own that a bound can
- * stop: the answer is the analysis's own, and a job past its time or heap
- * bound, or over the runner's workers and queue, is refused naming the bound.
+ * Analyses of untrusted mail run in a worker that a bound can stop: the
+ * answer is the analysis's own, and a job past its time or heap bound, or over
+ * the runner's workers and queue, is refused naming the bound. A worker that
+ * answered is kept for the next job; one a bound stopped is not.
  */
 import { test, expect } from '@playwright/test';
 import { AnalysisBoundError, AnalysisFailedError, createAnalysisRunner } from '../../../src/checks/analysis-runner.ts';
@@ -84,6 +85,46 @@ test('an error of the analysis itself comes back with its name and kind', async 
     expect(error).toBeInstanceOf(AnalysisFailedError);
     expect((error as Error).name).toBe('TestDnsError');
     expect((error as Error).message).toContain('is a DKIM key record without a p= tag');
+  } finally {
+    await runner.close();
+  }
+});
+
+test('a worker that answered runs the next job, so a session of analyses starts one thread, not one per job', async () => {
+  const runner = createAnalysisRunner({ concurrency: 1, timeoutMs: 60_000 });
+  try {
+    for (let i = 0; i < 5; i++) expect((await runner.run({ kind: 'extract', source })).otps.candidates[0]?.code).toBe('482913');
+    expect(runner.workersStarted).toBe(1);
+  } finally {
+    await runner.close();
+  }
+});
+
+test('a worker stopped by a bound is never reused: each job after it gets a fresh one', async () => {
+  test.setTimeout(120_000);
+  const timed = createAnalysisRunner({ concurrency: 1, timeoutMs: 5 });
+  try {
+    for (let i = 0; i < 2; i++) expect((await boundOf(timed.run({ kind: 'content', raw: bigMessage(8) }))).bound).toBe('time');
+    expect(timed.workersStarted).toBe(2);
+  } finally {
+    await timed.close();
+  }
+  const small = createAnalysisRunner({ concurrency: 1, maxMemoryMb: 16, timeoutMs: 90_000 });
+  try {
+    for (let i = 0; i < 2; i++) expect((await boundOf(small.run({ kind: 'content', raw: bigMessage(24) }))).bound).toBe('memory');
+    expect(small.workersStarted).toBe(2);
+  } finally {
+    await small.close();
+  }
+});
+
+test('an idle worker ends after its idle time, and the next job starts another', async () => {
+  const runner = createAnalysisRunner({ concurrency: 1, timeoutMs: 60_000, idleMs: 50 });
+  try {
+    await runner.run({ kind: 'extract', source });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await runner.run({ kind: 'extract', source });
+    expect(runner.workersStarted).toBe(2);
   } finally {
     await runner.close();
   }
