@@ -38,7 +38,7 @@ import { createMetaRoutes } from './routes/meta.handlers.ts';
 import { createMessageRoutes } from './routes/messages.handlers.ts';
 import { createStreamRoutes } from './routes/stream.handlers.ts';
 import { createPhoneRoutes } from './routes/phones.handlers.ts';
-import { createSmsRoutes } from './routes/sms.handlers.ts';
+import { createProviderRoutes } from './routes/sms.handlers.ts';
 import type { ConnectionTimers } from './streams/connection.ts';
 import { createViewerRoutes } from './routes/viewer.handlers.ts';
 
@@ -136,7 +136,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   useMiddleware(app, ctx, options.rateLimiter ?? createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds), onBehalf);
   app.route(API_PREFIX, createApi(ctx, options));
   serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl, onBehalf });
-  app.route('/sms', createSmsRoutes(ctx)); // SMS provider APIs (Twilio, AWS SNS, Vonage) as apps' SDKs call them
+  app.route('/', createProviderRoutes(ctx)); // the provider APIs (wire/providers.ts) as apps' SDKs call them
   // The web inbox viewer at `/`: static files, a client of the API above.
   if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));
   // Also outside the API prefix, for process supervisors and load balancers.

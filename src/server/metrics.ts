@@ -9,6 +9,8 @@
  */
 import type * as PromClientModule from 'prom-client';
 
+import { PROVIDER_IDS } from '../wire/providers.ts';
+
 type PromClient = typeof PromClientModule;
 
 /** Why the SMTP intake refused a recipient, a message or a connection. */
@@ -30,6 +32,8 @@ export interface ServiceMetrics {
   accepted(copies: number): void;
   /** A recipient, message or connection was refused. */
   refused(reason: RefusedReason): void;
+  /** The intake stored `copies` inbox copies that came through `channel` (`smtp`, or a provider's id). */
+  stored(channel: string, copies: number): void;
   /** Seconds from the end of DATA to the copies stored and published to this node's streams. */
   delivered(seconds: number): void;
   /** A caller reached a cap (`smtp_connections`, `smtp_connections_per_address`, `http_429`). */
@@ -53,6 +57,7 @@ export function noMetrics(): ServiceMetrics {
   return {
     accepted() {},
     refused() {},
+    stored() {},
     delivered() {},
     capReached() {},
     databaseError() {},
@@ -86,6 +91,8 @@ export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetri
   prom.collectDefaultMetrics({ register: registry, prefix: 'inboxkit_process_' });
   const accepted = new prom.Counter({ name: 'inboxkit_mail_accepted_total', help: 'Inbox copies of messages stored by the SMTP intake of this node.', registers: [registry] });
   const refused = new prom.Counter({ name: 'inboxkit_mail_refused_total', help: 'Recipients, messages and connections the SMTP intake of this node refused, by reason.', labelNames: ['reason'], registers: [registry] });
+  const stored = new prom.Counter({ name: 'inboxkit_intake_stored_total', help: 'Inbox copies stored by this node, by the channel they came through (smtp, or an SMS or email provider API).', labelNames: ['channel'], registers: [registry] });
+  for (const channel of ['smtp', ...PROVIDER_IDS]) stored.inc({ channel }, 0);
   const latency = new prom.Histogram({
     name: 'inboxkit_delivery_latency_seconds',
     help: 'From the end of DATA to the copies stored and published to the event streams of this node.',
@@ -116,6 +123,7 @@ export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetri
   return {
     accepted: (copies) => accepted.inc(copies),
     refused: (reason) => refused.inc({ reason }),
+    stored: (channel, copies) => stored.inc({ channel }, copies),
     delivered: (seconds) => latency.observe(seconds),
     capReached: (cap) => caps.inc({ cap }),
     databaseError: (source) => dbErrors.inc({ source }),

@@ -26,6 +26,10 @@ import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { createProbes } from './probes.ts';
 import { prepareMessage } from './mail/prepare.ts';
+import { createMailPool } from './mail/pool.ts';
+import { createForwarder } from './forward/forwarder.ts';
+import type { ForwardQueue } from './forward/forwarder.ts';
+import type { PrepareOptions, PreparedMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import type { SmtpIntake } from './smtp/intake.ts';
 import { makeSelfSigned } from './smtp/self-signed.ts';
@@ -202,6 +206,34 @@ async function startIntake(ctx: ServerContext, metrics: ServiceMetrics): Promise
   });
 }
 
+/** The node's mail parts: the worker pool that parses large messages, and the forwarding queue (with a relay). */
+interface MailParts {
+  prepare(raw: Uint8Array, options: PrepareOptions): Promise<PreparedMessage>;
+  forwarder: ForwardQueue | null;
+  close(): Promise<void>;
+}
+
+/**
+ * Makes the node's mail parts. Messages of 512 KiB and more are parsed and
+ * sanitized in one worker thread (started on the first such message), so that
+ * a large attachment does not hold up other deliveries, streams and requests
+ * (an email with a 1 MB attachment takes 10–30 ms of CPU to prepare). Smaller
+ * ones are prepared on the event loop: on two cores the hand-off cost more
+ * than it saved (`npm run bench -- --only intake`).
+ */
+function openMailParts(config: ResolvedConfig, logger: Logger): MailParts {
+  const forwarder = config.relayUrl ? createForwarder({ ...config.forwarding, relayUrl: config.relayUrl, logger: logger.child({ component: 'forward' }) }) : null;
+  const pool = createMailPool({ threads: 1, minBytes: 512 * 1024 });
+  return {
+    prepare: (raw, options) => pool.prepare(raw, options),
+    forwarder,
+    async close() {
+      await forwarder?.close();
+      await pool.close();
+    },
+  };
+}
+
 /** The store of a service started without one: PostgreSQL for a database URL (its driver loaded only then), else SQLite. */
 async function openStore(config: ResolvedConfig, clock: { now?: () => number }, logger: Logger, metrics: ServiceMetrics): Promise<Store> {
   if (!config.databaseUrl) return createSqliteStore({ path: config.dbPath, ...clock });
@@ -273,10 +305,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (isPostgresStore(store)) config.bounds.maxStoredBytes = null;
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
+    const mail = openMailParts(config, logger);
+    cleanups.push(() => mail.close());
     const ctx = createServerContext({
       store,
       config,
       logger,
+      mail: { prepare: mail.prepare, forwarder: mail.forwarder, observer: { stored: (channel, copies) => metrics.stored(channel, copies) } },
       ...clock,
       ...(bus ? { bus } : {}),
       ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
@@ -295,6 +330,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       front: createProbes({ draining: () => draining(), metrics }),
       onStatus: (status: number) => (status === 429 ? metrics.capReached('http_429') : status === 503 ? metrics.databaseError('http') : undefined),
     };
+    // Closed after the SMTP intake and the HTTP server (cleanups run newest first): background deliveries settle, then the mail parts go.
+    cleanups.push(() => ctx.intake.close());
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
     const smtp = await startIntake(ctx, metrics);

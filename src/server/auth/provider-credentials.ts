@@ -9,10 +9,16 @@
  *
  * @packageDocumentation
  */
+import { PROVIDERS } from '../../wire/providers.ts';
 import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX, SESSION_PREFIX } from './secrets.ts';
 
-/** Where the provider APIs are served, outside `/api/v1`. */
-export const PROVIDER_PATH_PREFIX = '/sms/';
+/** Where the provider APIs are served, outside `/api/v1` (every row's mount but the API's own). */
+export const PROVIDER_MOUNTS: readonly string[] = PROVIDERS.map((row) => row.mount).filter((mount) => !mount.startsWith('/api/'));
+
+/** Whether a path is one of a provider API's. */
+export function isProviderPath(path: string): boolean {
+  return PROVIDER_MOUNTS.some((mount) => path === mount || path.startsWith(`${mount}/`));
+}
 
 function isInboxkitSecret(secret: string): boolean {
   return secret.startsWith(API_KEY_PREFIX) || secret.startsWith(OPERATOR_TOKEN_PREFIX);
@@ -25,7 +31,7 @@ function isInboxkitSecret(secret: string): boolean {
  * token), else none (anonymous).
  */
 export function providerAuthorization(path: string, authorization: string | undefined): string | undefined {
-  if (!path.startsWith(PROVIDER_PATH_PREFIX) || authorization === undefined) return authorization;
+  if (!isProviderPath(path) || authorization === undefined) return authorization;
   const basic = /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
   if (basic?.[1]) {
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');

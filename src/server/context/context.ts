@@ -12,6 +12,11 @@ import { hashSecret } from '../auth/secrets.ts';
 import { createEventBus } from '../events/bus.ts';
 import type { EventBus } from '../events/types.ts';
 import { createDeliveryFaults } from '../faults/table.ts';
+import { createIntake } from '../intake/intake.ts';
+import type { Intake } from '../intake/intake.ts';
+import type { StoreObserver } from '../intake/store-copies.ts';
+import type { ForwardQueue } from '../forward/forwarder.ts';
+import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { createStreamCaps } from '../auth/caps.ts';
 import type { StreamCaps } from '../auth/caps.ts';
@@ -48,6 +53,12 @@ export interface ServerContext {
   operatorTokenHash?: string | null;
   /** The per-inbox delivery faults the SMTP intake honours (an extension); whoever owns the context closes them. */
   faults: DeliveryFaults;
+  /**
+   * The one intake every channel calls (SMTP, the SMS and email providers'
+   * APIs): reach, faults, one copy per inbox, publish after commit, with the
+   * store's bounds. Whoever owns the context closes it (`intake.close()`).
+   */
+  intake: Intake;
   /** The slots of open event streams per credential and per client address on this node. */
   streamCaps: StreamCaps;
   /** The spam scanner of `POST /messages/{id}/spam-check` (from `config.spamCheck`), or null/absent when none is configured. */
@@ -80,6 +91,16 @@ export interface ServerContextOptions {
    * @defaultValue none: no `tmo_…` credential is accepted
    */
   operatorToken?: string;
+  /**
+   * The node's mail parts the intake uses: where large messages are parsed
+   * (a worker pool), the forwarding queue, and the metrics told of stored copies.
+   * @defaultValue parsing on the calling thread, no forwarding, no metrics
+   */
+  mail?: {
+    prepare?: (raw: Uint8Array, options: PrepareOptions) => Promise<PreparedMessage>;
+    forwarder?: ForwardQueue | null;
+    observer?: StoreObserver | null;
+  };
 }
 
 /**
@@ -98,6 +119,18 @@ export function createServerContext(options: ServerContextOptions): ServerContex
   const logger = options.logger ?? pino({ level: 'silent' });
   const bus = options.bus ?? createEventBus({ onListenerError: (err, event) => logger.error({ err, event: event.type }, 'event listener failed') });
   const now = options.now ?? Date.now;
+  const faults = createDeliveryFaults({ store: options.store, now });
+  const intake = createIntake({
+    store: options.store,
+    bus,
+    logger: logger.child({ component: 'intake' }),
+    now,
+    limits: { maxMessagesPerInbox: options.config.maxMessagesPerInbox, maxStoredBytes: options.config.bounds.maxStoredBytes },
+    forwarder: options.mail?.forwarder ?? null,
+    faults,
+    prepare: options.mail?.prepare,
+    observer: options.mail?.observer,
+  });
   return {
     store: options.store,
     bus,
@@ -106,7 +139,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     now,
     hash: hashSecret,
     operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
-    faults: createDeliveryFaults({ store: options.store, now }),
+    faults,
+    intake,
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
     spamScanner: options.config.spamCheck ? createSpamScanner(options.config.spamCheck) : null,
   };

@@ -16,9 +16,8 @@ import { createRouter } from '../http/router.ts';
 import { allocatePhone } from '../sms/numbers.ts';
 import { capOf, guestCapReached, newInboxFields } from './inboxes.handlers.ts';
 import { createPhoneRoute, sendSmsRoute } from './phones.routes.ts';
-import { deliverSms, segmentsOf } from '../sms/deliver.ts';
-import { smsFaultOf, storeAfter } from '../sms/faults.ts';
-import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
+import { segmentsOf } from '../sms/kit.ts';
+import { smsReachOf, textPhone } from './sms-intake.ts';
 
 /** The phone routes (paths relative to `/api/v1`). */
 export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
@@ -52,25 +51,26 @@ export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   });
 
   app.openapi(sendSmsRoute, async (c) => {
-    const principal = c.var.principal;
-    if (!mayUseIntake(principal, ctx.config.http.host)) {
+    const reach = smsReachOf(c, ctx);
+    if (!reach) {
       throw new HttpError('unauthorized', 'This shared service takes SMS from API keys only: send Authorization: Bearer <API key> (or the phone\'s X-Inbox-Token).');
     }
     const body = c.req.valid('json');
-    const phone = await reachablePhone(ctx.store, principal, body.to, ctx.now());
-    if (!phone) throw new HttpError('inbox_not_found', `No active phone ${body.to} that this caller may text: numbers come from POST /phones and go when the phone is deleted or expires.`);
-    const fault = smsFaultOf(await ctx.faults.take(phone.id));
-    if (fault.kind === 'invalid') throw new HttpError('validation_error', `to: ${body.to} is not a number a network can reach (a fault set on this phone with failSms('invalid')); nothing was stored.`);
-    if (fault.kind === 'unsubscribed') throw new HttpError('recipient_opted_out', `to: ${body.to} has opted out of texts (a fault set on this phone with failSms('unsubscribed')); nothing was stored.`);
-    const answer = { inboxId: phone.id, to: body.to, segments: segmentsOf(body.text) };
-    if (fault.kind === 'undeliverable') return c.json({ data: { ...answer, messageId: null, seq: null, status: 'undelivered' as const } }, 200);
-    const sms = { to: body.to, from: body.from ?? 'inboxkit', body: body.text, provider: 'inboxkit', providerId: randomUUID(), clientAddress: clientAddressOf(c) };
-    if (fault.delayMs > 0) {
-      await storeAfter(fault.delayMs, (ms) => ctx.faults.delay(ms), () => deliverSms(ctx, phone, sms), (error) => ctx.logger.error({ err: error }, 'sms: a delayed SMS could not be stored'));
-      return c.json({ data: { ...answer, messageId: null, seq: null, status: 'queued' as const } }, 200);
+    const { outcome } = await textPhone(c, ctx, reach, { to: body.to, from: body.from ?? 'inboxkit', body: body.text, provider: 'inboxkit', providerId: randomUUID() });
+    const answer = { to: body.to, segments: segmentsOf(body.text) };
+    switch (outcome.status) {
+      case 'unknown':
+        throw new HttpError('inbox_not_found', `No active phone ${body.to} that this caller may text: numbers come from POST /phones and go when the phone is deleted or expires.`);
+      case 'refused':
+        if (outcome.fault.class === 'opted_out') throw new HttpError('recipient_opted_out', `to: ${body.to} has opted out of texts (a fault set on this phone with failSms('unsubscribed')); nothing was stored.`);
+        throw new HttpError('validation_error', `to: ${body.to} is not a number a network can reach (a fault set on this phone with failSms('invalid')); nothing was stored.`);
+      case 'undelivered':
+        return c.json({ data: { ...answer, inboxId: outcome.inboxId, messageId: null, seq: null, status: 'undelivered' as const } }, 200);
+      case 'queued':
+        return c.json({ data: { ...answer, inboxId: outcome.inboxId, messageId: null, seq: null, status: 'queued' as const } }, 200);
+      default:
+        return c.json({ data: { ...answer, inboxId: outcome.inboxId, messageId: outcome.message.id, seq: outcome.message.seq, status: 'delivered' as const } }, 200);
     }
-    const stored = await deliverSms(ctx, phone, sms);
-    return c.json({ data: { ...answer, messageId: stored.id, seq: stored.seq, status: 'delivered' as const } }, 200);
   });
 
   return app;

@@ -10,13 +10,14 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { E164_PATTERN } from '../../wire/phones.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
-import { clientAddressOf } from '../http/client-address.ts';
-import { deliverSms } from '../sms/deliver.ts';
-import { isUnsubscribed, smsFaultOf, storeAfter } from '../sms/faults.ts';
-import { mayUseIntake, reachablePhone } from '../sms/reach.ts';
+import type { Reach } from '../auth/caller.ts';
+import { findPhone, mayReach } from '../intake/reach.ts';
+import { isUnsubscribed } from '../sms/faults.ts';
+import { formField } from '../sms/kit.ts';
+import type { ParsedForm } from '../sms/kit.ts';
 import { SNS_MAX_SMS, messageAttributes, optedOutResponse, publishResponse, snsError, snsSender } from '../sms/sns.ts';
 import type { SnsAnswer } from '../sms/sns.ts';
-import { formField } from '../sms/twilio.ts';
+import { smsReachOf, textPhone } from './sms-intake.ts';
 
 function answer(c: Context<AppEnv>, a: SnsAnswer): Response {
   return c.body(a.xml, a.status as 200, { 'content-type': 'text/xml' });
@@ -24,37 +25,47 @@ function answer(c: Context<AppEnv>, a: SnsAnswer): Response {
 
 /** Publish to a phone number; anything else is refused in SNS's words. */
 async function publish(c: Context<AppEnv>, ctx: ServerContext): Promise<Response> {
-  if (!mayUseIntake(c.var.principal, ctx.config.http.host)) {
+  const reach = smsReachOf(c, ctx);
+  if (!reach) {
     return answer(c, snsError(403, 'InvalidClientTokenId', 'The security token included in the request is invalid: this shared inboxkit service takes an inboxkit API key as the access key id.'));
   }
   const form = await c.req.parseBody();
   const action = formField(form, 'Action');
-  if (action === 'CheckIfPhoneNumberIsOptedOut') return checkOptedOut(c, ctx, formField(form, 'phoneNumber').trim());
-  if (action !== 'Publish') return answer(c, snsError(400, 'InvalidAction', `The action ${action || '(none)'} is not valid for this endpoint: the inboxkit service takes Publish to a PhoneNumber only.`));
+  if (action === 'CheckIfPhoneNumberIsOptedOut') return checkOptedOut(c, ctx, reach, formField(form, 'phoneNumber').trim());
+  if (action !== 'Publish') return answer(c, snsError(400, 'InvalidAction', `The action ${action || '(none)'} is not valid for this endpoint: the inboxkit service takes Publish to a PhoneNumber and CheckIfPhoneNumberIsOptedOut only.`));
+  return publishSms(c, ctx, reach, form);
+}
+
+/** The SNS error of a publish request's fields, or null when it may go. */
+function checkPublish(to: string, body: string): SnsAnswer | null {
+  if (to === '') return snsError(400, 'InvalidParameter', 'Invalid parameter: PhoneNumber Reason: the inboxkit service delivers SMS only; publishing to a TopicArn or TargetArn is not offered.');
+  if (!E164_PATTERN.test(to)) return snsError(400, 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${to} is not valid to publish to (use E.164)`);
+  if (body === '') return snsError(400, 'InvalidParameter', 'Invalid parameter: Empty message');
+  if ([...body].length > SNS_MAX_SMS) return snsError(400, 'InvalidParameter', `Invalid parameter: Message too long (an SMS takes at most ${SNS_MAX_SMS} characters)`);
+  return null;
+}
+
+/** `Publish` to a `PhoneNumber`: parse, hand to the intake, answer. */
+async function publishSms(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, form: ParsedForm): Promise<Response> {
   const to = formField(form, 'PhoneNumber').trim();
   const body = formField(form, 'Message');
-  if (to === '') return answer(c, snsError(400, 'InvalidParameter', 'Invalid parameter: PhoneNumber Reason: the inboxkit service delivers SMS only; publishing to a TopicArn or TargetArn is not offered.'));
-  if (!E164_PATTERN.test(to)) return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${to} is not valid to publish to (use E.164)`));
-  if (body === '') return answer(c, snsError(400, 'InvalidParameter', 'Invalid parameter: Empty message'));
-  if ([...body].length > SNS_MAX_SMS) return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: Message too long (an SMS takes at most ${SNS_MAX_SMS} characters)`));
-  const phone = await reachablePhone(ctx.store, c.var.principal, to, ctx.now());
-  if (!phone) return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${to} is not an active inboxkit phone (numbers come from POST /api/v1/phones)`));
-  const fault = smsFaultOf(await ctx.faults.take(phone.id));
-  if (fault.kind === 'invalid') return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${to} is not valid to publish to (an inboxkit fault set on this phone with failSms('invalid'))`));
+  const problem = checkPublish(to, body);
+  if (problem) return answer(c, problem);
   const messageId = randomUUID();
+  const { outcome } = await textPhone(c, ctx, reach, { to, from: snsSender(messageAttributes(form)), body, provider: 'sns', providerId: messageId });
+  if (outcome.status === 'unknown') return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${to} is not an active inboxkit phone this caller may text (numbers come from POST /api/v1/phones)`));
+  if (outcome.status === 'refused' && outcome.fault.class === 'invalid') return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${to} is not valid to publish to (an inboxkit fault set on this phone with failSms('invalid'))`));
   // SNS accepts a publish to an opted-out or unreachable phone and fails the delivery later (its delivery
   // status log says "Phone number is opted out" or "Phone is currently unreachable"): nothing is stored.
-  if (fault.kind === 'unsubscribed' || fault.kind === 'undeliverable') return answer(c, publishResponse(messageId));
-  const sms = { to, from: snsSender(messageAttributes(form)), body, provider: 'sns', providerId: messageId, clientAddress: clientAddressOf(c) };
-  await storeAfter(fault.delayMs, (ms) => ctx.faults.delay(ms), () => deliverSms(ctx, phone, sms), (error) => ctx.logger.error({ err: error }, 'sms: a delayed SMS could not be stored'));
   return answer(c, publishResponse(messageId));
 }
 
-/** `CheckIfPhoneNumberIsOptedOut`: true while the phone has the `unsubscribed` fault (`failSms('unsubscribed')`). */
-async function checkOptedOut(c: Context<AppEnv>, ctx: ServerContext, number: string): Promise<Response> {
+/** `CheckIfPhoneNumberIsOptedOut`: true while the phone has the opted-out fault (`failSms('unsubscribed')`). */
+async function checkOptedOut(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, number: string): Promise<Response> {
   if (!E164_PATTERN.test(number)) return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${number || '(none)'} is not an E.164 number`));
-  const phone = await reachablePhone(ctx.store, c.var.principal, number, ctx.now());
-  return answer(c, optedOutResponse(phone !== null && isUnsubscribed(await ctx.faults.get(phone.id))));
+  const phone = await findPhone(ctx.store, number, ctx.now());
+  const reachable = phone !== null && mayReach(reach, phone);
+  return answer(c, optedOutResponse(reachable && isUnsubscribed(await ctx.faults.get(phone.id))));
 }
 
 /** The SNS routes, mounted at `/sms/sns`. */

@@ -11,11 +11,10 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { E164_PATTERN } from '../../wire/phones.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
-import { clientAddressOf } from '../http/client-address.ts';
-import { deliverSms } from '../sms/deliver.ts';
-import { smsFaultOf, storeAfter } from '../sms/faults.ts';
-import { callerKey, mayUseIntake, reachablePhone } from '../sms/reach.ts';
-import { TWILIO_AUTH_ERROR, basicCredentials, formField, twilioError } from '../sms/twilio.ts';
+import { findPhone, mayReach } from '../intake/reach.ts';
+import { basicCredentials, formField } from '../sms/kit.ts';
+import { TWILIO_AUTH_ERROR, twilioError } from '../sms/twilio.ts';
+import { checkPhone, deliverChecked, smsReachOf, verifyOwnerOf } from './sms-intake.ts';
 import type { TwilioError } from '../sms/twilio.ts';
 import {
   MAX_SERVICES_PER_CALLER,
@@ -44,7 +43,7 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
   const base = (c: Context<AppEnv>) => new URL(c.req.url).origin + c.req.path.replace(/\/v2\/.*$/, '');
 
   app.use('*', async (c, next) => {
-    if (!mayUseIntake(c.var.principal, ctx.config.http.host)) return fail(c, TWILIO_AUTH_ERROR);
+    if (!smsReachOf(c, ctx)) return fail(c, TWILIO_AUTH_ERROR);
     await next();
   });
 
@@ -54,7 +53,7 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     if (friendlyName === '' || friendlyName.length > 30) return fail(c, twilioError(400, 60200, 'Invalid parameter `FriendlyName`: give a name of 1 to 30 characters.'));
     const length = formField(form, 'CodeLength') === '' ? 6 : Number(formField(form, 'CodeLength'));
     if (!Number.isInteger(length) || length < 4 || length > 10) return fail(c, twilioError(400, 60200, 'Invalid parameter `CodeLength`: a whole number from 4 to 10.'));
-    const service = newService(callerKey(c.var.principal), friendlyName, length, ctx.now());
+    const service = newService(verifyOwnerOf(c, accountOf(c)), friendlyName, length, ctx.now());
     await ctx.store.putSmsVerifyService(service, MAX_SERVICES_PER_CALLER);
     return c.json(serviceResource(service, accountOf(c), service.createdAt, base(c)), 201);
   });
@@ -65,22 +64,20 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const channel = formField(form, 'Channel').trim();
     if (!E164_PATTERN.test(to)) return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to}. Use E.164, e.g. a number from POST /api/v1/phones.`));
     if (channel !== 'sms') return fail(c, twilioError(400, 60200, `Invalid parameter \`Channel\`: ${channel || '(none)'}. The inboxkit service delivers the sms channel only.`));
+    const reach = smsReachOf(c, ctx) ?? { kind: 'user', userId: '' };
+    const check = await checkPhone(ctx, 'twilio-verify', reach, to);
+    if (check.verdict === 'unknown') return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to} is not an active inboxkit phone this caller may text (numbers come from POST /api/v1/phones).`));
+    if (check.verdict === 'refused' && check.fault.class === 'opted_out') return fail(c, twilioError(403, 60410, `Verification delivery attempt blocked: ${to} does not take texts (an inboxkit fault set on this phone with failSms('unsubscribed')).`));
+    if (check.verdict === 'refused') return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to} (an inboxkit fault set on this phone with failSms('invalid')).`));
     const now = ctx.now();
-    const phone = await reachablePhone(ctx.store, c.var.principal, to, now);
-    if (!phone) return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to} is not an active inboxkit phone (numbers come from POST /api/v1/phones).`));
-    const fault = smsFaultOf(await ctx.faults.take(phone.id));
-    if (fault.kind === 'invalid') return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to} (an inboxkit fault set on this phone with failSms('invalid')).`));
-    if (fault.kind === 'unsubscribed') return fail(c, twilioError(403, 60410, `Verification delivery attempt blocked: ${to} does not take texts (an inboxkit fault set on this phone with failSms('unsubscribed')).`));
     const serviceSid = c.req.param('serviceSid');
     const service = serviceOrDefault(serviceSid, await ctx.store.findSmsVerifyService(serviceSid));
-    const start = { service, accountSid: accountOf(c), to, channel, inboxId: phone.id, now };
+    const start = { service, accountSid: accountOf(c), to, channel, inboxId: check.inbox.id, now };
     const verification = await ctx.store.changeSmsVerification({ serviceSid, to }, now, MAX_VERIFICATIONS_PER_PHONE, (current) => startVerification(current, start));
     if (verification === 'too_many') return fail(c, twilioError(429, 60203, 'Max send attempts reached'));
-    const body = `Your ${service.friendlyName} verification code is: ${verification.code}`;
     // Undeliverable: Verify answers pending, as Twilio does, and the text never arrives.
-    if (fault.kind !== 'undeliverable') {
-      const sms = { to, from: service.friendlyName, body, provider: 'twilio-verify', providerId: verification.sid, clientAddress: clientAddressOf(c) };
-      await storeAfter(fault.delayMs, (ms) => ctx.faults.delay(ms), () => deliverSms(ctx, phone, sms), (error) => ctx.logger.error({ err: error }, 'sms: a delayed SMS could not be stored'));
+    if (check.verdict === 'accepted') {
+      await deliverChecked(c, ctx, reach, check, { to, from: service.friendlyName, body: `Your ${service.friendlyName} verification code is: ${verification.code}`, provider: 'twilio-verify', providerId: verification.sid });
     }
     return c.json(verificationResource(verification, base(c)), 201);
   });
@@ -97,7 +94,9 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const notFound = twilioError(404, 20404, `The requested resource /Services/${serviceSid}/VerificationCheck was not found`);
     // Only a caller that may text the phone may check its code (another's phone looks like none).
     const pending = await ctx.store.findSmsVerification(key, ctx.now());
-    if (!pending || !(await reachablePhone(ctx.store, c.var.principal, pending.to, ctx.now()))) return fail(c, notFound);
+    const reach = smsReachOf(c, ctx);
+    const phone = pending && reach ? await findPhone(ctx.store, pending.to, ctx.now()) : null;
+    if (!pending || !reach || !phone || !mayReach(reach, phone)) return fail(c, notFound);
     const now = ctx.now();
     const checked = await ctx.store.changeSmsVerification(key, now, MAX_VERIFICATIONS_PER_PHONE, (current) => checkVerification(current, code, now));
     if (checked === null) return fail(c, notFound);

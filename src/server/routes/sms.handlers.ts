@@ -1,21 +1,38 @@
 /**
- * The SMS provider APIs, as apps' own SDKs call them, under `/sms` (outside
- * `/api/v1`): Twilio (`/sms/twilio`), AWS SNS (`/sms/sns`), Vonage
- * (`/sms/vonage`). Each answers in its provider's shapes, errors included.
+ * The provider APIs, as apps' own SDKs call them, outside `/api/v1`: one
+ * route factory per row of the provider table (`wire/providers.ts`), each
+ * mounted at its row's path and answering in its provider's shapes, errors
+ * included. A row without a factory here fails the type check.
  *
  * @packageDocumentation
  */
 import { Hono } from 'hono';
 import type { AppEnv, ServerContext } from '../context/context.ts';
+import { PROVIDERS } from '../../wire/providers.ts';
+import type { ProviderId } from '../../wire/providers.ts';
+import { createPlivoRoutes } from './sms-plivo.handlers.ts';
 import { createSnsRoutes } from './sms-sns.handlers.ts';
+import { createTwilioVerifyRoutes } from './sms-twilio-verify.handlers.ts';
 import { createTwilioRoutes } from './sms-twilio.handlers.ts';
+import { createVonageVerifyRoutes } from './sms-vonage-verify.handlers.ts';
 import { createVonageRoutes } from './sms-vonage.handlers.ts';
 
-/** Every provider API, mounted at `/sms`. */
-export function createSmsRoutes(ctx: ServerContext): Hono<AppEnv> {
+/** The routes of each provider API; `inboxkit`'s own (`POST /api/v1/sms`) is part of the API's router. */
+const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerContext) => Hono<AppEnv>> = {
+  twilio: createTwilioRoutes,
+  'twilio-verify': createTwilioVerifyRoutes,
+  sns: createSnsRoutes,
+  vonage: createVonageRoutes,
+  'vonage-verify': createVonageVerifyRoutes,
+  plivo: createPlivoRoutes,
+};
+
+/** Every provider API, each at its row's mount (paths from the service's origin). */
+export function createProviderRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.route('/twilio', createTwilioRoutes(ctx));
-  app.route('/sns', createSnsRoutes(ctx));
-  app.route('/vonage', createVonageRoutes(ctx));
+  for (const row of PROVIDERS) {
+    if (row.id === 'inboxkit') continue;
+    app.route(row.mount, PROVIDER_ROUTES[row.id](ctx));
+  }
   return app;
 }

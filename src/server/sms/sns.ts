@@ -6,8 +6,8 @@
  * @packageDocumentation
  */
 import { randomUUID } from 'node:crypto';
-import type { ParsedForm } from './twilio.ts';
-import { formField } from './twilio.ts';
+import type { ParsedForm } from './kit.ts';
+import { formField } from './kit.ts';
 
 /** SNS's namespace of the 2010-03-31 API. */
 const XMLNS = 'http://sns.amazonaws.com/doc/2010-03-31/';

@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import { createHmac } from 'node:crypto';
-import { hexId } from './deliver.ts';
+import { hexId } from './kit.ts';
 
 /** Twilio's limit of a message body, in characters (error 21617 past it). */
 export const TWILIO_MAX_BODY = 1600;
@@ -86,25 +86,6 @@ export function twilioSignature(authToken: string, url: string, params: Record<s
     .sort()
     .reduce((acc, key) => acc + key + params[key], url);
   return createHmac('sha1', authToken).update(Buffer.from(data, 'utf8')).digest('base64');
-}
-
-/** The account sid and auth token of a request's `Authorization: Basic`, or null without one. */
-export function basicCredentials(authorization: string | undefined): { user: string; password: string } | null {
-  const match = /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
-  if (!match?.[1]) return null;
-  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? null : { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
-
-/** A form as Hono's `parseBody()` reads it. */
-export type ParsedForm = Record<string, string | File | (string | File)[]>;
-
-/** A form field as one string ('' when absent); Twilio reads the first of repeated fields. */
-export function formField(form: ParsedForm, name: string): string {
-  const value = form[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'string' ? first : '';
 }
 
 /** Twilio's 20003 for a request a shared service refuses: what to send instead. */

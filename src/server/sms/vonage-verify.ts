@@ -10,12 +10,18 @@
  */
 import { randomInt } from 'node:crypto';
 import type { SmsVerificationChange, SmsVerificationRow } from '../storage/contract/types.ts';
-import { hexId } from './deliver.ts';
+import { hexId } from './kit.ts';
 
 /** Wrong codes a request takes: the third ends it with status 17. */
 export const VONAGE_MAX_WRONG = 3;
 /** A code's life when the app gives no `pin_expiry`, in seconds (Vonage's default). */
 export const VONAGE_PIN_EXPIRY = 300;
+/**
+ * The longest a code lives here, in seconds, whatever `pin_expiry` asks
+ * (Vonage takes up to 3600): a live request holds its number (no concurrent
+ * one to it), so one caller cannot hold a phone for an hour.
+ */
+export const VONAGE_MAX_HELD_SECONDS = 600;
 
 /** The stored service key of a caller's Vonage verifications (the rows share Twilio Verify's table). */
 export function vonageServiceKey(callerKey: string): string {

@@ -6,7 +6,7 @@
  *
  * @packageDocumentation
  */
-import { hexId } from './deliver.ts';
+import { hexId } from './kit.ts';
 
 /** Longest text the SMS API takes, in characters. */
 export const VONAGE_MAX_TEXT = 3200;

@@ -1,26 +1,28 @@
 /**
- * What the SMTP intake does with one message, apart from the SMTP
- * conversation (`listener.ts`): look the recipients up, prepare the message,
- * store a copy per inbox, then publish and forward.
+ * The SMTP channel of the intake, apart from the SMTP conversation
+ * (`listener.ts`): at `RCPT TO` each recipient is checked by the intake
+ * (reached, then its fault: a refusal is that recipient's reply, a delay
+ * holds its copy), and after `DATA` the intake delivers to the accepted
+ * ones, answering 250 once every copy is stored.
  *
  * @packageDocumentation
  */
 import type { SMTPServerSession } from 'smtp-server';
-import type { EventBus } from '../events/types.ts';
 import type { ForwardQueue } from '../forward/forwarder.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
-import { prepareMessage } from '../mail/prepare.ts';
+import { callerOf } from '../auth/caller.ts';
+import { createIntake } from '../intake/intake.ts';
+import type { Intake } from '../intake/intake.ts';
+import type { IntakeLogger, StoreObserver } from '../intake/store-copies.ts';
+import type { AcceptedCheck, Channel } from '../intake/types.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
-import type { InboxRecord, MessageEnvelope, MessageRecord, NewMessage, Store } from '../storage/contract/types.ts';
-import { normaliseLineEndings } from './line-endings.ts';
-import { createRoomKeeper } from './make-room.ts';
+import type { EventBus } from '../events/types.ts';
+import type { Store } from '../storage/contract/types.ts';
 
-/** The logging the intake needs (a pino logger fits). */
-export interface IntakeLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { IntakeLogger } from '../intake/store-copies.ts';
+
+/** The SMTP channel: email inboxes, a refused recipient refused at `RCPT TO`. */
+export const SMTP_CHANNEL: Channel = { id: 'smtp', kind: 'email', acceptsUndeliverable: false };
 
 /** Limits of the SMTP intake. */
 export interface IntakeLimits {
@@ -48,7 +50,7 @@ export interface IntakeLimits {
   maxStoredBytes?: number | null;
 }
 
-/** Everything the intake depends on, injected. */
+/** Everything the SMTP intake depends on, injected. */
 export interface IntakeDeps {
   store: Store;
   bus: EventBus;
@@ -65,6 +67,13 @@ export interface IntakeDeps {
    * @defaultValue `prepareMessage`, on the calling thread
    */
   prepare?: (raw: Uint8Array, options: PrepareOptions) => Promise<PreparedMessage>;
+  /**
+   * The service's intake, shared with its other channels; without one, the
+   * SMTP intake makes its own from the parts above.
+   */
+  intake?: Intake;
+  /** Told of the copies stored (the service's metrics). */
+  observer?: StoreObserver | null;
 }
 
 /** An SMTP reply carried by an error (smtp-server reads `responseCode`). */
@@ -72,110 +81,66 @@ export function smtpError(code: number, message: string): Error & { responseCode
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-/** Splits `local@domain` at its last `@`; null when there is none. */
-function splitAddress(address: string): { localPart: string; domain: string } | null {
-  const at = address.lastIndexOf('@');
-  if (at <= 0 || at === address.length - 1) return null;
-  return { localPart: address.slice(0, at), domain: address.slice(at + 1) };
-}
+/** What `RCPT TO` decided for one recipient: null (accepted), or the refusal and whether it was a fault. */
+export type RecipientDecision = { error: Error & { responseCode: number }; reason: 'fault' | 'unknown_recipient' } | null;
 
 /**
- * The intake's two steps past the SMTP dialogue: finding the active inbox of a
- * recipient, and delivering a received message (parse, sanitize the HTML with
- * its `cid:` images resolved, store a copy per inbox, evict, then publish the
- * whole stored copies and queue forwarding once committed). All the work a
- * message needs is done here, once: readers only read. `deliver` resolves
- * with the 250 reply text, or rejects with an SMTP error.
+ * The SMTP channel over an intake: `recipient` decides a `RCPT TO` (and
+ * remembers an accepted one with its transaction's envelope), `deliver`
+ * delivers a collected message to the recipients its transaction accepted,
+ * resolving with the 250 reply text or rejecting with an SMTP error.
  */
 export function createDelivery(deps: IntakeDeps, parseTimeoutMs: number) {
-  const { store, bus, logger, limits } = deps;
-  const prepare = deps.prepare ?? prepareMessage;
-  const room = limits.maxStoredBytes == null ? null : createRoomKeeper(store, limits.maxStoredBytes, logger);
+  const intake =
+    deps.intake ??
+    createIntake({
+      store: deps.store,
+      bus: deps.bus,
+      logger: deps.logger,
+      now: deps.now,
+      limits: deps.limits,
+      forwarder: deps.forwarder,
+      faults: deps.faults,
+      prepare: deps.prepare,
+      parseTimeoutMs,
+      observer: deps.observer,
+    });
+  const accepted = new WeakMap<object, AcceptedCheck[]>();
 
-  const findInbox = async (address: string): Promise<InboxRecord | null> => {
-    const parts = splitAddress(address);
-    if (!parts) return null;
-    // The store matches the local part and the domain in any case: addresses are unique regardless of case,
-    // and many applications lower-case the addresses users type.
-    return store.findActiveInboxByAddress(parts.localPart, parts.domain, deps.now());
+  const recipient = async (address: string, envelope: object): Promise<RecipientDecision> => {
+    const check = await intake.check(SMTP_CHANNEL, { kind: 'any' }, address);
+    if (check.verdict === 'unknown') {
+      return { error: smtpError(550, `5.1.1 <${address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`), reason: 'unknown_recipient' };
+    }
+    if (check.verdict !== 'accepted') return { error: smtpError(check.fault.code, check.fault.text), reason: 'fault' };
+    accepted.set(envelope, [...(accepted.get(envelope) ?? []), check]);
+    return null;
   };
 
-  /** Stores one copy per inbox in one transaction, evicts, then (committed) publishes and queues forwarding. */
-  const storeCopies = async (inboxes: Map<string, InboxRecord>, message: NewMessage, session: SMTPServerSession, data: Uint8Array, envelopes: ReadonlyMap<string, MessageEnvelope>): Promise<MessageRecord[]> => {
-    if (inboxes.size === 0) return [];
-    const stored = await store.insertMessage([...inboxes.keys()], message, deps.now(), envelopes);
-    if (limits.maxMessagesPerInbox !== null) {
-      for (const inboxId of inboxes.keys()) {
-        const evicted = await store.evictOldest(inboxId, limits.maxMessagesPerInbox);
-        if (evicted > 0) logger.info({ inboxId, evicted }, 'smtp: oldest messages evicted (messages per inbox limit)');
-      }
-    }
-    await room?.stored(stored.reduce((sum, record) => sum + record.size, 0));
-    // Committed: from here on nothing may turn the 250 into a failure.
+  const deliver = async (raw: Uint8Array, session: SMTPServerSession): Promise<string> => {
+    const checks = accepted.get(session.envelope) ?? [];
+    accepted.delete(session.envelope);
     const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-    for (const record of stored) {
-      try {
-        bus.publish({ type: 'message', inboxId: record.inboxId, message: record });
-      } catch (error) {
-        logger.error({ err: error, messageId: record.id }, 'smtp: publishing the message event failed');
-      }
-      const forwardTo = inboxes.get(record.inboxId)?.forwardTo;
-      if (forwardTo && deps.forwarder) {
-        deps.forwarder.enqueue({ messageId: record.id, inboxId: record.inboxId, to: forwardTo, envelopeFrom, raw: data });
-      }
-    }
-    return stored;
-  };
-
-  /**
-   * Delivers a received message: the copies of inboxes without a delay fault
-   * at once, then, after the longest delay, the held ones (re-checked: an
-   * inbox may go while it waits). `held` maps held inbox ids to their delays.
-   */
-  const deliver = async (raw: Uint8Array, session: SMTPServerSession, held: Map<string, number> = new Map()): Promise<string> => {
-    const { data, bareLineEndings } = normaliseLineEndings(raw);
-    const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-    const recipients = session.envelope.rcptTo.map((r) => r.address);
-    // Looked up again: an inbox may have been deleted or expired since RCPT.
-    // Each copy records its envelope, with only the recipients routed to its own inbox.
-    const envelopes = new Map<string, MessageEnvelope>();
-    const lookUp = async () => {
-      const found = await Promise.all(recipients.map((address) => findInbox(address)));
-      const inboxes = new Map<string, InboxRecord>();
-      envelopes.clear();
-      found.forEach((inbox, index) => {
-        if (!inbox) return;
-        inboxes.set(inbox.id, inbox);
-        const envelope = envelopes.get(inbox.id) ?? { mailFrom: envelopeFrom, rcptTo: [], clientAddress: session.remoteAddress || null, helo: session.hostNameAppearsAs || null };
-        envelope.rcptTo.push(recipients[index] ?? '');
-        envelopes.set(inbox.id, envelope);
-      });
-      return inboxes;
+    const address = session.remoteAddress || null;
+    const submission = {
+      channel: SMTP_CHANNEL,
+      caller: callerOf(null, address ?? 'unknown'),
+      reach: { kind: 'any' } as const,
+      envelopeFrom,
+      recipients: checks.map((c) => c.recipient),
+      clientAddress: address,
+      helo: session.hostNameAppearsAs || null,
+      content: { kind: 'mime', raw } as const,
+      logId: session.id,
     };
-    const inboxes = await lookUp();
-    if (inboxes.size === 0) {
-      throw smtpError(550, '5.1.1 None of the recipients has an active inbox any more; create the inbox and send again');
-    }
-    const { message, fallbackReason } = await prepare(data, { envelopeFrom, timeoutMs: parseTimeoutMs });
-    if (fallbackReason !== null) {
-      logger.warn({ sessionId: session.id, reason: fallbackReason }, 'smtp: message could not be fully parsed; stored with its raw source and headers');
-    }
-    if (bareLineEndings > 0) {
-      logger.info({ sessionId: session.id, bareLineEndings }, 'smtp: bare line endings normalised to CRLF');
-    }
-    const now = new Map([...inboxes].filter(([id]) => !held.has(id)));
-    const stored = await storeCopies(now, message, session, data, envelopes);
-    if (held.size > 0) {
-      await deps.faults?.delay(Math.max(...held.values()));
-      const later = new Map([...(await lookUp())].filter(([id]) => held.has(id)));
-      stored.push(...(await storeCopies(later, message, session, data, envelopes)));
-    }
+    // Looked up again: an inbox may have been deleted or expired since RCPT.
+    const { stored } = await intake.deliver(submission, checks, { delayed: 'hold', recheck: true });
     if (stored.length === 0) {
-      throw smtpError(550, '5.1.1 The recipient inboxes were deleted while the message was being sent; nothing was stored');
+      throw smtpError(550, '5.1.1 None of the recipients has an active inbox any more (deleted or expired while the message was being sent); nothing was stored');
     }
-    logger.info({ sessionId: session.id, messageIds: stored.map((s) => s.id), size: data.byteLength }, 'smtp: message stored');
+    deps.logger.info({ sessionId: session.id, messageIds: stored.map((s) => s.id), size: raw.byteLength }, 'smtp: message stored');
     return `2.0.0 OK: stored as ${stored.map((s) => s.id).join(', ')}`;
   };
 
-  return { findInbox, deliver };
+  return { recipient, deliver, intake };
 }

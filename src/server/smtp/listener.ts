@@ -6,10 +6,8 @@
  * @packageDocumentation
  */
 import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPServerSession } from 'smtp-server';
-import { createIntakeFaultHook } from '../faults/intake-hook.ts';
-import type { InboxRecord } from '../storage/contract/types.ts';
 import { createDelivery, smtpError } from './delivery.ts';
-import type { IntakeDeps, IntakeLogger } from './delivery.ts';
+import type { IntakeDeps, IntakeLogger, RecipientDecision } from './delivery.ts';
 import { PromptSmtpServer } from './server.ts';
 import type { RefusalReason } from './server.ts';
 
@@ -113,19 +111,16 @@ export interface SmtpIntake {
   close(): Promise<void>;
 }
 
-type FaultHook = ReturnType<typeof createIntakeFaultHook>;
-
 /**
  * `RCPT TO`: accepted for an active inbox (unless its delivery fault says
  * otherwise), 550 for an unknown address, 451 when the lookup failed.
  */
-function checkRecipient(findInbox: (address: string) => Promise<InboxRecord | null>, faultHook: FaultHook, logger: IntakeLogger, observer?: IntakeObserver): NonNullable<SMTPServerOptions['onRcptTo']> {
+function checkRecipient(decide: (address: string, envelope: object) => Promise<RecipientDecision>, logger: IntakeLogger, observer?: IntakeObserver): NonNullable<SMTPServerOptions['onRcptTo']> {
   return function onRcptTo(address: SMTPServerAddress, session, callback) {
-    findInbox(address.address).then(
-      async (inbox) => {
-        const refusal = inbox ? await faultHook.atRecipient(inbox.id, session.envelope) : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`);
-        if (refusal) observer?.refused(inbox ? 'fault' : 'unknown_recipient');
-        callback(refusal);
+    decide(address.address, session.envelope).then(
+      (decision) => {
+        if (decision) observer?.refused(decision.reason);
+        callback(decision?.error ?? null);
       },
       (error: unknown) => {
         logger.error({ err: error }, 'smtp: recipient lookup failed');
@@ -230,8 +225,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
   const { logger, limits } = deps;
   const inFlight = new Set<Promise<unknown>>();
 
-  const { findInbox, deliver } = createDelivery(deps, options.parseTimeoutMs ?? 10_000);
-  const faultHook = createIntakeFaultHook(deps.faults);
+  const { recipient, deliver } = createDelivery(deps, options.parseTimeoutMs ?? 10_000);
 
   const serverOptions: SMTPServerOptions = {
     name: options.name ?? 'inboxkit',
@@ -260,8 +254,8 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     onMailFrom(_address, _session, callback) {
       callback();
     },
-    onRcptTo: checkRecipient(findInbox, faultHook, logger, options.observer),
-    onData: collectData(limits.maxMessageBytes, logger, (raw, session) => deliver(raw, session, faultHook.delaysOf(session.envelope)), inFlight, options.observer),
+    onRcptTo: checkRecipient(recipient, logger, options.observer),
+    onData: collectData(limits.maxMessageBytes, logger, deliver, inFlight, options.observer),
   };
 
   const server = new PromptSmtpServer(serverOptions, options.greetingDelayMs ?? 0, options.socketTimeoutMs ?? 60_000, {

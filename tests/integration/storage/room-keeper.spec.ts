@@ -1,5 +1,5 @@
 /**
- * The stored-bytes cap's keeper (src/server/smtp/make-room.ts) on a real
+ * The stored-bytes cap's keeper (src/server/intake/make-room.ts) on a real
  * in-memory SQLite store: it evicts down to a low-water mark an eighth below
  * the cap, so a store that mail keeps full is measured once per eighth of the
  * cap delivered, not after every message.
@@ -7,7 +7,7 @@
 import { test, expect } from '@playwright/test';
 import { newMessage } from '../../support/new-message.ts';
 import { BACKENDS } from '../../support/backends.ts';
-import { createRoomKeeper } from '../../../src/server/smtp/make-room.ts';
+import { createRoomKeeper } from '../../../src/server/intake/make-room.ts';
 
 const T0 = 1_800_000_000_000;
 const sqlite = BACKENDS.find((b) => b.name === 'sqlite')!;

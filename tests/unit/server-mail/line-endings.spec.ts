@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
-import { normaliseLineEndings } from '../../../src/server/smtp/line-endings.ts';
+import { normaliseLineEndings } from '../../../src/server/intake/line-endings.ts';
 
 const run = (text: string) => {
   const { data, bareLineEndings } = normaliseLineEndings(Buffer.from(text, 'latin1'));

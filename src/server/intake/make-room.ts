@@ -58,7 +58,7 @@ export function createRoomKeeper(store: CapacityStore, maxBytes: number, logger:
     atMost = total;
     if (evicted > 0) {
       const inboxes = Object.fromEntries([...perInbox].slice(0, LOGGED_INBOXES));
-      logger.info({ evicted, inboxes, otherInboxes: Math.max(0, perInbox.size - LOGGED_INBOXES), storedBytes: total, maxBytes }, 'smtp: oldest messages of the largest inboxes evicted (stored bytes cap, --max-stored-bytes)');
+      logger.info({ evicted, inboxes, otherInboxes: Math.max(0, perInbox.size - LOGGED_INBOXES), storedBytes: total, maxBytes }, 'intake: oldest messages of the largest inboxes evicted (stored bytes cap, --max-stored-bytes)');
     }
     return evicted;
   };

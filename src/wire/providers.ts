@@ -1,0 +1,66 @@
+/**
+ * The provider APIs the service speaks, in one table: every list of
+ * providers (the routes the server mounts, the variables `inboxkitServer()`
+ * hands the app, the viewer's labels, the values of the `x-inboxkit-sms`
+ * header, the metrics' channels, the docs' tables) is made from it or tested
+ * against it. Adding a provider starts with its row here (see "Adding a
+ * provider" in docs/architecture.md).
+ *
+ * No imports: the viewer's bundle reads it too.
+ *
+ * @packageDocumentation
+ */
+
+/** One provider API the service emulates. */
+export interface ProviderRow {
+  /** Its id: the `x-inboxkit-sms` header's value on what it stores, the metrics' `channel` label. */
+  readonly id: string;
+  /** What it delivers: SMS to phones, or email to inboxes. */
+  readonly channel: 'sms' | 'email';
+  /** Its name in the viewer and the docs. */
+  readonly label: string;
+  /** Where the service serves it, from the service's origin (`/sms/twilio`). */
+  readonly mount: string;
+  /**
+   * The variable `inboxkitServer()` hands the app with the URL to point the
+   * provider's SDK at (the service's origin + `mount`), or null when the API
+   * shares another's variable (Twilio Verify is reached through Twilio's).
+   */
+  readonly env: string | null;
+  /** The SDK an app uses (an npm package), and the option that points it here. */
+  readonly sdk: { readonly package: string; readonly option: string } | null;
+}
+
+/** Every provider API, in the order the docs list them. */
+export const PROVIDERS = [
+  { id: 'twilio', channel: 'sms', label: 'Twilio Programmable Messaging', mount: '/sms/twilio', env: 'INBOXKIT_TWILIO_BASE_URL', sdk: { package: 'twilio', option: 'the host of each product (see docs/phones.md)' } },
+  { id: 'twilio-verify', channel: 'sms', label: 'Twilio Verify', mount: '/sms/twilio/verify', env: null, sdk: { package: 'twilio', option: 'reached through INBOXKIT_TWILIO_BASE_URL' } },
+  { id: 'sns', channel: 'sms', label: 'AWS SNS', mount: '/sms/sns', env: 'INBOXKIT_SNS_ENDPOINT', sdk: { package: '@aws-sdk/client-sns', option: 'endpoint' } },
+  { id: 'vonage', channel: 'sms', label: 'Vonage SMS API', mount: '/sms/vonage', env: 'INBOXKIT_VONAGE_REST_HOST', sdk: { package: '@vonage/server-sdk', option: 'restHost' } },
+  { id: 'vonage-verify', channel: 'sms', label: 'Vonage Verify', mount: '/sms/vonage/verify', env: null, sdk: { package: '@vonage/server-sdk', option: 'apiHost (reached through INBOXKIT_VONAGE_REST_HOST)' } },
+  { id: 'plivo', channel: 'sms', label: 'Plivo Messages', mount: '/sms/plivo', env: 'INBOXKIT_PLIVO_BASE_URL', sdk: { package: 'plivo', option: 'baseUrl (see docs/phones.md)' } },
+  { id: 'inboxkit', channel: 'sms', label: 'POST /api/v1/sms', mount: '/api/v1/sms', env: 'INBOXKIT_SMS_URL', sdk: null },
+] as const satisfies readonly ProviderRow[];
+
+/** A provider's id. */
+export type ProviderId = (typeof PROVIDERS)[number]['id'];
+
+/** Every provider's id. */
+export const PROVIDER_IDS: readonly ProviderId[] = PROVIDERS.map((p) => p.id);
+
+/** The row of a provider. */
+export function providerRow(id: ProviderId): ProviderRow {
+  return PROVIDERS.find((p) => p.id === id) as ProviderRow;
+}
+
+/** The label of a provider id (as stored in a message's header), or null for an id the table does not have. */
+export function providerLabel(id: string): string | null {
+  return PROVIDERS.find((p) => p.id === id)?.label ?? null;
+}
+
+/** The variables that point each provider's SDK at a service whose origin is `baseUrl`. */
+export function providerEnv(baseUrl: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const row of PROVIDERS as readonly ProviderRow[]) if (row.env) env[row.env] = `${baseUrl}${row.mount}`;
+  return env;
+}
