@@ -63,6 +63,13 @@ export interface McpServiceInfo {
    * @defaultValue none
    */
   onBehalfHeaders?: Record<string, string>;
+  /**
+   * Who the request is charged to, as the service's every bound counts
+   * callers (its `callerOf`); sessions are charged to it, so a session under
+   * a capped API key counts with the key.
+   * @defaultValue derived from the request's credential headers
+   */
+  caller?: SessionCaller;
 }
 
 /** The mounted MCP endpoint. */
@@ -98,6 +105,7 @@ function credentialOf(request: Request): { apiKey?: string; sessionToken?: strin
 
 /** Who opens a session, as the sessions table's shares count callers. */
 function callerOf(request: Request, service: McpServiceInfo): SessionCaller {
+  if (service.caller) return service.caller;
   const credential = credentialOf(request);
   const any = credential.apiKey ?? credential.sessionToken ?? credential.inboxToken;
   return {

@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { providerEnv } from '../wire/providers.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -82,6 +83,8 @@ export interface InboxkitServerEnv {
   INBOXKIT_VONAGE_REST_HOST: string;
   /** The plain SMS intake (`POST` JSON `{ to, from, text }`) for apps with a sender of their own. */
   INBOXKIT_SMS_URL: string;
+  /** Where the `plivo` SDK's requests go: its `url` option is `<this>/v1/Account/<authId>`. */
+  INBOXKIT_PLIVO_BASE_URL: string;
   [name: string]: string;
 }
 
@@ -173,14 +176,9 @@ function resolvePorts(host: string, port: number, smtpPort: number, args: readon
   return { port: picked[0] as number, smtpPort: picked[1] as number };
 }
 
-/** The SMS provider endpoints of a service at `baseUrl`, one variable per provider. */
+/** The provider endpoints of a service at `baseUrl`, one variable per provider API (from the provider table). */
 function smsEnv(baseUrl: string) {
-  return {
-    INBOXKIT_TWILIO_BASE_URL: `${baseUrl}/sms/twilio`,
-    INBOXKIT_SNS_ENDPOINT: `${baseUrl}/sms/sns`,
-    INBOXKIT_VONAGE_REST_HOST: `${baseUrl}/sms/vonage`,
-    INBOXKIT_SMS_URL: `${baseUrl}/api/v1/sms`,
-  };
+  return providerEnv(baseUrl) as Pick<InboxkitServerEnv, 'INBOXKIT_TWILIO_BASE_URL' | 'INBOXKIT_SNS_ENDPOINT' | 'INBOXKIT_VONAGE_REST_HOST' | 'INBOXKIT_SMS_URL' | 'INBOXKIT_PLIVO_BASE_URL'>;
 }
 
 /**
@@ -194,7 +192,8 @@ function smsEnv(baseUrl: string) {
  * - `env`: `INBOXKIT_BASE_URL`, `INBOXKIT_SMTP_HOST` and `INBOXKIT_SMTP_PORT`
  *   for the application's `webServer` entry, so that it sends its mail there,
  *   and one variable per SMS provider API (`INBOXKIT_TWILIO_BASE_URL`,
- *   `INBOXKIT_SNS_ENDPOINT`, `INBOXKIT_VONAGE_REST_HOST`, `INBOXKIT_SMS_URL`)
+ *   `INBOXKIT_SNS_ENDPOINT`, `INBOXKIT_VONAGE_REST_HOST`,
+ *   `INBOXKIT_PLIVO_BASE_URL`, `INBOXKIT_SMS_URL`)
  *   so that it sends its SMS there.
  *
  * A port of 0 is replaced by a free port when the config is loaded, so the URLs

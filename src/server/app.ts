@@ -20,6 +20,7 @@ import { clientAddressOf, trustedProxyMiddleware } from './http/client-address.t
 import { openApiDocumentOf, registerSecuritySchemes } from './http/document.ts';
 import { mapErrors, methodNotAllowedAnswer, notFoundAnswer } from './http/error-mapping.ts';
 import { serveMounts } from './http/mount.ts';
+import { callerOf } from './auth/caller.ts';
 import { createOnBehalf, onBehalfMiddleware } from './http/on-behalf.ts';
 import type { OnBehalf } from './http/on-behalf.ts';
 import type { AppMount } from './http/mount.ts';
@@ -135,7 +136,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   const onBehalf = createOnBehalf();
   useMiddleware(app, ctx, options.rateLimiter ?? createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds), onBehalf);
   app.route(API_PREFIX, createApi(ctx, options));
-  serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl, onBehalf });
+  serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl, onBehalf, callerOf: (c, address) => callerOf(c.var.principal, address) });
   app.route('/', createProviderRoutes(ctx)); // the provider APIs (wire/providers.ts) as apps' SDKs call them
   // The web inbox viewer at `/`: static files, a client of the API above.
   if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));

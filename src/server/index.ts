@@ -21,7 +21,7 @@ export { startServer } from './start.ts';
 export type { StartServerOptions, RunningServer } from './start.ts';
 export { createApp } from './app.ts';
 export type { AppOptions } from './app.ts';
-export type { AppMount, MountInfo } from './http/mount.ts';
+export type { AppMount, MountInfo, MountCaller } from './http/mount.ts';
 export type { ConnectionTimers } from './streams/connection.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';

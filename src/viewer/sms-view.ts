@@ -9,20 +9,12 @@
  */
 import { extractOtp } from '../extract/index.ts';
 import type { Inbox, Message, MessageSummary } from '../wire/schemas.ts';
+import { providerLabel } from '../wire/providers.ts';
 import { h } from './dom.ts';
 
 /** An E.164 number (`wire/phones.ts` has the same, but importing it would bring its schemas into the bundle). */
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-/** Names of the provider APIs, as the `x-inboxkit-sms` header gives them. */
-const PROVIDERS: Record<string, string> = {
-  twilio: 'Twilio Programmable Messaging',
-  'twilio-verify': 'Twilio Verify',
-  sns: 'AWS SNS',
-  vonage: 'Vonage SMS API',
-  'vonage-verify': 'Vonage Verify',
-  inboxkit: 'POST /api/v1/sms',
-};
 
 /** The phone number of an inbox that is a phone, or null. */
 export function phoneNumberOf(inbox: Inbox | undefined): string | null {
@@ -49,7 +41,7 @@ export interface SmsInfo {
 export function smsInfo(message: Message): SmsInfo | null {
   const provider = message.headers['x-inboxkit-sms'];
   if (!provider) return null;
-  return { provider: PROVIDERS[provider] ?? provider, providerId: message.headers['x-inboxkit-sms-id'] ?? '', segments: message.headers['x-inboxkit-sms-segments'] ?? '1' };
+  return { provider: providerLabel(provider) ?? provider, providerId: message.headers['x-inboxkit-sms-id'] ?? '', segments: message.headers['x-inboxkit-sms-segments'] ?? '1' };
 }
 
 /** The heading of an SMS's pane: who sent it. */

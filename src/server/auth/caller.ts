@@ -62,7 +62,7 @@ function credentialOf(principal: Principal | null): string | null {
 }
 
 /** The keys a caller's share of a pool is charged to: its credential, and a guest's address. */
-export function shareKeysOf(caller: Caller): string[] {
+export function shareKeysOf(caller: Pick<Caller, 'credential' | 'address' | 'guest'>): string[] {
   const keys: string[] = [];
   if (caller.credential !== null) keys.push(`cred:${caller.credential}`);
   if (caller.guest) keys.push(`addr:${caller.address}`);

@@ -11,6 +11,7 @@
  */
 import { ownCapsOf } from './principal.ts';
 import type { Principal } from './principal.ts';
+import { callerOf } from './caller.ts';
 import { HttpError } from '../http/errors.ts';
 
 /** The stream caps of a node; `null` turns one off. */
@@ -90,20 +91,9 @@ export function createStreamCaps(limits: StreamCapLimits): StreamCaps {
   };
 }
 
-/** The key a principal's streams are counted under: its credential's hash, never the secret; null when anonymous. */
+/** The key a principal's streams are counted under: its caller's credential (`callerOf`), never the secret; null when anonymous. */
 export function credentialKeyOf(principal: Principal): string | null {
-  switch (principal.kind) {
-    case 'apiKey':
-      return `key:${principal.keyHash}`;
-    case 'session':
-      // A session under a key with caps is counted with the key: its sessions share the key's cap.
-      return principal.key ? `key:${principal.key.hash}` : `session:${principal.tokenHash}`;
-    case 'inboxToken':
-    case 'operator':
-      return `${principal.kind}:${principal.tokenHash}`;
-    default:
-      return null;
-  }
+  return callerOf(principal, '').credential;
 }
 
 /** A principal's own cap of open streams (its API key's `maxStreams`), or undefined for the node's. */

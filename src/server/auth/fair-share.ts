@@ -20,17 +20,12 @@
  * @packageDocumentation
  */
 import type { Principal } from './principal.ts';
+import { callerOf, shareKeysOf } from './caller.ts';
+import type { Caller } from './caller.ts';
 import { HttpError } from '../http/errors.ts';
 
-/** Who holds a slot, as the shares count callers. */
-export interface ShareCaller {
-  /** A key naming the credential (its hash, never the secret), or null for none. */
-  credential: string | null;
-  /** The client address of the request. */
-  address: string;
-  /** Whether the caller is a guest (no credential, or an inbox token): charged to its address too. */
-  guest: boolean;
-}
+/** Who holds a slot: the caller, as every bound counts callers (`callerOf`). */
+export type ShareCaller = Pick<Caller, 'credential' | 'address' | 'guest'>;
 
 /** The bounds of one pool. */
 export interface FairShareLimits {
@@ -57,28 +52,8 @@ export interface FairShare {
   inUse(): number;
 }
 
-/** The caller of a request, from its principal and its client address. */
-export function shareCallerOf(principal: Principal, address: string): ShareCaller {
-  switch (principal.kind) {
-    case 'apiKey':
-      return { credential: `key:${principal.keyHash}`, address, guest: false };
-    case 'session':
-    case 'operator':
-      return { credential: `${principal.kind}:${principal.tokenHash}`, address, guest: false };
-    case 'inboxToken':
-      return { credential: `inbox:${principal.tokenHash}`, address, guest: true };
-    default:
-      return { credential: null, address, guest: true };
-  }
-}
-
-/** The keys a caller is charged to. */
-function keysOf(caller: ShareCaller): string[] {
-  const keys: string[] = [];
-  if (caller.credential !== null) keys.push(`cred:${caller.credential}`);
-  if (caller.guest) keys.push(`addr:${caller.address}`);
-  return keys;
-}
+/** The caller of a request, from its principal and its client address: `callerOf`, under the name the shares have always used. */
+export const shareCallerOf: (principal: Principal, address: string) => ShareCaller = callerOf;
 
 /**
  * Creates a pool with fair shares.
@@ -101,7 +76,7 @@ export function createFairShare(limits: FairShareLimits): FairShare {
   };
   return {
     acquire(caller) {
-      const keys = keysOf(caller);
+      const keys = shareKeysOf(caller);
       for (const key of keys) {
         if ((held.get(key) ?? 0) < limits.perCaller) continue;
         const who = key.startsWith('addr:') ? `guests at ${caller.address}` : 'this credential';

@@ -14,6 +14,7 @@ import { planOf } from './plans.ts';
 import { providerAuthorization } from './provider-credentials.ts';
 import type { PlanId } from './plans.ts';
 import type { Principal } from './principal.ts';
+import { callerOf } from './caller.ts';
 import { API_KEY_PREFIX, OPERATOR_TOKEN_PREFIX, constantTimeEqual } from './secrets.ts';
 
 /** The request variables the middleware sets, readable in every route as `c.var.*`. */
@@ -112,20 +113,9 @@ async function resolvePrincipal(
   return { kind: 'anonymous', clientAddress };
 }
 
-/** The rate-limit key of a principal: its credential, or the client address. */
+/** The rate-limit key of a principal: its caller's (`callerOf`): the credential, or the client address. */
 function rateKey(principal: Principal | null, clientAddress: string): string {
-  switch (principal?.kind) {
-    case 'apiKey':
-      return `key:${principal.keyHash}`;
-    case 'session':
-      return principal.key ? `key:${principal.key.hash}` : `session:${principal.tokenHash}`;
-    case 'inboxToken':
-      return `inbox:${principal.tokenHash}`;
-    case 'operator':
-      return `operator:${principal.tokenHash}`;
-    default:
-      return `addr:${clientAddress}`;
-  }
+  return callerOf(principal, clientAddress).key;
 }
 
 /**

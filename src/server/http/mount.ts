@@ -27,6 +27,19 @@ export interface MountInfo {
    * loopback. Sealed by this service (`on-behalf.ts`): worthless elsewhere.
    */
   onBehalfHeaders: Record<string, string>;
+  /**
+   * Who the request is charged to, as every bound of the service counts
+   * callers (its `callerOf`): the credential (a hash), the client address, and
+   * whether it is a guest. A mount with bounds of its own counts with this.
+   */
+  caller: MountCaller;
+}
+
+/** A request's caller, as the service's bounds count it. */
+export interface MountCaller {
+  credential: string | null;
+  address: string;
+  guest: boolean;
 }
 
 /** One extra endpoint. */
@@ -37,10 +50,10 @@ export interface AppMount {
   handler: (request: Request, info: MountInfo) => Response | Promise<Response>;
 }
 
-/** What a mount is told about one request: the API root, the request id, and its caller's address with the headers that charge calls to it. */
-export function mountInfoOf(c: Context, apiUrl: string, onBehalf: OnBehalf): MountInfo {
+/** What a mount is told about one request: the API root, the request id, its caller, and its caller's address with the headers that charge calls to it. */
+export function mountInfoOf(c: Context, apiUrl: string, onBehalf: OnBehalf, callerOf: (c: Context, clientAddress: string) => MountCaller): MountInfo {
   const clientAddress = clientAddressOf(c);
-  return { apiUrl, requestId: c.get('requestId') as string, clientAddress, onBehalfHeaders: onBehalf.headersFor(clientAddress) };
+  return { apiUrl, requestId: c.get('requestId') as string, clientAddress, onBehalfHeaders: onBehalf.headersFor(clientAddress), caller: callerOf(c, clientAddress) };
 }
 
 /** Throws when a mount's path is malformed or would shadow the API, the viewer or another mount. */
@@ -69,12 +82,14 @@ export interface ServeMountsOptions {
    * @defaultValue `http://localhost` + the API prefix (in-process use)
    */
   selfApiUrl?: (() => string) | undefined;
+  /** Who a request is charged to (the service's `callerOf`, injected: this layer knows no principals). */
+  callerOf: (c: Context, clientAddress: string) => MountCaller;
 }
 
 /** Checks the mounts ({@link checkMounts}) and serves each on `app`, every method of its path. */
 export function serveMounts<E extends RequestIdEnv>(app: Hono<E>, mounts: readonly AppMount[], options: ServeMountsOptions): void {
   checkMounts(mounts, options.apiPrefix);
   for (const mount of mounts) {
-    app.all(mount.path, (c) => mount.handler(c.req.raw, mountInfoOf(c, options.selfApiUrl?.() ?? `http://localhost${options.apiPrefix}`, options.onBehalf)));
+    app.all(mount.path, (c) => mount.handler(c.req.raw, mountInfoOf(c, options.selfApiUrl?.() ?? `http://localhost${options.apiPrefix}`, options.onBehalf, options.callerOf)));
   }
 }

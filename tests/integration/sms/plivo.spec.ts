@@ -17,7 +17,7 @@ function plivoAt(base: string): plivo.Client {
 
 test('messages.create() texts the phone, the answer carries the message uuid the SMS is stored under, and otp() reads the code', async ({ local, phone }) => {
   const client = plivoAt(`${local.url}/sms/plivo`);
-  const sent = await client.messages.create({ src: '+14155550100', dst: phone.number, text: 'Your Acme code is 802113' });
+  const sent = await client.messages.create('+14155550100', phone.number, 'Your Acme code is 802113');
   expect(sent.messageUuid).toHaveLength(1);
   const sms = await phone.waitForMessage({ from: '+14155550100' });
   expect(sms.otp()).toBe('802113');
@@ -29,7 +29,7 @@ test('several destinations joined by < each get their own SMS and uuid, through 
   const client = plivoAt(`${local.url}/sms/plivo`);
   const first = await createPhone();
   const second = await createPhone();
-  const sent = await client.messages.create({ src: 'Acme', dst: `${first.number.slice(1)}<${second.number.slice(1)}`, text: 'code 4410' });
+  const sent = await client.messages.create('Acme', `${first.number.slice(1)}<${second.number.slice(1)}`, 'code 4410');
   expect(sent.messageUuid).toHaveLength(2);
   expect((await first.waitForMessage()).text).toBe('code 4410');
   expect((await second.waitForMessage()).text).toBe('code 4410');
@@ -37,9 +37,9 @@ test('several destinations joined by < each get their own SMS and uuid, through 
 
 test('a number without a phone, or a missing field, is Plivo\'s 400 error naming it, thrown by the SDK, and nothing is texted', async ({ local, phone }) => {
   const client = plivoAt(`${local.url}/sms/plivo`);
-  const unknown = await client.messages.create({ src: 'Acme', dst: '+12025550199', text: 'x' }).then(() => null, (e: unknown) => e as Error);
+  const unknown = await client.messages.create('Acme', '+12025550199', 'x').then(() => null, (e: unknown) => e as Error);
   expect(String(unknown)).toContain('is not an active inboxkit phone');
-  const empty = await client.messages.create({ src: 'Acme', dst: phone.number, text: '' }).then(() => null, (e: unknown) => e as Error);
+  const empty = await client.messages.create('Acme', phone.number, '').then(() => null, (e: unknown) => e as Error);
   expect(String(empty)).toContain('text parameter is required');
   await phone.expectNoMessage({}, { within: 500 });
 });
@@ -51,7 +51,7 @@ test('the delivery report reaches the app signed so that the SDK\'s validateSign
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       const url = `http://127.0.0.1:${(app.address() as AddressInfo).port}${req.url}`;
-      const valid = plivo.validateSignature(url, String(req.headers['x-plivo-signature-v2-nonce']), String(req.headers['x-plivo-signature-v2']), AUTH_TOKEN);
+      const valid = Boolean(plivo.validateSignature(url, String(req.headers['x-plivo-signature-v2-nonce']), String(req.headers['x-plivo-signature-v2']), AUTH_TOKEN).valueOf());
       reports.push({ form: Object.fromEntries(new URLSearchParams(body)), valid });
       res.end();
     });
@@ -60,11 +60,11 @@ test('the delivery report reaches the app signed so that the SDK\'s validateSign
   try {
     const url = `http://127.0.0.1:${(app.address() as AddressInfo).port}/plivo/report`;
     const client = plivoAt(`${local.url}/sms/plivo`);
-    const sent = await client.messages.create({ src: 'Acme', dst: phone.number, text: 'code 1', url });
+    const sent = await client.messages.create('Acme', phone.number, 'code 1', { url });
     await expect.poll(() => reports.length).toBe(1);
     expect(reports[0]).toMatchObject({ valid: true, form: { MessageUUID: sent.messageUuid[0], Status: 'delivered' } });
     await phone.failSms('unsubscribed', { count: 1 });
-    await client.messages.create({ src: 'Acme', dst: phone.number, text: 'code 2', url });
+    await client.messages.create('Acme', phone.number, 'code 2', { url });
     await expect.poll(() => reports.length).toBe(2);
     expect(reports[1]).toMatchObject({ valid: true, form: { Status: 'failed', ErrorCode: '200' } });
   } finally {
