@@ -1,0 +1,34 @@
+/**
+ * The provider table is the one list: the server mounts a route factory for
+ * each row, inboxkitServer() hands the app each row's variable, the viewer
+ * names each, and the docs list each.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { PROVIDERS, providerEnv, providerLabel } from '../../src/wire/providers.ts';
+import { inboxkitServer } from '../../src/playwright/server.ts';
+
+const root = join(import.meta.dirname, '../..');
+
+test('every row with a variable is in the env inboxkitServer() hands the app, pointing at its mount', () => {
+  const server = inboxkitServer({ port: 8025, smtpPort: 2525 });
+  for (const row of PROVIDERS) {
+    if (!row.env) continue;
+    expect(server.env[row.env], row.id).toBe(`${server.baseUrl}${row.mount}`);
+  }
+  expect(Object.keys(providerEnv('http://x'))).toEqual(PROVIDERS.flatMap((row) => (row.env ? [row.env] : [])));
+});
+
+test('every row has a route factory in the server\'s table, and every row a label the viewer shows', () => {
+  const table = readFileSync(join(root, 'src/server/routes/sms.handlers.ts'), 'utf8');
+  for (const row of PROVIDERS) {
+    expect(providerLabel(row.id)).toBe(row.label);
+    if (row.id !== 'inboxkit') expect(table, row.id).toMatch(new RegExp(`['"]?${row.id}['"]?: create\\w+Routes`));
+  }
+});
+
+test('every row\'s variable is named in the phones guide, so a spec author finds it', () => {
+  const guide = readFileSync(join(root, 'docs/phones.md'), 'utf8');
+  for (const row of PROVIDERS) if (row.env) expect(guide, row.env).toContain(row.env);
+});
