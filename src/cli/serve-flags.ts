@@ -239,6 +239,10 @@ const SERVE_SECTIONS: FlagSection[] = [
         help: ['Take the HTTP client address from X-Forwarded-For when the peer is', 'this balancer address, repeatable; never from other peers (default none)'],
       },
       {
+        flag: 'webhook-allow', value: 'HOST[:PORT]', option: 'webhookAllow', parse: text, multiple: true,
+        help: ['A webhook target the provider APIs may call, repeatable; a shared', 'service calls nothing else, a local one loopback too (default none)'],
+      },
+      {
         flag: 'drain-notice', value: 'D', option: 'drainNoticeMs', parse: duration,
         help: ['On SIGTERM, how long /readyz fails before new SMTP sessions get 421', 'and event streams end: the balancer\'s check interval × fall (default 0)'],
       },

@@ -335,6 +335,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
     cleanups.push(() => closeHttp(http));
     const smtp = await startIntake(ctx, metrics);
+    ctx.ownPorts.push((http.address() as AddressInfo).port, smtp.port);
     cleanups.push(() => smtp.close());
     gauges.openStreams = () => ctx.streamCaps.open();
     gauges.openSmtpSessions = () => smtp.openSessions();

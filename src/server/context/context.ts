@@ -13,6 +13,9 @@ import { createEventBus } from '../events/bus.ts';
 import type { EventBus } from '../events/types.ts';
 import { createDeliveryFaults } from '../faults/table.ts';
 import { createIntake } from '../intake/intake.ts';
+import { isSharedService } from '../auth/caller.ts';
+import { createWebhooks } from '../sms/callbacks.ts';
+import type { Webhooks } from '../sms/callbacks.ts';
 import type { Intake } from '../intake/intake.ts';
 import type { StoreObserver } from '../intake/store-copies.ts';
 import type { ForwardQueue } from '../forward/forwarder.ts';
@@ -59,6 +62,10 @@ export interface ServerContext {
    * store's bounds. Whoever owns the context closes it (`intake.close()`).
    */
   intake: Intake;
+  /** The node's webhook sender (provider callbacks and receipts), within its bounds. */
+  webhooks: Webhooks;
+  /** The ports this service listens on, filled in as they open (webhooks never call them). */
+  ownPorts: number[];
   /** The slots of open event streams per credential and per client address on this node. */
   streamCaps: StreamCaps;
   /** The spam scanner of `POST /messages/{id}/spam-check` (from `config.spamCheck`), or null/absent when none is configured. */
@@ -131,6 +138,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     prepare: options.mail?.prepare,
     observer: options.mail?.observer,
   });
+  const ownPorts: number[] = [];
+  const webhooks = createWebhooks({ shared: isSharedService(options.config), allow: options.config.operations.webhookAllow, ownPorts: () => ownPorts });
   return {
     store: options.store,
     bus,
@@ -141,6 +150,8 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
     faults,
     intake,
+    webhooks,
+    ownPorts,
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
     spamScanner: options.config.spamCheck ? createSpamScanner(options.config.spamCheck) : null,
   };

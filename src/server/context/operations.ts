@@ -71,6 +71,14 @@ export interface OperationsOptions {
    * @defaultValue `[]` (never trusted)
    */
   trustProxy?: string[];
+  /**
+   * Webhook targets the provider APIs may call (`host:port`, or `host` for
+   * any port) besides loopback on a local service. A shared service (behind a
+   * balancer, or reachable from other machines) calls nothing else: its
+   * loopback holds its own ports, the balancer's and the database's.
+   * @defaultValue `[]`
+   */
+  webhookAllow?: string[];
 }
 
 /** The operations options of a running service, every default applied. */
@@ -84,6 +92,17 @@ export interface ResolvedOperations {
   smtpAuth: 'off' | 'optional' | 'required';
   messageTtlSeconds: number | null;
   trustProxy: string[];
+  webhookAllow: string[];
+}
+
+/** Checks the operator's webhook targets: `host` or `host:port`, no scheme or path. */
+function webhookTargets(list: unknown[]): string[] {
+  return list.map((entry) => {
+    if (typeof entry !== 'string' || !/^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(entry)) {
+      throw new ConfigError('webhookAllow', `option webhookAllow takes host or host:port entries (no scheme, no path), got ${JSON.stringify(entry)}.`);
+    }
+    return entry.replace(/^\[|\](?=:|$)/g, '');
+  });
 }
 
 /** Checks a list of peers given by IP address (the balancer's). */
@@ -132,5 +151,6 @@ export function resolveOperations(options: OperationsOptions, tlsPairGiven: bool
     smtpAuth,
     messageTtlSeconds,
     trustProxy: peers('trustProxy', options.trustProxy ?? []),
+    webhookAllow: webhookTargets(options.webhookAllow ?? []),
   };
 }

@@ -14,10 +14,24 @@ import { HttpError } from '../http/errors.ts';
 import { toWireInbox } from '../http/present.ts';
 import { createRouter } from '../http/router.ts';
 import { allocatePhone } from '../sms/numbers.ts';
+import { PHONE_COUNTRIES, phoneNumberAt, phoneRangeSize } from '../../wire/phones.ts';
+import type { PhoneCountry } from '../../wire/phones.ts';
+import type { InboxCap } from '../storage/contract/types.ts';
 import { capOf, guestCapReached, newInboxFields } from './inboxes.handlers.ts';
 import { createPhoneRoute, sendSmsRoute } from './phones.routes.ts';
 import { segmentsOf } from '../sms/kit.ts';
 import { smsReachOf, textPhone } from './sms-intake.ts';
+
+/** A caller's share of a country's numbers: half of its country code's (NANP's US and CA together). */
+function phoneShareOf(country: PhoneCountry): { countryCode: string; max: number; of: number } {
+  const countryCode = countryCodeOf(country);
+  const of = PHONE_COUNTRIES.filter((other) => countryCodeOf(other) === countryCode).reduce((sum, other) => sum + phoneRangeSize(other), 0);
+  return { countryCode, max: Math.ceil(of / 2), of };
+}
+
+function countryCodeOf(country: PhoneCountry): string {
+  return /^\+(1|61|33)/.exec(phoneNumberAt(country, 0))?.[0] ?? '+';
+}
 
 /** The phone routes (paths relative to `/api/v1`). */
 export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
@@ -33,15 +47,23 @@ export function createPhoneRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
     const domains = await ctx.store.listDomains();
     const domain = domains.find((d) => d.isDefault) ?? domains[0];
     if (!domain) throw new Error('inboxkit: no domain is configured');
-    // Phones count as inboxes, within the same caps, held in the transaction that creates one.
-    const cap = capOf(ctx, principal, plan.entitlements.maxActiveInboxes);
+    // Phones count as inboxes, within the same caps, held in the transaction that creates one;
+    // and each caller holds at most its share of a country code's numbers, so that one cannot take them all.
+    const inboxCap = capOf(ctx, principal, plan.entitlements.maxActiveInboxes);
+    const share = phoneShareOf(country);
+    const cap: InboxCap | undefined =
+      principal.kind === 'operator' ? inboxCap : { count: user ? 'ownedBy' : 'guestsOfAddress', max: inboxCap?.max ?? Number.MAX_SAFE_INTEGER, prefix: { localPartPrefix: share.countryCode, max: share.max } };
     const creatorAddress = clientAddressOf(c);
     const { token, fields } = newInboxFields(ctx, { domainId: domain.id, ownerUserId: user?.id ?? null, label: body.label ?? null, ttlSeconds: plan.entitlements.inboxTtlSeconds, creatorAddress, now });
     const create = (inbox: Parameters<typeof ctx.store.createInbox>[0]) => (cap ? ctx.store.createInboxWithinCap(inbox, cap) : ctx.store.createInbox(inbox));
     const phone = await allocatePhone(create, country, fields);
     if (phone === 'cap_reached') {
-      if (cap?.count === 'ownedBy') throw new HttpError('plan_required', `The ${plan.name} plan allows ${cap.max} active inboxes (phones count as inboxes); delete one first.`);
-      throw guestCapReached(creatorAddress, cap?.max ?? 0);
+      const held = user ? await ctx.store.countActiveInboxesByOwner(user.id, now) : await ctx.store.countActiveGuestInboxesByAddress(creatorAddress, now);
+      if (inboxCap && held >= inboxCap.max) {
+        if (inboxCap.count === 'ownedBy') throw new HttpError('plan_required', `The ${plan.name} plan allows ${inboxCap.max} active inboxes (phones count as inboxes); delete one first.`);
+        throw guestCapReached(creatorAddress, inboxCap.max);
+      }
+      throw new HttpError('limit_reached', `This caller holds ${share.max} active phones with ${share.countryCode} numbers, its share of the country code's ${share.of} (half, so that no caller can take every number); delete phones it no longer needs.`, { 'Retry-After': '60' });
     }
     if (!phone) {
       throw new HttpError('limit_reached', `Every ${country} phone number of this service is in use by an active phone; delete phones you no longer need, or ask for another country (US, CA, AU, FR).`, { 'Retry-After': '60' });

@@ -14,7 +14,8 @@ import type { Context } from 'hono';
 import type { Reach } from '../auth/caller.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import type { RecipientCheck } from '../intake/types.ts';
-import { postForm } from '../sms/callbacks.ts';
+import { callerOf } from '../auth/caller.ts';
+import { clientAddressOf } from '../http/client-address.ts';
 import { basicCredentials, segmentsOf } from '../sms/kit.ts';
 import { PLIVO_MAX_TEXT, plivoError, plivoMessageUuid, plivoQueued, plivoReportForm, plivoSignatureHeaders } from '../sms/plivo.ts';
 import type { PlivoAnswer, PlivoReport } from '../sms/plivo.ts';
@@ -61,10 +62,10 @@ function reportOf(check: RecipientCheck, base: Omit<PlivoReport, 'status' | 'err
 }
 
 /** Posts a report to the send's `url`, signed; a failure is logged, never retried. */
-async function sendReport(ctx: ServerContext, url: string, authToken: string, report: PlivoReport): Promise<void> {
+async function sendReport(ctx: ServerContext, caller: string, url: string, authToken: string, report: PlivoReport): Promise<void> {
   if (url === '') return;
   try {
-    await postForm(url, plivoReportForm(report), plivoSignatureHeaders(authToken, url));
+    await ctx.webhooks.postForm(caller, url, plivoReportForm(report), plivoSignatureHeaders(authToken, url));
   } catch (error) {
     ctx.logger.warn({ err: error, url, messageUuid: report.uuid }, 'sms: the Plivo delivery report failed');
   }
@@ -80,12 +81,13 @@ async function sendMessage(c: Context<AppEnv>, ctx: ServerContext, reach: Reach)
   if (unknown) return answer(c, plivoError(400, `invalid dst parameter: ${unknown.recipient.slice(1)} is not an active inboxkit phone this caller may text (numbers come from POST /api/v1/phones)`));
   const token = basicCredentials(c.req.header('authorization'))?.password ?? '';
   const uuids = checks.map(() => plivoMessageUuid());
+  const caller = callerOf(c.var.principal, clientAddressOf(c)).key;
   await Promise.all(
     checks.map(async (check, index) => {
       const uuid = uuids[index] ?? '';
       const report = reportOf(check, { uuid, from: send.src, segments: segmentsOf(send.text) });
       if (check.verdict === 'accepted') await deliverChecked(c, ctx, reach, check, { to: check.recipient, from: send.src, body: send.text, provider: 'plivo', providerId: uuid });
-      void sendReport(ctx, send.url, token, report);
+      void sendReport(ctx, caller, send.url, token, report);
     }),
   );
   return answer(c, plivoQueued(uuids));

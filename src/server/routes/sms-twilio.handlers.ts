@@ -10,9 +10,10 @@
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
+import { callerOf } from '../auth/caller.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
+import { clientAddressOf } from '../http/client-address.ts';
 import type { RecipientOutcome } from '../intake/types.ts';
-import { postForm } from '../sms/callbacks.ts';
 import { basicCredentials, formField, segmentsOf } from '../sms/kit.ts';
 import type { ParsedForm } from '../sms/kit.ts';
 import { E164_PATTERN } from '../../wire/phones.ts';
@@ -61,7 +62,7 @@ function checkSend({ to, from, service, body }: TwilioSend): TwilioError | null 
  * Twilio sends them: `ErrorCode` only with `failed` and `undelivered`.
  * Failures are logged, never retried.
  */
-function reportStatus(ctx: ServerContext, url: string, authToken: string, message: TwilioMessageFields, statuses: string[]): void {
+function reportStatus(ctx: ServerContext, caller: string, url: string, authToken: string, message: TwilioMessageFields, statuses: string[]): void {
   void (async () => {
     for (const status of statuses) {
       const failed = status === 'failed' || status === 'undelivered';
@@ -78,7 +79,7 @@ function reportStatus(ctx: ServerContext, url: string, authToken: string, messag
         ...(failed && message.errorCode ? { ErrorCode: String(message.errorCode) } : {}),
       };
       try {
-        await postForm(url, params, { 'X-Twilio-Signature': twilioSignature(authToken, url, params), 'User-Agent': 'TwilioProxy/1.1' });
+        await ctx.webhooks.postForm(caller, url, params, { 'X-Twilio-Signature': twilioSignature(authToken, url, params), 'User-Agent': 'TwilioProxy/1.1' });
       } catch (error) {
         ctx.logger.warn({ err: error, url, messageSid: message.sid }, 'sms: the StatusCallback failed');
         return;
@@ -113,7 +114,8 @@ async function sendMessage(c: Context<AppEnv>, ctx: ServerContext): Promise<Resp
   if (send.callback !== '') {
     const token = basicCredentials(c.req.header('authorization'))?.password ?? '';
     const undelivered = outcome.status === 'undelivered';
-    const report = () => reportStatus(ctx, send.callback, token, undelivered ? { ...message, errorCode: 30003, errorMessage: 'Unreachable destination handset' } : message, undelivered ? ['sent', 'undelivered'] : ['sent', 'delivered']);
+    const caller = callerOf(c.var.principal, clientAddressOf(c)).key;
+    const report = () => reportStatus(ctx, caller, send.callback, token, undelivered ? { ...message, errorCode: 30003, errorMessage: 'Unreachable destination handset' } : message, undelivered ? ['sent', 'undelivered'] : ['sent', 'delivered']);
     // Delivered is reported once the phone holds the text: after its fault's delay, when it has one.
     void settled.then(report);
   }

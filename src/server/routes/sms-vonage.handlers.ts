@@ -16,16 +16,17 @@ import { paramsOf } from './vonage-params.ts';
 import type { VonageParams } from './vonage-params.ts';
 import { VONAGE_MAX_TEXT, vonageError, vonageMessageId, vonageNumber, vonageReceipt, vonageSent } from '../sms/vonage.ts';
 import type { VonageReceipt } from '../sms/vonage.ts';
-import { postJson } from '../sms/callbacks.ts';
+import { callerOf } from '../auth/caller.ts';
+import { clientAddressOf } from '../http/client-address.ts';
 import { smsReachOf, textPhone } from './sms-intake.ts';
 
 /** Sends a delivery receipt per part to the request's `callback` (when it gave one), in the background; failures are logged, never retried. */
-function sendReceipts(ctx: ServerContext, callback: string, receipts: VonageReceipt[]): void {
+function sendReceipts(ctx: ServerContext, caller: string, callback: string, receipts: VonageReceipt[]): void {
   if (callback === '') return;
   void (async () => {
     for (const receipt of receipts) {
       try {
-        await postJson(callback, vonageReceipt(receipt));
+        await ctx.webhooks.postJson(caller, callback, vonageReceipt(receipt));
       } catch (error) {
         ctx.logger.warn({ err: error, url: callback, messageId: receipt.messageId }, 'sms: the Vonage delivery receipt webhook failed');
         return;
@@ -70,7 +71,8 @@ async function sendSms(c: Context<AppEnv>, ctx: ServerContext): Promise<Response
   const status = outcome.status === 'undelivered' ? 'failed' : 'delivered';
   const receipts = ids.map((messageId) => ({ msisdn: to.slice(1), sender: params.from ?? '', messageId, status, errCode: status === 'delivered' ? '0' : '2', apiKey, clientRef: params['client-ref'] ?? null, at: ctx.now() }) as const);
   // An undeliverable handset is accepted (status 0), as Vonage accepts it, never arrives, and its receipts say failed.
-  void settled.then(() => sendReceipts(ctx, params.callback ?? '', receipts));
+  const caller = callerOf(c.var.principal, clientAddressOf(c)).key;
+  void settled.then(() => sendReceipts(ctx, caller, params.callback ?? '', receipts));
   return c.json(vonageSent(to.slice(1), ids, params['client-ref'] ?? null));
 }
 

@@ -231,6 +231,13 @@ export interface InboxCap {
   count: 'guestsOfAddress' | 'ownedBy';
   /** The most active inboxes allowed, the new one included. */
   max: number;
+  /**
+   * A second cap on the same subject (the address's guest inboxes, or the
+   * owner's), counting only the active inboxes whose local part starts with
+   * `localPartPrefix` (a phone's country code): the most allowed, the new one
+   * included.
+   */
+  prefix?: { localPartPrefix: string; max: number };
 }
 
 /** The inboxes aggregate of a {@link Store}. */

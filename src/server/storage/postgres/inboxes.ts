@@ -34,16 +34,20 @@ const countOwned = async (sql: Sql, userId: string, now: number): Promise<number
   Number((await sql.get('SELECT COUNT(*)::int AS c FROM inboxes WHERE owner_user_id = $1 AND (expires_at IS NULL OR expires_at > $2)', userId, now))?.c ?? 0);
 
 /**
- * Counts what a cap counts, inside the create's transaction, after taking a
+ * Whether a cap is reached (and its country-code cap, when it has one), counting inside the create's transaction, after taking a
  * transaction-scoped advisory lock on what is counted (the address, or the
  * owner): creates under one cap, on every node, run one after the other, and
  * each count (READ COMMITTED: a fresh snapshot per statement) sees the
  * inboxes the earlier ones committed.
  */
-async function countWithinCap(tx: Sql, cap: InboxCap, inbox: { creatorAddress?: string | null; ownerUserId: string | null; createdAt: number }): Promise<number> {
+async function overCap(tx: Sql, cap: InboxCap, inbox: { creatorAddress?: string | null; ownerUserId: string | null; createdAt: number }): Promise<boolean> {
   const subject = cap.count === 'guestsOfAddress' ? (inbox.creatorAddress ?? '') : (inbox.ownerUserId ?? '');
   await tx.get('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', `inboxkit:inbox-cap:${cap.count}:${subject}`);
-  return cap.count === 'guestsOfAddress' ? countGuests(tx, subject, inbox.createdAt) : countOwned(tx, subject, inbox.createdAt);
+  const all = cap.count === 'guestsOfAddress' ? await countGuests(tx, subject, inbox.createdAt) : await countOwned(tx, subject, inbox.createdAt);
+  if (all >= cap.max || !cap.prefix) return all >= cap.max;
+  const who = cap.count === 'guestsOfAddress' ? 'creator_address = $1 AND owner_user_id IS NULL' : 'owner_user_id = $1';
+  const prefixed = Number((await tx.get(`SELECT COUNT(*)::int AS c FROM inboxes WHERE ${who} AND starts_with(local_part, $2) AND (expires_at IS NULL OR expires_at > $3)`, subject, cap.prefix.localPartPrefix, inbox.createdAt))?.c ?? 0);
+  return prefixed >= cap.prefix.max;
 }
 
 /** Inserts an inbox inside a transaction; an expired holder of the address gives way (locked, so a sweep on another node waits). */
@@ -72,7 +76,7 @@ export function createPostgresInboxes(sql: PgSql): InboxStore {
       return sql.transaction((tx) => insertInbox(tx, inbox));
     },
     async createInboxWithinCap(inbox, cap) {
-      return sql.transaction(async (tx) => ((await countWithinCap(tx, cap, inbox)) >= cap.max ? ('cap_reached' as const) : insertInbox(tx, inbox)));
+      return sql.transaction(async (tx) => ((await overCap(tx, cap, inbox)) ? ('cap_reached' as const) : insertInbox(tx, inbox)));
     },
     async findInboxById(id) {
       return inboxById(sql, id);

@@ -48,6 +48,15 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
     Number(sql.get('SELECT COUNT(*) AS c FROM inboxes WHERE owner_user_id = ? AND (expires_at IS NULL OR expires_at > ?)', userId, now)?.c ?? 0);
   const countFor = (count: InboxCap['count'], inbox: { creatorAddress?: string | null; ownerUserId: string | null }, now: number): number =>
     count === 'guestsOfAddress' ? countGuests(inbox.creatorAddress ?? '', now) : countOwned(inbox.ownerUserId ?? '', now);
+  const countPrefixed = (cap: InboxCap, inbox: { creatorAddress?: string | null; ownerUserId: string | null }, prefix: string, now: number): number =>
+    Number(
+      (cap.count === 'guestsOfAddress'
+        ? sql.get("SELECT COUNT(*) AS c FROM inboxes WHERE creator_address = ? AND owner_user_id IS NULL AND substr(local_part, 1, length(?)) = ? AND (expires_at IS NULL OR expires_at > ?)", inbox.creatorAddress ?? '', prefix, prefix, now)
+        : sql.get("SELECT COUNT(*) AS c FROM inboxes WHERE owner_user_id = ? AND substr(local_part, 1, length(?)) = ? AND (expires_at IS NULL OR expires_at > ?)", inbox.ownerUserId ?? '', prefix, prefix, now)
+      )?.c ?? 0,
+    );
+  const overCap = (cap: InboxCap, inbox: { creatorAddress?: string | null; ownerUserId: string | null; createdAt: number }): boolean =>
+    countFor(cap.count, inbox, inbox.createdAt) >= cap.max || (cap.prefix !== undefined && countPrefixed(cap, inbox, cap.prefix.localPartPrefix, inbox.createdAt) >= cap.prefix.max);
   const insertInbox = (inbox: Parameters<InboxStore['createInbox']>[0]) => insertInboxIn(sql, inboxById, inbox);
 
   return {
@@ -56,7 +65,7 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
     },
     async createInboxWithinCap(inbox, cap) {
       // Counted inside the write transaction (BEGIN IMMEDIATE): no other create, in this process or another, runs between the count and the insert.
-      return sql.transaction(() => (countFor(cap.count, inbox, inbox.createdAt) >= cap.max ? ('cap_reached' as const) : insertInbox(inbox)));
+      return sql.transaction(() => (overCap(cap, inbox) ? ('cap_reached' as const) : insertInbox(inbox)));
     },
     async findInboxById(id) {
       return inboxById(id);
