@@ -15,7 +15,7 @@ import { findPhone, mayReach } from '../intake/reach.ts';
 import { isUnsubscribed } from '../sms/faults.ts';
 import { formField } from '../sms/kit.ts';
 import type { ParsedForm } from '../sms/kit.ts';
-import { SNS_MAX_SMS, messageAttributes, optedOutResponse, publishResponse, snsError, snsSender } from '../sms/sns.ts';
+import { SNS_MAX_SMS, messageAttributes, optInResponse, optedOutResponse, publishResponse, snsError, snsSender } from '../sms/sns.ts';
 import type { SnsAnswer } from '../sms/sns.ts';
 import { smsReachOf, textPhone } from './sms-intake.ts';
 
@@ -32,7 +32,8 @@ async function publish(c: Context<AppEnv>, ctx: ServerContext): Promise<Response
   const form = await c.req.parseBody();
   const action = formField(form, 'Action');
   if (action === 'CheckIfPhoneNumberIsOptedOut') return checkOptedOut(c, ctx, reach, formField(form, 'phoneNumber').trim());
-  if (action !== 'Publish') return answer(c, snsError(400, 'InvalidAction', `The action ${action || '(none)'} is not valid for this endpoint: the inboxkit service takes Publish to a PhoneNumber and CheckIfPhoneNumberIsOptedOut only.`));
+  if (action === 'OptInPhoneNumber') return optIn(c, ctx, reach, formField(form, 'phoneNumber').trim());
+  if (action !== 'Publish') return answer(c, snsError(400, 'InvalidAction', `The action ${action || '(none)'} is not valid for this endpoint: inboxkit's SNS emulation serves Publish to a PhoneNumber, CheckIfPhoneNumberIsOptedOut and OptInPhoneNumber only (see docs/phones.md).`));
   return publishSms(c, ctx, reach, form);
 }
 
@@ -66,6 +67,14 @@ async function checkOptedOut(c: Context<AppEnv>, ctx: ServerContext, reach: Reac
   const phone = await findPhone(ctx.store, number, ctx.now());
   const reachable = phone !== null && mayReach(reach, phone);
   return answer(c, optedOutResponse(reachable && isUnsubscribed(await ctx.faults.get(phone.id))));
+}
+
+/** `OptInPhoneNumber`: an opted-out phone (`failSms('unsubscribed')`) takes texts again, as SNS opts a number back in. */
+async function optIn(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, number: string): Promise<Response> {
+  if (!E164_PATTERN.test(number)) return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: PhoneNumber Reason: ${number || '(none)'} is not an E.164 number`));
+  const phone = await findPhone(ctx.store, number, ctx.now());
+  if (phone && mayReach(reach, phone) && isUnsubscribed(await ctx.faults.get(phone.id))) await ctx.faults.clear(phone.id);
+  return answer(c, optInResponse());
 }
 
 /** The SNS routes, mounted at `/sms/sns`. */

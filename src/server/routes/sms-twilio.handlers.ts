@@ -128,3 +128,13 @@ export function createTwilioRoutes(ctx: ServerContext): Hono<AppEnv> {
   app.post('/api/2010-04-01/Accounts/:accountSid/Messages.json', (c) => sendMessage(c, ctx));
   return app;
 }
+
+/**
+ * A Twilio path the emulation does not serve (`messages(sid).fetch()`,
+ * Lookup, …): Twilio's 404 body (code 20404) naming the call and what is
+ * served, so the SDK's `RestException` says it.
+ */
+export function twilioUnserved(c: Context<AppEnv>): Response {
+  const path = c.req.path.replace(/^\/sms\/twilio/, '');
+  return fail(c, twilioError(404, 20404, `The requested resource ${c.req.method} ${path} was not found: inboxkit's Twilio emulation serves messages.create() (POST /2010-04-01/Accounts/{AccountSid}/Messages.json) and Verify v2 (services.create, verifications.create, verificationChecks.create) only (see docs/phones.md).`));
+}

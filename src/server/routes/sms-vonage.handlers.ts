@@ -82,3 +82,20 @@ export function createVonageRoutes(ctx: ServerContext): Hono<AppEnv> {
   app.post('/sms/json', (c) => sendSms(c, ctx));
   return app;
 }
+
+/**
+ * A Vonage path the emulation does not serve: Vonage's 404 problem body
+ * (`type`, `title`, `detail`) naming the call and what is served.
+ */
+export function vonageUnserved(c: Context<AppEnv>): Response {
+  const path = c.req.path.replace(/^\/sms\/vonage/, '');
+  return c.json(
+    {
+      type: 'https://developer.vonage.com/api-errors#not-found',
+      title: 'Not Found',
+      detail: `${c.req.method} ${path} is not served by inboxkit's Vonage emulation: it serves sms.send() (POST /sms/json) and Verify v1 (POST /verify/json, /verify/check/json, /verify/control/json) only (see docs/phones.md).`,
+      instance: crypto.randomUUID(),
+    },
+    404,
+  );
+}

@@ -7,15 +7,21 @@
  * @packageDocumentation
  */
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { PROVIDERS } from '../../wire/providers.ts';
 import type { ProviderId } from '../../wire/providers.ts';
 import { createPlivoRoutes } from './sms-plivo.handlers.ts';
+import { twilioUnserved } from './sms-twilio.handlers.ts';
+import { vonageUnserved } from './sms-vonage.handlers.ts';
 import { createSnsRoutes } from './sms-sns.handlers.ts';
 import { createTwilioVerifyRoutes } from './sms-twilio-verify.handlers.ts';
 import { createTwilioRoutes } from './sms-twilio.handlers.ts';
 import { createVonageVerifyRoutes } from './sms-vonage-verify.handlers.ts';
 import { createVonageRoutes } from './sms-vonage.handlers.ts';
+
+/** What a provider API's path the emulation does not serve answers: the provider's own error shape, naming the call. */
+type Unserved = (c: Context<AppEnv>) => Response;
 
 /** The routes of each provider API; `inboxkit`'s own (`POST /api/v1/sms`) is part of the API's router. */
 const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerContext) => Hono<AppEnv>> = {
@@ -27,12 +33,25 @@ const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerConte
   plivo: createPlivoRoutes,
 };
 
-/** Every provider API, each at its row's mount (paths from the service's origin). */
+/**
+ * What each provider's unserved paths answer, by mount; the longest mount
+ * that holds a path answers it (Twilio Verify's before Twilio's).
+ */
+const UNSERVED: Partial<Record<Exclude<ProviderId, 'inboxkit'>, Unserved>> = {
+  twilio: twilioUnserved,
+  'twilio-verify': twilioUnserved,
+  vonage: vonageUnserved,
+  'vonage-verify': vonageUnserved,
+};
+
+/** Every provider API, each at its row's mount (paths from the service's origin), then each one's answer to a path it does not serve. */
 export function createProviderRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  for (const row of PROVIDERS) {
-    if (row.id === 'inboxkit') continue;
-    app.route(row.mount, PROVIDER_ROUTES[row.id](ctx));
+  const rows = PROVIDERS.filter((row) => row.id !== 'inboxkit') as Array<(typeof PROVIDERS)[number] & { id: Exclude<ProviderId, 'inboxkit'> }>;
+  for (const row of rows) app.route(row.mount, PROVIDER_ROUTES[row.id](ctx));
+  for (const row of [...rows].sort((a, b) => b.mount.length - a.mount.length)) {
+    const unserved = UNSERVED[row.id];
+    if (unserved) app.all(`${row.mount}/*`, unserved);
   }
   return app;
 }

@@ -41,6 +41,11 @@ export function optedOutResponse(optedOut: boolean): SnsAnswer {
   return { status: 200, xml: `<CheckIfPhoneNumberIsOptedOutResponse xmlns="${XMLNS}"><CheckIfPhoneNumberIsOptedOutResult><isOptedOut>${optedOut}</isOptedOut></CheckIfPhoneNumberIsOptedOutResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></CheckIfPhoneNumberIsOptedOutResponse>` };
 }
 
+/** SNS's answer to `OptInPhoneNumber` (an empty result). */
+export function optInResponse(): SnsAnswer {
+  return { status: 200, xml: `<OptInPhoneNumberResponse xmlns="${XMLNS}"><OptInPhoneNumberResult/><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></OptInPhoneNumberResponse>` };
+}
+
 /** The message attributes of a Query request (`MessageAttributes.entry.N.Name` / `.Value.StringValue`). */
 export function messageAttributes(form: ParsedForm): Map<string, string> {
   const attributes = new Map<string, string>();
