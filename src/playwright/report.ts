@@ -56,10 +56,16 @@ export function renderEmailDocument(message: ReportableMessage, options: { heade
   ].join('\n');
 }
 
-/** A short, single-line title of a message for attachment names: its subject, at most 60 characters. */
-export function messageTitle(message: Pick<Message, 'subject'>): string {
-  const subject = (message.subject ?? '').replace(/\s+/g, ' ').trim() || '(no subject)';
-  return subject.length > 60 ? `${subject.slice(0, 59)}…` : subject;
+/**
+ * A short, single-line title of a message for attachment names: its
+ * subject, or for an SMS (which has none) the start of its text in quotes;
+ * at most 60 characters.
+ */
+export function messageTitle(message: Pick<Message, 'subject'> & { text?: string | null }): string {
+  const subject = (message.subject ?? '').replace(/\s+/g, ' ').trim();
+  const text = (message.text ?? '').replace(/\s+/g, ' ').trim();
+  const title = subject || (text ? `"${text.length > 57 ? `${text.slice(0, 56)}…` : text}"` : '(no subject)');
+  return title.length > 60 ? `${title.slice(0, 59)}…` : title;
 }
 
 /**

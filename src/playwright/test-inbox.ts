@@ -322,7 +322,7 @@ export class TestInbox {
   }
 
   /** The next attachment's number, taken now; the label, made when called (naming the inbox when the test has several). */
-  #nextLabel(message: Pick<Message, 'subject'>): () => string {
+  #nextLabel(message: Pick<Message, 'subject'> & { text?: string | null }): () => string {
     const number = this.#context.nextAttachmentNumber();
     return () => `${this.#noun()} ${number}${this.#where()} — ${messageTitle(message)}`;
   }

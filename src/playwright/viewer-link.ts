@@ -31,8 +31,12 @@ export function viewerLink(apiUrl: string, inboxId: string): string {
  */
 export function whereToLook(handle: { id: string; address: string }, apiUrl: string, options: { keepOnFailure?: boolean; attachToReport?: boolean }): string {
   if (options.keepOnFailure) return `Look at the inbox in the viewer (kept by keepOnFailure; while its service runs): ${viewerLink(apiUrl, handle.id)}`;
+  const local = handle.address.slice(0, handle.address.lastIndexOf('@'));
+  const phone = /^\+[1-9]\d{6,14}$/.test(local) ? local : null;
   if (options.attachToReport ?? true) {
+    if (phone) return `Every SMS ${phone} received is attached to this test in the report ("SMS N" and "received #seq"); the phone is deleted when the test ends (keepOnFailure keeps it to look at in the viewer).`;
     return `Every email ${handle.address} received is attached to this test in the report ("email N" and "received #seq"); the inbox is deleted when the test ends (keepOnFailure keeps it to look at in the viewer).`;
   }
+  if (phone) return `${phone} is deleted when the test ends: set keepOnFailure to look at it in the viewer, or attachToReport to get its texts in the report.`;
   return `${handle.address} is deleted when the test ends: set keepOnFailure to look at it in the viewer, or attachToReport to get its emails in the report.`;
 }

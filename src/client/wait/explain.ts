@@ -4,6 +4,7 @@
  *
  * @packageDocumentation
  */
+import { isPhoneLocalPart } from '../../wire/phones.ts';
 import type { MessageSummary } from '../../wire/schemas.ts';
 import { formatAddress } from '../internal/format.ts';
 import type { WaitMismatch } from './errors.ts';
@@ -57,6 +58,22 @@ function sender(summary: MessageSummary): string {
   return formatAddress(summary.from, '(no sender)');
 }
 
+/** The phone number of an inbox address that is a phone's (`+1…@domain`), or null for an email inbox. */
+function phoneOf(address: string): string | null {
+  const local = address.slice(0, address.lastIndexOf('@'));
+  return isPhoneLocalPart(local) ? local : null;
+}
+
+/** How the explanation names the inbox: its number for a phone, its address otherwise. */
+function where(facts: TimeoutFacts): string {
+  return phoneOf(facts.address) ?? facts.address;
+}
+
+/** A message in a list: its subject, or for an SMS (no subject) the start of its text. */
+function titleOf(summary: MessageSummary): string {
+  return summary.subject === '' && summary.preview !== '' ? `text ${JSON.stringify(summary.preview.slice(0, 60))}` : JSON.stringify(summary.subject);
+}
+
 function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
@@ -66,6 +83,10 @@ function receivedNothing(facts: TimeoutFacts): boolean {
   return facts.rejected.length === 0 && facts.matchedSubjects.length === 0 && facts.returnedCount === 0 && !(facts.startedAfter !== null && facts.startedAfter > 0);
 }
 
+const NOTHING_TEXTED =
+  'This phone has received no SMS at all. A common cause: the application refused the number before texting it (a phone-number validator), or it texted through the real provider: ' +
+  'point its SDK at the service with the variables inboxkitServer() hands it (INBOXKIT_TWILIO_BASE_URL, INBOXKIT_SNS_ENDPOINT, INBOXKIT_VONAGE_REST_HOST, INBOXKIT_PLIVO_BASE_URL, INBOXKIT_SMS_URL; docs/phones.md).';
+
 const NOTHING_RECEIVED =
   'This inbox has received no email at all. A common cause: the application refused the address before sending anything, with a validation error on its form ' +
   '(some email validators refuse reserved domains such as .test); look at the page in the trace or the screenshot, and use a domain the application accepts (inboxkitServer({ domain }), inboxkit serve --domain).';
@@ -74,10 +95,13 @@ function arrivals(facts: TimeoutFacts): string[] {
   const { rejected } = facts;
   if (rejected.length === 0) {
     const what = facts.since === 'now' ? 'since the wait started' : 'that an earlier wait had not returned';
+    const phone = phoneOf(facts.address);
     return [
-      `No ${facts.matchedSubjects.length > 0 ? 'other ' : ''}message arrived ${what} (${Math.round(facts.elapsedMs / 100) / 10} s).`,
-      `Check that the application sent the mail to exactly ${facts.address}, and that its SMTP host and port point at this inbox service (not a real mail server or another instance).`,
-      ...(receivedNothing(facts) ? [NOTHING_RECEIVED] : []),
+      `No ${facts.matchedSubjects.length > 0 ? 'other ' : ''}${phone ? 'SMS' : 'message'} arrived ${what} (${Math.round(facts.elapsedMs / 100) / 10} s).`,
+      phone
+        ? `Check that the application texted exactly ${phone}, through a provider SDK pointed at this inbox service (not the real provider or another instance).`
+        : `Check that the application sent the mail to exactly ${facts.address}, and that its SMTP host and port point at this inbox service (not a real mail server or another instance).`,
+      ...(receivedNothing(facts) ? [phone ? NOTHING_TEXTED : NOTHING_RECEIVED] : []),
     ];
   }
   const detailed = new Set(rejected.slice(-LIST_MISMATCHES));
@@ -86,7 +110,7 @@ function arrivals(facts: TimeoutFacts): string[] {
     `${plural(rejected.length, 'message')} arrived that did not match${cut}:`,
     ...rejected.slice(-LIST_ARRIVALS).map((r) => {
       const because = detailed.has(r) ? `: ${r.failed.join('; ')}` : '';
-      return `  - ${clock(r.message.receivedAt)} from ${sender(r.message)} ${JSON.stringify(r.message.subject)}${because}`;
+      return `  - ${clock(r.message.receivedAt)} from ${sender(r.message)} ${titleOf(r.message)}${because}`;
     }),
   ];
 }
@@ -98,7 +122,7 @@ function arrivals(facts: TimeoutFacts): string[] {
  */
 export function explainTimeout(facts: TimeoutFacts): string {
   const wanted = facts.count === 1 ? 'a message' : `${facts.count} messages`;
-  const lines = [`${facts.call} timed out after ${facts.timeout} ms waiting for ${wanted} matching ${facts.description} at ${facts.address}.`];
+  const lines = [`${facts.call} timed out after ${facts.timeout} ms waiting for ${wanted} matching ${facts.description} at ${where(facts)}.`];
   if (facts.count > 1) {
     lines.push(`Found ${facts.matchedSubjects.length} of ${facts.count}: ${facts.matchedSubjects.map((s) => JSON.stringify(s)).join(', ') || 'none'}.`);
   }

@@ -37,6 +37,11 @@ test('attachment titles are one line of at most 60 characters', () => {
   expect(messageTitle({ subject: 'x'.repeat(100) })).toHaveLength(60);
 });
 
+test('an SMS, which has no subject, is titled by the start of its text in quotes', () => {
+  expect(messageTitle({ subject: '', text: 'Your Acme code is 123456' })).toBe('"Your Acme code is 123456"');
+  expect(messageTitle({ subject: '', text: 'x'.repeat(100) }).length).toBeLessThanOrEqual(60);
+});
+
 test('the .txt attachment shows the text as a reader sees it, without the invisible preheader filler; the .eml keeps every byte', async () => {
   const attached: Array<{ name: string; body: string }> = [];
   const testInfo = { attach: async (name: string, options: { body: string | Buffer }) => void attached.push({ name, body: String(options.body) }) } as unknown as TestInfo;

@@ -114,3 +114,17 @@ test('a timeout explanation lists the newest 20 of many mismatches and details o
   expect(listed.filter((l) => l.endsWith(': subject did not match'))).toHaveLength(5);
   expect(listed[19]).toContain('"Mail 25": subject did not match');
 });
+
+test('a wait on a phone speaks of SMS and its number: what to check names the provider variables, and a text that did not match is shown by its start', () => {
+  const phone = '+12025550101@inboxkit.example.com';
+  const nothing = explainTimeout({ ...base, address: phone }).split('\n');
+  expect(nothing[0]).toBe('waitForMessage timed out after 1000 ms waiting for a message matching subject "Welcome" at +12025550101.');
+  expect(nothing[1]).toBe('No SMS arrived that an earlier wait had not returned (1 s).');
+  expect(nothing[2]).toBe('Check that the application texted exactly +12025550101, through a provider SDK pointed at this inbox service (not the real provider or another instance).');
+  expect(nothing[3]).toContain('This phone has received no SMS at all');
+  expect(nothing[3]).toContain('INBOXKIT_TWILIO_BASE_URL');
+  const text = { ...summary(1, ''), preview: 'Your Acme code is 123456', from: { address: 'Acme', name: '' } };
+  const mismatch = explainTimeout({ ...base, address: phone, rejected: [{ message: text, failed: ['text does not match /nope/'] }] });
+  expect(mismatch).toContain('from Acme text "Your Acme code is 123456": text does not match /nope/');
+  expect(mismatch).not.toContain('""');
+});
