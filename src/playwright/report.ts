@@ -69,12 +69,13 @@ export function messageTitle(message: Pick<Message, 'subject'> & { text?: string
 }
 
 /**
- * Attaches a message to the running test as `<label>.html` (the rendered
- * page), `<label>.txt` (the text as a reader sees it, see reader-text.ts), `<label>.headers.json` and, when `raw` is given,
+ * Attaches a message to the running test as `<label>.html` (the email
+ * itself, rendered, without a header table of inboxkit's), `<label>.txt` (the text as a reader sees it, see reader-text.ts), `<label>.headers.json` and, when `raw` is given,
  * `<label>.eml` (`message/rfc822`; see {@link attachRawSource} to add it later).
  */
 export async function attachMessage(testInfo: TestInfo, label: string, message: ReportableMessage, raw: Uint8Array | null): Promise<void> {
-  await testInfo.attach(`${label}.html`, { body: renderEmailDocument(message), contentType: 'text/html' });
+  // The email itself, as a reader sees it: its headers are the .headers.json beside it.
+  await testInfo.attach(`${label}.html`, { body: renderEmailDocument(message, { header: false }), contentType: 'text/html' });
   if (message.text !== null && message.text !== undefined) {
     // As a reader sees it (invisible preheader filler dropped); Playwright prints it under a failure.
     await testInfo.attach(`${label}.txt`, { body: readerText(message.text), contentType: 'text/plain' });

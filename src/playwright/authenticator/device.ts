@@ -224,7 +224,7 @@ export class AuthenticatorDevice {
       if (sleeps >= MAX_SLEEPS) {
         throw new AuthenticatorError(`authenticator: the clock did not reach the next time step after ${MAX_SLEEPS} waits (it reads ${new Date(nowMs).toISOString()}). An injected clock's sleep(ms) must advance its now() by ms.`);
       }
-      const used = this.#lastStep !== undefined && Math.floor(nowMs / (this.period * 1000)) <= this.#lastStep;
+      const used = !allowReuse && this.#lastStep !== undefined && Math.floor(nowMs / (this.period * 1000)) <= this.#lastStep;
       const why = used ? 'this step\'s code was given already' : `fewer than ${minRemaining} s left in this step`;
       await base.step(`wait ${(plan.waitMs / 1000).toFixed(1)} s for the next time step (${why})`, () => this.#clock.sleep(plan.waitMs), { box: true });
     }

@@ -80,7 +80,7 @@ test('two users talk', async ({ inbox, createInbox }) => {
   for (const inbox of inboxes) await expect(admin.inboxes.get(inbox.id)).rejects.toBeInstanceOf(NotFoundError);
 });
 
-test('a wait is a report step titled with its criteria, and the matched message is attached as HTML, text, headers and .eml', { tag: '@heavy' }, async ({ server }) => {
+test('a wait is a report step titled with its criteria, and the matched message is attached as HTML (the email itself), text, headers and .eml', { tag: '@heavy' }, async ({ server }) => {
   const run = await runInline(
     {
       'wait.spec.ts': `
@@ -103,6 +103,7 @@ test('gets a welcome', async ({ inbox }) => {
   expect(html?.contentType).toBe('text/html');
   expect(html?.body.toString()).toContain('Hello <b>there</b>');
   expect(html?.body.toString()).toContain(`Content-Security-Policy" content="default-src 'none'`);
+  expect(html?.body.toString(), 'the email itself, not a header table of inboxkit\'s').not.toContain('<th');
   expect(byName.get('email 1 — Welcome aboard.txt')?.body.toString()).toContain('Hello there');
   expect(JSON.parse(byName.get('email 1 — Welcome aboard.headers.json')?.body.toString() ?? '{}')).toMatchObject({ subject: 'Welcome aboard' });
   const eml = byName.get('email 1 — Welcome aboard.eml');
