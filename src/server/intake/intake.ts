@@ -13,24 +13,15 @@
 import type { DeliveryFaults, FaultVerdict } from '../faults/table.ts';
 import { prepareMessage } from '../mail/prepare.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
-import type { EventBus } from '../events/types.ts';
-import type { ForwardQueue } from '../forward/forwarder.ts';
-import type { MessageEnvelope, MessageRecord, NewMessage, Store } from '../storage/contract/types.ts';
+import type { MessageEnvelope, MessageRecord, NewMessage } from '../storage/contract/types.ts';
 import { normaliseLineEndings } from './line-endings.ts';
 import { reachRecipient } from './reach.ts';
 import { createStoreStep } from './store-copies.ts';
-import type { CopyTarget, IntakeLogger, StoreLimits, StoreObserver } from './store-copies.ts';
+import type { CopyTarget, StoreStepDeps } from './store-copies.ts';
 import type { AcceptedCheck, Channel, FaultClass, IntakeOutcome, Reach, RecipientCheck, RecipientFault, RecipientOutcome, Submission } from './types.ts';
 
-/** Everything the intake depends on, injected. */
-export interface IntakeDeps {
-  store: Store;
-  bus: EventBus;
-  logger: IntakeLogger;
-  now(): number;
-  limits: StoreLimits;
-  /** Where copies for forwarding inboxes go; `null` when the service has no relay. */
-  forwarder: ForwardQueue | null;
+/** Everything the intake depends on, injected: the store step's parts, and these. */
+export interface IntakeDeps extends StoreStepDeps {
   /** Per-inbox delivery faults to honour; none when absent. */
   faults?: DeliveryFaults | null | undefined;
   /**
@@ -44,8 +35,6 @@ export interface IntakeDeps {
    * @defaultValue 10_000
    */
   parseTimeoutMs?: number | undefined;
-  /** Told of the copies stored, by channel. */
-  observer?: StoreObserver | null | undefined;
 }
 
 /** What {@link Intake.deliver} does with copies that wait for a fault's delay. */

@@ -46,7 +46,9 @@ export interface StoreStepDeps {
   logger: IntakeLogger;
   now(): number;
   limits: StoreLimits;
+  /** Where copies for forwarding inboxes go; `null` when the service has no relay. */
   forwarder: ForwardQueue | null;
+  /** Told of the copies stored, by channel. */
   observer?: StoreObserver | null | undefined;
 }
 
