@@ -85,12 +85,6 @@ function databaseOf(values: Values, env: Record<string, string | undefined>, sub
   return given;
 }
 
-/** Opens the store of a SQLite path or a PostgreSQL URL. */
-async function openStore(database: string): Promise<Store> {
-  const server = await import('../server/index.ts');
-  return /^postgres(ql)?:\/\//i.test(database) ? server.createPostgresStore({ url: database }) : server.createSqliteStore({ path: database });
-}
-
 /** Whether the store is a PostgreSQL one (its nodes share notifications). */
 function isPostgres(store: Store): store is PostgresStore {
   return typeof (store as Partial<PostgresStore>).url === 'string' && typeof (store as Partial<PostgresStore>).nodeId === 'string';
@@ -98,7 +92,8 @@ function isPostgres(store: Store): store is PostgresStore {
 
 /** How the database is named in messages: a URL without its password. */
 async function nameOf(database: string): Promise<string> {
-  return /^postgres(ql)?:\/\//i.test(database) ? (await import('../server/index.ts')).redactUrl(database) : database;
+  const server = await import('../server/index.ts');
+  return server.isDatabaseUrl(database) ? server.redactUrl(database) : database;
 }
 
 function capValue(values: Values, flag: 'max-inboxes' | 'requests-per-minute' | 'max-streams'): number | undefined {
@@ -167,10 +162,10 @@ async function listKeys(store: Store, json: boolean, io: CliIo): Promise<number>
 }
 
 /** Which key `keys revoke` was asked to revoke, checked before the database is opened. */
-function revokeRequest(values: Values): { key?: string; id?: string } {
+function revokeRequest(values: Values, isApiKeyShape: (key: string) => boolean): { key?: string; id?: string } {
   const { key, id } = values as { key?: string; id?: string };
   if ((key === undefined) === (id === undefined)) throw new UsageError('keys revoke needs --key tm_… (the key) or --id key_… (from keys list), one of them.');
-  if (key !== undefined && !key.startsWith('tm_')) throw new UsageError(`keys revoke needs --key with the API key to revoke (it starts with "tm_"), got "${key.slice(0, 8)}…".`);
+  if (key !== undefined && !isApiKeyShape(key)) throw new UsageError(`keys revoke needs --key with the API key to revoke ("tm_" and at least 16 letters, digits, "-" or "_"), got "${key.slice(0, 8)}…".`);
   if (id !== undefined && !/^key_[0-9a-f]{12}$/.test(id)) throw new UsageError(`--id must be a key id as keys list shows it (key_ and 12 hex digits), got "${id}".`);
   return { key, id };
 }
@@ -213,9 +208,10 @@ export async function keys(args: string[], env: Record<string, string | undefine
   const stray = (Object.keys(values) as Array<keyof typeof OPTIONS>).find((name) => values[name] !== undefined && !takes.includes(name));
   if (stray) throw new UsageError(`keys ${sub} takes no --${stray} (see inboxkit keys --help).`);
   const database = databaseOf(values, env, sub);
+  const server = await import('../server/index.ts');
   const create = sub === 'create' ? createRequest(values) : null;
-  const revoke = sub === 'revoke' ? revokeRequest(values) : null;
-  const store = await openStore(database);
+  const revoke = sub === 'revoke' ? revokeRequest(values, server.isApiKeyShape) : null;
+  const store = await server.openStore(database);
   const where = await nameOf(database);
   try {
     if (create) return await createKey(store, where, create, io);

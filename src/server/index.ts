@@ -17,6 +17,8 @@
 import '../runtime/node-check.ts';
 import type { PostgresStore, PostgresStoreOptions } from './storage/postgres.ts';
 import type { PostgresEventBus, PostgresEventBusOptions } from './events/postgres-bus.ts';
+import type { Store } from './storage/contract/types.ts';
+import { createSqliteStore } from './storage/sqlite.ts';
 export { startServer } from './start.ts';
 export type { StartServerOptions, RunningServer } from './start.ts';
 export { createApp } from './app.ts';
@@ -25,7 +27,8 @@ export type { AppMount, MountInfo, MountCaller } from './http/mount.ts';
 export type { ConnectionTimers } from './streams/connection.ts';
 export { createSqliteStore } from './storage/sqlite.ts';
 export type { SqliteStoreOptions } from './storage/sqlite.ts';
-export { redactUrl } from './storage/postgres/url.ts';
+export { isDatabaseUrl, redactUrl } from './storage/postgres/url.ts';
+import { isDatabaseUrl } from './storage/postgres/url.ts';
 export type { PostgresStore, PostgresStoreOptions } from './storage/postgres.ts';
 export { StoreUnavailableError } from './storage/contract/errors.ts';
 export { resolveConfig, ConfigError, DEFAULT_DOMAIN } from './context/config.ts';
@@ -43,7 +46,7 @@ export type { StreamCaps } from './auth/caps.ts';
 export { createServerContext } from './context/context.ts';
 export type { ServerContext, ServerContextOptions, AppEnv } from './context/context.ts';
 export type { PlanId, PlanOptions } from './auth/plans.ts';
-export { hashSecret, newApiKey, newOperatorToken } from './auth/secrets.ts';
+export { hashSecret, isApiKeyShape, newApiKey, newOperatorToken } from './auth/secrets.ts';
 export { createEventBus } from './events/bus.ts';
 export type { EventBus, BusEvent } from './events/types.ts';
 export type { PostgresEventBus, PostgresEventBusOptions, PostgresBusLogger } from './events/postgres-bus.ts';
@@ -65,6 +68,20 @@ export type { PostgresEventBus, PostgresEventBusOptions, PostgresBusLogger } fro
 export async function createPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const postgres = await import('./storage/postgres.ts');
   return postgres.createPostgresStore(options);
+}
+
+/**
+ * Opens the store of a database: a PostgreSQL URL (`postgres://`,
+ * `postgresql://`; its driver loaded then) or a SQLite file path, the same
+ * way `startServer` and `inboxkit serve` open it.
+ *
+ * @example
+ * ```ts
+ * const store = await openStore('postgres://inboxkit@127.0.0.1:5432/inboxkit');
+ * ```
+ */
+export async function openStore(database: string, options: { now?: () => number } = {}): Promise<Store> {
+  return isDatabaseUrl(database) ? createPostgresStore({ url: database, ...options }) : createSqliteStore({ path: database, ...options });
 }
 
 /**

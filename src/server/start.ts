@@ -11,7 +11,7 @@ import { isLoopbackHost } from '../wire/defaults.ts';
 import { urlHost } from '../wire/defaults.ts';
 import { API_PREFIX } from '../wire/schemas.ts';
 import { createApp } from './app.ts';
-import { hashSecret, isOperatorTokenShape } from './auth/secrets.ts';
+import { hashSecret, isApiKeyShape, isOperatorTokenShape } from './auth/secrets.ts';
 import { ConfigError, resolveConfig } from './context/config.ts';
 import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
 import { createServerContext } from './context/context.ts';
@@ -166,7 +166,7 @@ async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
 
 /** Whether `key` is an API key of the store (SMTP AUTH's password); a key of the wrong shape is not looked up. */
 async function apiKeyExists(store: Store, key: string): Promise<boolean> {
-  return /^tm_[A-Za-z0-9_-]{16,}$/.test(key) && (await store.findUserByApiKeyHash(hashSecret(key))) !== null;
+  return isApiKeyShape(key) && (await store.findUserByApiKeyHash(hashSecret(key))) !== null;
 }
 
 /** Whether a store is the PostgreSQL one (which wants the LISTEN/NOTIFY bus). */

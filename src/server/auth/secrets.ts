@@ -22,6 +22,15 @@ export function newSecret(prefix: string): string {
   return prefix + randomBytes(32).toString('base64url');
 }
 
+/**
+ * Whether `key` has an API key's shape (`tm_` and at least 16 letters, digits,
+ * `-` or `_`): the one rule the service (SMTP AUTH, the credentials) and
+ * `inboxkit keys` check a key against before looking it up.
+ */
+export function isApiKeyShape(key: string): boolean {
+  return /^tm_[A-Za-z0-9_-]{16,}$/.test(key);
+}
+
 /** A new API key, `tm_` + 32 random bytes in base64url. */
 export function newApiKey(): string {
   return newSecret(API_KEY_PREFIX);

@@ -13,6 +13,7 @@ import type { PlanId, PlanOptions } from '../auth/plans.ts';
 import { DEFAULT_SMTP_CONNECTIONS, resolveBounds } from './bounds.ts';
 import type { BoundsOptions, ResolvedBounds } from './bounds.ts';
 import { ConfigError } from './config-error.ts';
+import { isDatabaseUrl } from '../storage/postgres/url.ts';
 import { resolveOperations } from './operations.ts';
 import type { OperationsOptions, ResolvedOperations } from './operations.ts';
 
@@ -325,7 +326,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
     }
   }
   const db = options.db ?? options.dbPath ?? null;
-  const onPostgres = db !== null && /^postgres(?:ql)?:\/\//i.test(db);
+  const onPostgres = db !== null && isDatabaseUrl(db);
   if (db !== null && !onPostgres && /^[a-z][a-z0-9+.-]*:\/\//i.test(db)) {
     throw new ConfigError('db', `option db must be a PostgreSQL URL (postgres://… or postgresql://…) or a SQLite file path, got a ${db.slice(0, db.indexOf(':'))}: URL.`);
   }

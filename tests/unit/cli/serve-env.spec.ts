@@ -43,6 +43,7 @@ const EVERY_FLAG: Record<string, [env: string, value: string | true]> = {
   'smtp-proxy': ['INBOXKIT_SMTP_PROXY', '127.0.0.1'],
   'smtp-max-connections-per-address': ['INBOXKIT_SMTP_MAX_CONNECTIONS_PER_ADDRESS', '10'],
   'trust-proxy': ['INBOXKIT_TRUST_PROXY', '127.0.0.1'],
+  'webhook-allow': ['INBOXKIT_WEBHOOK_ALLOW', 'app.internal:8443'],
   'drain-notice': ['INBOXKIT_DRAIN_NOTICE', '3s'],
   'drain-timeout': ['INBOXKIT_DRAIN_TIMEOUT', '25s'],
   metrics: ['INBOXKIT_METRICS', true],

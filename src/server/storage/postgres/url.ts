@@ -15,3 +15,8 @@ export function redactUrl(url: string): string {
     return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
   }
 }
+
+/** Whether a database is given as a PostgreSQL URL (`postgres://`, `postgresql://`); anything else is a SQLite file path. */
+export function isDatabaseUrl(database: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(database);
+}
