@@ -10,6 +10,7 @@
  */
 import { isValidPhoneNumber, parsePhoneNumber } from 'libphonenumber-js';
 import twilio from 'twilio';
+import type RequestClient from 'twilio/lib/base/RequestClient.js';
 import { escapeHtml } from './html.ts';
 import { form, p, page } from './pages.ts';
 
@@ -38,19 +39,20 @@ export interface PhoneOptions {
   verifyServiceSid: string;
 }
 
-/** The app's `twilio` client, sent to `twilioBaseUrl` when one is given. */
-export function twilioClient(options: PhoneOptions): twilio.Twilio {
+// #region twilio-client
+/** The app's `twilio` client, sent to `twilioBaseUrl` (INBOXKIT_TWILIO_BASE_URL) when one is given. */
+export function twilioClient(options: { accountSid: string; authToken: string; twilioBaseUrl?: string | undefined }): twilio.Twilio {
   const base = options.twilioBaseUrl;
   if (!base) return twilio(options.accountSid, options.authToken);
-  // #region twilio-client
+  // The SDK's own request client, with only the host of each request changed: https://<product>.twilio.com → <base>/<product>.
   class ToInboxkit extends twilio.RequestClient {
-    override request<T>(opts: Parameters<twilio.RequestClient['request']>[0]) {
-      return super.request<T>({ ...opts, uri: opts.uri.replace(/^https:\/\/([a-z]+)\.twilio\.com/, `${base}/$1`) } as never);
+    override request<T>(opts: RequestClient.RequestOptions<T>) {
+      return super.request<T>({ ...opts, uri: opts.uri.replace(/^https:\/\/([a-z]+)\.twilio\.com/, `${base}/$1`) });
     }
   }
   return twilio(options.accountSid, options.authToken, { httpClient: new ToInboxkit() });
-  // #endregion
 }
+// #endregion
 
 /** The phone pages: `/account/phone` (number, then code). */
 export function createPhoneVerification(options: PhoneOptions, deps: { html: (status: number, body: string) => Reply; redirect: (location: string) => Reply }): Record<string, (ctx: RequestContext) => Promise<Reply>> {
