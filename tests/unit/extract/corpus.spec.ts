@@ -1,10 +1,8 @@
 import { test, expect } from '@playwright/test';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { simpleParser } from 'mailparser';
-import { extractLinks, extractOtp, findLink, OtpNotFoundError, type ExtractInput, type LinkFilterArg } from '../../../src/extract/index.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { printFigure } from '../../support/figures.ts';
+import { check, corpusFiles, fixtures, isHeldOut, load, realCases, recordedSplit, sourceRows } from '../../support/verification-corpus.ts';
 
 /**
  * The verification corpora: one .eml per email, its expectations in X-Test-*
@@ -29,102 +27,36 @@ import { printFigure } from '../../support/figures.ts';
  *   (X-Test-Source: repository, file, commit) and licence (X-Test-License),
  *   listed in its SOURCES.md.
  *
- * X-Test-Expect-Otp: the code, or "none" when extractOtp must throw.
- * X-Test-Expect-Link + X-Test-Link-Filter: findLink(filter) must return
- * exactly that href. The filter is JSON (an object of text/href/host strings,
- * or a string shorthand) or a RegExp literal such as `/reset/i`.
+ * How the files are read and checked: tests/support/verification-corpus.ts.
+ * The real-template corpora are split by project into a development and a
+ * held-out part (tests/fixtures/heldout-split.json; `npm run extraction:heldout`).
  */
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures');
-
-interface Case { file: string; subject: string | null; html: string | null; text: string | null; baseUrl: string | undefined; otp: string | undefined; link: string | undefined; filter: LinkFilterArg | undefined; languages: string | undefined; htmlOnly: boolean }
-
-function parseFilter(value: string): LinkFilterArg {
-  const literal = /^\/(.+)\/([a-z]*)$/.exec(value);
-  return literal ? new RegExp(literal[1] ?? '', literal[2]) : (JSON.parse(value) as LinkFilterArg);
-}
-
-async function load(dir: string, file: string): Promise<Case> {
-  const parsed = await simpleParser(readFileSync(join(dir, file)));
-  const header = (name: string): string | undefined => {
-    const v = parsed.headers.get(name);
-    return typeof v === 'string' ? v.trim() : undefined;
-  };
-  const filter = header('x-test-link-filter');
-  return {
-    file,
-    subject: parsed.subject ?? null,
-    html: typeof parsed.html === 'string' ? parsed.html : null,
-    text: parsed.text ?? null,
-    baseUrl: header('x-test-base-url'),
-    otp: header('x-test-expect-otp'),
-    link: header('x-test-expect-link'),
-    filter: filter ? parseFilter(filter) : undefined,
-    languages: header('content-language'),
-    htmlOnly: parsed.headers.get('content-type') !== undefined && (parsed.headers.get('content-type') as { value?: string }).value === 'text/html',
-  };
-}
-
-/** Returns what went wrong with one email, or an empty list. */
-/**
- * What went wrong with one email, read as the server hands it over (with a
- * text body mailparser derives from an HTML-only mail) and, for an HTML-only
- * mail when `htmlAlone` is set, from its HTML and subject alone: the HTML
- * reading has to find the code and link by itself.
- */
-function check(c: Case, htmlAlone = false): { problems: string[]; checks: number } {
-  const full = checkInput(c, { html: c.html, text: c.text, subject: c.subject, baseUrl: c.baseUrl });
-  if (!htmlAlone || !c.htmlOnly) return full;
-  const alone = checkInput(c, { html: c.html, text: null, subject: c.subject, baseUrl: c.baseUrl });
-  return { problems: [...full.problems, ...alone.problems.map((p) => `${p} (HTML alone)`)], checks: full.checks + alone.checks };
-}
-
-function checkInput(c: Case, input: ExtractInput): { problems: string[]; checks: number } {
-  const problems: string[] = [];
-  let checks = 0;
-  if (c.link !== undefined) {
-    checks++;
-    try {
-      const link = findLink(input, c.filter);
-      if (link.href !== c.link) problems.push(`link: got ${link.href}, expected ${c.link}`);
-      if (!extractLinks(input).some((l) => l.href === c.link)) problems.push('link: missing from extractLinks()');
-    } catch (e) {
-      problems.push(`link: ${(e as Error).message}`);
+test.describe('the held-out split of the real templates', () => {
+  test('every project of the real corpora is in the recorded split, on the side its name puts it', () => {
+    const split = recordedSplit();
+    const projects = new Set(realCases().map((c) => c.project));
+    for (const project of projects) {
+      expect(project, 'a message of the real corpora names no project in SOURCES.md').not.toBe('');
+      const side = split.heldOut.includes(project) ? 'held-out' : split.development.includes(project) ? 'development' : undefined;
+      expect(side, `${project} is not in tests/fixtures/heldout-split.json: run npm run extraction:heldout -- --record`).toBeDefined();
+      expect(side, `${project} is recorded on the wrong side of the split`).toBe(isHeldOut(project) ? 'held-out' : 'development');
     }
-  }
-  if (c.otp !== undefined) {
-    checks++;
-    if (c.otp === 'none') {
-      try {
-        const code = extractOtp(input);
-        problems.push(`otp: expected none, got ${code}`);
-      } catch (e) {
-        if (!(e instanceof OtpNotFoundError)) problems.push(`otp: unexpected ${String(e)}`);
-      }
-    } else {
-      try {
-        const code = extractOtp(input);
-        if (code !== c.otp) problems.push(`otp: got ${code}, expected ${c.otp}`);
-      } catch (e) {
-        problems.push(`otp: ${(e as Error).message}`);
-      }
-    }
-  }
-  return { problems, checks };
-}
+  });
+
+  test('between a quarter and nine twentieths of the projects are held out', () => {
+    const projects = [...new Set(realCases().map((c) => c.project))];
+    const held = projects.filter(isHeldOut).length;
+    expect(held / projects.length).toBeGreaterThanOrEqual(0.25);
+    expect(held / projects.length).toBeLessThanOrEqual(0.45);
+  });
+});
 
 const corpora = [['verification', false, 40], ['verification-frameworks', true, 40], ['verification-families', true, 20], ['verification-projects', true, 60]] as const;
 
 test.describe('verification-projects: the breadth of the real templates', () => {
   const folderDir = join(fixtures, 'verification-projects');
-  const files = readdirSync(folderDir).filter((f) => f.endsWith('.eml')).sort();
-  /** SOURCES.md's table rows: `| file | project | source file | commit | licence |`. */
-  const rows = new Map(
-    readFileSync(join(folderDir, 'SOURCES.md'), 'utf8')
-      .split('\n')
-      .map((line) => line.split('|').map((cell) => cell.trim()))
-      .filter((cells) => cells[1]?.endsWith('.eml'))
-      .map((cells) => [cells[1] as string, { project: cells[2] ?? '', licence: cells[5] ?? '' }]),
-  );
+  const files = corpusFiles(folderDir);
+  const rows = sourceRows(folderDir);
   const language = (file: string) => /^Content-Language: ([a-z]{2})/m.exec(readFileSync(join(folderDir, file), 'utf8'))?.[1];
 
   test('every email is listed in SOURCES.md with its project and a permissive licence', () => {
@@ -149,7 +81,7 @@ test.describe('verification-projects: the breadth of the real templates', () => 
 for (const [folder, htmlAlone, atLeast] of corpora) {
   test.describe(folder, () => {
     const folderDir = join(fixtures, folder);
-    const files = readdirSync(folderDir).filter((f) => f.endsWith('.eml')).sort();
+    const files = corpusFiles(folderDir);
     test(`the corpus holds at least ${atLeast} emails, each expecting a link or a code`, async () => {
       expect(files.length).toBeGreaterThanOrEqual(atLeast);
       for (const file of files) {
