@@ -137,10 +137,15 @@ export const LABEL_WORDS: readonly string[] = [
   'zamówieni\\p{L}*', 'faktur\\p{L}*', 'kod pocztowy', 'kod rabatowy', 'numer klienta', 'beställning\\p{L}*', 'kundnummer', 'postnummer', 'rabattkod',
   // ru
   'заказ\\p{L}*', 'сч[её]т\\p{L}*', 'индекс',
+  // order and its number in cs/sk, uk, ro, mn, hu, el, fi, da/no, id/ms, vi (the order-confirmation strings of shop systems' catalogues)
+  'objednáv\\p{L}*', 'číslo', 'замовлен\\p{L}*', 'comand\\p{L}*', 'захиалг\\p{L}*', 'дугаар', 'rendelés\\p{L}*', 'παραγγελί\\p{L}*', 'tilau\\p{L}*', 'ordre\\p{L}*', 'bestilling\\p{L}*',
+  'pesanan', 'đơn hàng', 'mã đơn hàng', 'număr(?:ul)?',
+  // a card or account's visible part ("card ending 4242")
+  'card (?:number|ending(?: with| in)?)', '(?:a/c|acct?\\.?)(?: no\\.?)?',
 ];
 
 /** CJK labels that claim the following number. */
-export const LABEL_WORDS_CJK: readonly string[] = ['ご注文番号', '注文番号', '注文', '請求', '郵便番号', '〒', '予約番号', 'お問い合わせ番号', '订单号', '订单', '訂單', '发票', '邮编', '邮政编码', '单号', '주문'];
+export const LABEL_WORDS_CJK: readonly string[] = ['ご注文番号', '注文番号', '注文', '請求', '郵便番号', '〒', '予約番号', 'お問い合わせ番号', '订单号', '订单', '訂單', '发票', '邮编', '邮政编码', '单号', '주문', 'คำสั่งซื้อ', 'הזמנה', 'ऑर्डर'];
 
 /** Words of a telephone number's label: a number right after them is a phone number. */
 export const PHONE_WORDS: readonly string[] = [

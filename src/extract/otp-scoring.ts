@@ -204,6 +204,8 @@ function ruledOutByContext(doc: Doc, block: Block, token: Token, words: WordHits
   label ??= LABEL_AFTER.exec(after);
   const isSplit = token.split !== undefined;
   if (label && !isSplit) return `labelled "${label[0].trim().replace(/[\s:：#№().\-–—=]+$/u, '')}" (not a one-time code)`;
+  const above = !isSplit && placementOf(block, token).alone ? labelAbove(doc, blockIndexAt(doc, block.offset)) : null;
+  if (above) return `set apart under "${above}" (the paragraph before labels it: not a one-time code)`;
   const phone = PHONE_BEFORE.exec(before);
   if (phone && !isSplit) return `follows "${phone[0].trim()}" (a phone number)`;
   if (token.kind === 'digits' && (token.code.length === 4 || token.code.length === 5)) {
@@ -211,6 +213,17 @@ function ruledOutByContext(doc: Doc, block: Block, token: Token, words: WordHits
     if (addr && addr.distance <= 60 && addr.distance < kwDistance) return `near the address word "${addr.hit.text}" (a street number or postal code)`;
   }
   return null;
+}
+
+/** The label ending the paragraph before a number set apart ("Your order no."), unless a code word earlier in its clause claims it ("Your code for order 123 is:"). */
+function labelAbove(doc: Doc, blockIndex: number): string | null {
+  const before = paragraphBefore(doc, blockIndex);
+  if (before === null) return null;
+  const tail = before.slice(-80);
+  const label = LABEL_BEFORE.exec(tail);
+  if (!label) return null;
+  if (CODE_WORD_IN_CLAUSE.test(tail.slice(0, label.index))) return null;
+  return label[0].trim().replace(/[\s:：#№().\-–—=]+$/u, '');
 }
 
 interface Placement { alone: boolean; style: Style }
