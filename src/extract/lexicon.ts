@@ -9,6 +9,8 @@ export const CODE_WORDS: readonly string[] = [
   // en
   'verification code', 'security code', 'confirmation code', 'login code', 'log-in code', 'sign-in code', 'signin code', 'access code', 'authentication code', 'auth code',
   'one[- ]time (?:pass(?:code|word)|code|pin|password)', 'single[- ]use code', 'temporary code', 'otp', 'passcode', 'pin(?: code)?', '2fa', 'mfa',
+  // "Your token is 123456": what some systems call their code (de Token, fr jeton, ru токен)
+  'token', 'jeton', 'токен\\p{L}*',
   // generic "...code": en code, de Bestätigungscode, nl verificatiecode, fr code, passcode
   '\\p{L}*codes?',
   // de / fr / es / pt / it / nl
@@ -37,7 +39,7 @@ export const CODE_WORDS_CJK: readonly string[] = [
   '验证码', '驗證碼', '校验码', '动态码', '动态密码', '确认码', '安全码', '一次性',
   // zh-Hans / zh-Hant / yue: 代码 (code), and the Traditional forms of the words above
   '代码', '代碼', '登录码', '登錄碼', '登入碼', '確認碼', '安全碼', '動態碼', '校驗碼',
-  '인증번호', '인증 코드', '코드',
+  '인증번호', '인증 코드', '코드', 'トークン', '令牌', '토큰',
   // ar, he, hi
   'رمز', 'كود', 'קוד', 'कोड', 'ओटीपी',
   // ta (குறியீடு and its forms), bn, te, kn, ml, gu; th รหัส but not รหัสผ่าน (password)
@@ -146,6 +148,20 @@ export const LABEL_WORDS: readonly string[] = [
 
 /** CJK labels that claim the following number. */
 export const LABEL_WORDS_CJK: readonly string[] = ['ご注文番号', '注文番号', '注文', '請求', '郵便番号', '〒', '予約番号', 'お問い合わせ番号', '订单号', '订单', '訂單', '发票', '邮编', '邮政编码', '单号', '주문', 'คำสั่งซื้อ', 'הזמנה', 'ऑर्डर'];
+
+/**
+ * Words of an offer (en, de, fr, es, it, pt, nl, pl, sv, ru): a code in the
+ * same sentence is a promotional code ("Use code SPRING15 at checkout for 15%
+ * off"), not a one-time code.
+ */
+export const PROMO_WORDS: readonly string[] = [
+  '\\d+\\s?% off', 'off (?:your|everything|all|the|any)', 'at checkout', 'discount\\p{L}*', 'sale', 'free shipping', 'coupon\\p{L}*', 'voucher\\p{L}*', 'promo\\p{L}*', 'save (?:\\d+|big|more|up to)',
+  'rabatt\\p{L}*', 'gutschein\\p{L}*', 'versandkostenfrei', 'réduction', 'remise', 'soldes', 'descuento\\p{L}*', 'rebajas', 'cupón', 'sconto', 'saldi', 'desconto\\p{L}*', 'cupom',
+  'korting\\p{L}*', 'rabat\\p{L}*', 'zniżk\\p{L}*', 'скидк\\p{L}*', 'промокод\\p{L}*', 'распродаж\\p{L}*',
+];
+
+/** Offer words of scripts without word boundaries. */
+export const PROMO_WORDS_CJK: readonly string[] = ['割引', 'クーポン', 'セール', '折扣', '优惠', '優惠', '할인', '쿠폰'];
 
 /** Words of a telephone number's label: a number right after them is a phone number. */
 export const PHONE_WORDS: readonly string[] = [

@@ -13,7 +13,8 @@ const MARKDOWN = /\[([^\]\n]{1,200})\]\(\s*((?:https?|mailto):[^\s)]+)\s*\)/gi;
 const BRACKETED = /\[\s*((?:https?|mailto):[^\s[\]]+)\s*\]/gi;
 // Square brackets end a bare URL: text made from HTML writes links as "text [url]", and
 // unencoded brackets in real URLs are rare (they are reserved characters).
-const BARE = /\b(?:https?:\/\/|mailto:)[^\s<>"'`\u00a0[\]]+/gi;
+// Full-width punctuation ends one too (see READER_END).
+const BARE = /\b(?:https?:\/\/|mailto:)[^\s<>"'`\u00a0[\]\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]+/gi;
 const URL_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 const CLOSERS: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
@@ -35,6 +36,20 @@ function trimTrailing(url: string): string {
     break;
   }
   return url.slice(0, end);
+}
+
+/**
+ * Where a bare URL ends in text that a reader would end it at: full-width
+ * punctuation (`。` `、` `）` `」` `：`), or text of a script written without
+ * spaces (Han, kana, Hangul, Thai …) right after a letter or digit of the URL
+ * (`https://site.example/resetから`). Such text after `/`, `=` or `%` is part
+ * of the URL (`/wiki/日本`, `?q=東京`).
+ */
+const READER_END = /[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]|(?<=[A-Za-z0-9])[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
+
+function endWhereReaderEnds(url: string): string {
+  const m = READER_END.exec(url);
+  return m ? url.slice(0, m.index) : url;
 }
 
 /**
@@ -108,7 +123,8 @@ function labelFrom(before: string, previous: string, adjacent: boolean): string 
  * Finds URLs in a plain-text body: `<https://…>` (whitespace inside the angle
  * brackets is removed, as RFC 3986 appendix C recommends), `[https://…]`,
  * Markdown `[text](https://…)`, and bare http(s) URLs, trailing punctuation
- * excluded. At most `max` URLs are returned, in order; `more` counts the rest.
+ * excluded and ended where a reader ends them (full-width punctuation, text of
+ * a script written without spaces). At most `max` URLs are returned, in order; `more` counts the rest.
  */
 export function findTextUrls(text: string, max: number = EXTRACTION_BOUNDS.links): { urls: TextUrl[]; more: number } {
   const found: TextUrl[] = [];
@@ -131,8 +147,12 @@ export function findTextUrls(text: string, max: number = EXTRACTION_BOUNDS.links
   for (const m of text.matchAll(ANGLE)) {
     add((m[1] ?? '').replace(/\s+/g, ''), '', m.index, m.index + m[0].length);
   }
-  for (const m of text.matchAll(BARE)) {
-    const trimmed = trimTrailing(m[0]);
+  const bare = new RegExp(BARE.source, BARE.flags);
+  for (let m = bare.exec(text); m !== null; m = bare.exec(text)) {
+    const ended = endWhereReaderEnds(m[0]);
+    // What follows the reader's end is read again: it may hold the next URL ("…/resetから https://…" written without a space).
+    if (ended.length < m[0].length) bare.lastIndex = m.index + Math.max(1, ended.length);
+    const trimmed = trimTrailing(ended);
     if (trimmed.length < 9) continue;
     const { url, end } = joinWrapped(text, m.index, trimmed);
     add(url, '', m.index, end);
