@@ -324,7 +324,7 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
     if ('ruledOut' in mixed) return mixed.ruledOut;
     reasons.push(...mixed.evidence);
   }
-  if (token.kind === 'grouped' || token.kind === 'lower' || token.kind === 'long') {
+  if (token.kind === 'grouped' || token.kind === 'lower' || token.kind === 'long' || token.kind === 'dashed' || token.kind === 'words') {
     const named = namesCode(block.text.slice(Math.max(0, token.start - 60), token.start));
     const styled = place.style.large || place.style.bold || place.style.mono || place.style.spaced;
     const verdict = tokenEvidence(doc, blockIndex, token, kwDistance, { alone: place.alone, styled }, named, writtenOtherwise(words.alnum(), token.code));

@@ -81,3 +81,26 @@ test.describe('the site\'s own address ending a sentence about the action', () =
     expect(findLink({ text: 'Welcome! Sign in any time on https://site.example.\n\nThanks', subject: 'Welcome' }, /sign in/i).href).toBe('https://site.example/');
   });
 });
+
+test.describe('codes that are not digits', () => {
+  test('lower-case letters and digits in dashed groups are the code when set apart near a code word or named right before, typed without the dashes', () => {
+    const html = '<p>Your login code for Tasklane:</p><p><code style="font-family: monospace; font-size: 24px">ab123-4567c</code></p><p>This code expires in 15 minutes.</p>';
+    const [best] = extractOtps({ html, subject: 'Tasklane login code' });
+    expect(best).toMatchObject({ code: 'ab1234567c', raw: 'ab123-4567c' });
+    expect(best?.reasons[0]).toBe('lower case letters and digits in dash-joined groups: set apart like a code');
+    expect(extractOtp({ text: 'Your sign-in code is ab123-4567c', subject: 'Sign in' })).toBe('ab1234567c');
+  });
+
+  test('words joined by dashes are the code, dashes kept, when set apart in a box under a code word', () => {
+    const html = '<p>Here is your temporary login code:</p><div style="padding:16px;background:#f4f4f4;font-family:monospace"><code>maple-river-stone-lamp</code></div>';
+    expect(extractOtp({ html, subject: 'Your login code' })).toBe('maple-river-stone-lamp');
+  });
+
+  test('hyphenated prose and identifiers are not codes, and are not listed as ruled out when no code word is near', () => {
+    const prose = extractOtps({ html: '<p>See the follow-up-meeting-notes for the project-status-review.</p>', subject: 'Notes' });
+    expect(prose.map((c) => c.code)).toEqual([]);
+    expect(prose.rejected).toEqual([]);
+    const near = refusal({ html: '<p>Your code arrives soon. Meanwhile read the maple-river-stone-lamp story inline with other text.</p>', subject: 'Soon' });
+    expect(near.rejected.find((r) => r.raw === 'maple-river-stone-lamp')?.reason).toBe('words joined by dashes, and only a nearby code word says code');
+  });
+});
