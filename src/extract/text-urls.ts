@@ -13,8 +13,11 @@ const MARKDOWN = /\[([^\]\n]{1,200})\]\(\s*((?:https?|mailto):[^\s)]+)\s*\)/gi;
 const BRACKETED = /\[\s*((?:https?|mailto):[^\s[\]]+)\s*\]/gi;
 // Square brackets end a bare URL: text made from HTML writes links as "text [url]", and
 // unencoded brackets in real URLs are rare (they are reserved characters).
-// Full-width punctuation ends one too (see READER_END).
-const BARE = /\b(?:https?:\/\/|mailto:)[^\s<>"'`\u00a0[\]\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]+/gi;
+// Full-width punctuation ends one too, and so does text of a script written without spaces right after a
+// letter or digit of the URL (see SPACELESS_URL); the regex itself stops there, so no text is read twice.
+const FULL_WIDTH = '\\u3000-\\u303f\\uff01-\\uff0f\\uff1a-\\uff20\\uff3b-\\uff40\\uff5b-\\uff65';
+const SPACELESS_URL = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}';
+const BARE = new RegExp(`\\b(?:https?:\\/\\/|mailto:)(?:[^\\s<>"'\`\\u00a0[\\]${FULL_WIDTH}${SPACELESS_URL}]|(?<=[/=%?&#._~\\-${SPACELESS_URL}])[${SPACELESS_URL}])+`, 'giu');
 const URL_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 const CLOSERS: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
@@ -36,20 +39,6 @@ function trimTrailing(url: string): string {
     break;
   }
   return url.slice(0, end);
-}
-
-/**
- * Where a bare URL ends in text that a reader would end it at: full-width
- * punctuation (`。` `、` `）` `」` `：`), or text of a script written without
- * spaces (Han, kana, Hangul, Thai …) right after a letter or digit of the URL
- * (`https://site.example/resetから`). Such text after `/`, `=` or `%` is part
- * of the URL (`/wiki/日本`, `?q=東京`).
- */
-const READER_END = /[\u3000-\u303f\uff01-\uff0f\uff1a-\uff20\uff3b-\uff40\uff5b-\uff65]|(?<=[A-Za-z0-9])[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]/u;
-
-function endWhereReaderEnds(url: string): string {
-  const m = READER_END.exec(url);
-  return m ? url.slice(0, m.index) : url;
 }
 
 /**
@@ -147,12 +136,8 @@ export function findTextUrls(text: string, max: number = EXTRACTION_BOUNDS.links
   for (const m of text.matchAll(ANGLE)) {
     add((m[1] ?? '').replace(/\s+/g, ''), '', m.index, m.index + m[0].length);
   }
-  const bare = new RegExp(BARE.source, BARE.flags);
-  for (let m = bare.exec(text); m !== null; m = bare.exec(text)) {
-    const ended = endWhereReaderEnds(m[0]);
-    // What follows the reader's end is read again: it may hold the next URL ("…/resetから https://…" written without a space).
-    if (ended.length < m[0].length) bare.lastIndex = m.index + Math.max(1, ended.length);
-    const trimmed = trimTrailing(ended);
+  for (const m of text.matchAll(BARE)) {
+    const trimmed = trimTrailing(m[0]);
     if (trimmed.length < 9) continue;
     const { url, end } = joinWrapped(text, m.index, trimmed);
     add(url, '', m.index, end);
