@@ -4,7 +4,7 @@
  * Cyrillic entries match whole words; CJK entries match anywhere.
  */
 
-/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr, cs/sk/hu, vi, ca/oc, ro, cy, fa, ur, el, hy, ka). */
+/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr, cs/sk/hu, fi/et/is, vi, ca/oc, ro, cy, fa, ur, el, hy, ka). */
 export const CODE_WORDS: readonly string[] = [
   // en
   'verification code', 'security code', 'confirmation code', 'login code', 'log-in code', 'sign-in code', 'signin code', 'access code', 'authentication code', 'auth code',
@@ -19,6 +19,8 @@ export const CODE_WORDS: readonly string[] = [
   '\\p{L}*kod\\p{L}{0,3}', 'jednorazow\\p{L}*', 'engångs\\p{L}*', '\\p{L}*kode\\p{L}{0,2}',
   // cs / sk / hu
   '\\p{L}*kód\\p{L}{0,3}',
+  // fi / et / is compounds whose last part is "code" (vahvistuskoodi, kertakäyttökoodisi, kinnituskood, staðfestingarkóði)
+  '\\p{L}*koodi\\p{L}{0,4}', '\\p{L}*kood\\p{L}{0,2}', '\\p{L}*kóð\\p{L}{0,3}',
   // ru
   'код\\p{L}*', 'одноразов\\p{L}*',
   // vi

@@ -75,3 +75,11 @@ test.describe('a number set apart under a label in the paragraph before', () => 
     expect(extractOtp({ html: '<p>Your verification code for order 123 is:</p><p><b>482913</b></p>', subject: 'Verify' })).toBe('482913');
   });
 });
+
+test.describe('compound words whose last part means code', () => {
+  test('name a code in Finnish, Estonian and Icelandic, also in an SMS with a second number', () => {
+    expect(extractOtp({ text: 'Vahvistuskoodisi on 482913 ja se on voimassa 5 minuuttia.', subject: 'Kirjautuminen' })).toBe('482913');
+    expect(extractOtp(sms('Teie kinnituskood on 482913, kehtib 5 minutit.'))).toBe('482913');
+    expect(extractOtp(sms('Staðfestingarkóðinn þinn er 482913 og gildir í 5 mínútur.'))).toBe('482913');
+  });
+});
