@@ -4,11 +4,13 @@
  * Cyrillic entries match whole words; CJK entries match anywhere.
  */
 
-/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr, cs/sk/hu, vi, ca/oc, ro, cy, fa, ur, el, hy, ka). */
+/** Words that name a one-time code (en, de, fr, es, it, pt, nl, pl, sv, da/no, ru, tr, cs/sk/hu, fi/et/is, vi, ca/oc, ro, cy, fa, ur, el, hy, ka). */
 export const CODE_WORDS: readonly string[] = [
   // en
   'verification code', 'security code', 'confirmation code', 'login code', 'log-in code', 'sign-in code', 'signin code', 'access code', 'authentication code', 'auth code',
   'one[- ]time (?:pass(?:code|word)|code|pin|password)', 'single[- ]use code', 'temporary code', 'otp', 'passcode', 'pin(?: code)?', '2fa', 'mfa',
+  // "Your token is 123456": what some systems call their code (de Token, fr jeton, ru токен)
+  'token', 'jeton', 'токен\\p{L}*',
   // generic "...code": en code, de Bestätigungscode, nl verificatiecode, fr code, passcode
   '\\p{L}*codes?',
   // de / fr / es / pt / it / nl
@@ -17,6 +19,8 @@ export const CODE_WORDS: readonly string[] = [
   '\\p{L}*kod\\p{L}{0,3}', 'jednorazow\\p{L}*', 'engångs\\p{L}*', '\\p{L}*kode\\p{L}{0,2}',
   // cs / sk / hu
   '\\p{L}*kód\\p{L}{0,3}',
+  // fi / et / is compounds whose last part is "code" (vahvistuskoodi, kertakäyttökoodisi, kinnituskood, staðfestingarkóði)
+  '\\p{L}*koodi\\p{L}{0,4}', '\\p{L}*kood\\p{L}{0,2}', '\\p{L}*kóð\\p{L}{0,3}',
   // ru
   'код\\p{L}*', 'одноразов\\p{L}*',
   // vi
@@ -37,7 +41,7 @@ export const CODE_WORDS_CJK: readonly string[] = [
   '验证码', '驗證碼', '校验码', '动态码', '动态密码', '确认码', '安全码', '一次性',
   // zh-Hans / zh-Hant / yue: 代码 (code), and the Traditional forms of the words above
   '代码', '代碼', '登录码', '登錄碼', '登入碼', '確認碼', '安全碼', '動態碼', '校驗碼',
-  '인증번호', '인증 코드', '코드',
+  '인증번호', '인증 코드', '코드', 'トークン', '令牌', '토큰',
   // ar, he, hi
   'رمز', 'كود', 'קוד', 'कोड', 'ओटीपी',
   // ta (குறியீடு and its forms), bn, te, kn, ml, gu; th รหัส but not รหัสผ่าน (password)
@@ -137,10 +141,29 @@ export const LABEL_WORDS: readonly string[] = [
   'zamówieni\\p{L}*', 'faktur\\p{L}*', 'kod pocztowy', 'kod rabatowy', 'numer klienta', 'beställning\\p{L}*', 'kundnummer', 'postnummer', 'rabattkod',
   // ru
   'заказ\\p{L}*', 'сч[её]т\\p{L}*', 'индекс',
+  // order and its number in cs/sk, uk, ro, mn, hu, el, fi, da/no, id/ms, vi (the order-confirmation strings of shop systems' catalogues)
+  'objednáv\\p{L}*', 'číslo', 'замовлен\\p{L}*', 'comand\\p{L}*', 'захиалг\\p{L}*', 'дугаар', 'rendelés\\p{L}*', 'παραγγελί\\p{L}*', 'tilau\\p{L}*', 'ordre\\p{L}*', 'bestilling\\p{L}*',
+  'pesanan', 'đơn hàng', 'mã đơn hàng', 'număr(?:ul)?',
+  // a card or account's visible part ("card ending 4242")
+  'card (?:number|ending(?: with| in)?)', '(?:a/c|acct?\\.?)(?: no\\.?)?',
 ];
 
 /** CJK labels that claim the following number. */
-export const LABEL_WORDS_CJK: readonly string[] = ['ご注文番号', '注文番号', '注文', '請求', '郵便番号', '〒', '予約番号', 'お問い合わせ番号', '订单号', '订单', '訂單', '发票', '邮编', '邮政编码', '单号', '주문'];
+export const LABEL_WORDS_CJK: readonly string[] = ['ご注文番号', '注文番号', '注文', '請求', '郵便番号', '〒', '予約番号', 'お問い合わせ番号', '订单号', '订单', '訂單', '发票', '邮编', '邮政编码', '单号', '주문', 'คำสั่งซื้อ', 'הזמנה', 'ऑर्डर'];
+
+/**
+ * Words of an offer (en, de, fr, es, it, pt, nl, pl, sv, ru): a code in the
+ * same sentence is a promotional code ("Use code SPRING15 at checkout for 15%
+ * off"), not a one-time code.
+ */
+export const PROMO_WORDS: readonly string[] = [
+  '\\d+\\s?% off', 'off (?:your|everything|all|the|any)', 'at checkout', 'discount\\p{L}*', 'sale', 'free shipping', 'coupon\\p{L}*', 'voucher\\p{L}*', 'promo\\p{L}*', 'save (?:\\d+|big|more|up to)',
+  'rabatt\\p{L}*', 'gutschein\\p{L}*', 'versandkostenfrei', 'réduction', 'remise', 'soldes', 'descuento\\p{L}*', 'rebajas', 'cupón', 'sconto', 'saldi', 'desconto\\p{L}*', 'cupom',
+  'korting\\p{L}*', 'rabat\\p{L}*', 'zniżk\\p{L}*', 'скидк\\p{L}*', 'промокод\\p{L}*', 'распродаж\\p{L}*',
+];
+
+/** Offer words of scripts without word boundaries. */
+export const PROMO_WORDS_CJK: readonly string[] = ['割引', 'クーポン', 'セール', '折扣', '优惠', '優惠', '할인', '쿠폰'];
 
 /** Words of a telephone number's label: a number right after them is a phone number. */
 export const PHONE_WORDS: readonly string[] = [

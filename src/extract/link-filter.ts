@@ -3,7 +3,7 @@
  * `message.link()`, `toHaveLink`) accept, how a filter is matched, and how it
  * reads in an error message.
  */
-import { carriedByHref, carriedByText, type RankedMatch } from './link-rank.ts';
+import { carriedByHref, carriedByMention, carriedByText, siteMention, type RankedMatch } from './link-rank.ts';
 import { matchesPattern, showPattern } from './pattern.ts';
 import type { ExtractedLink } from './types.ts';
 
@@ -68,8 +68,15 @@ export type LinkMatch = RankedMatch;
 export function selectLinks(links: readonly ExtractedLink[], filter: LinkFilterArg | undefined): LinkMatch[] {
   if (typeof filter === 'string' || filter instanceof RegExp) {
     const byText = links.filter((l) => textMatches(l, filter));
+    const byHref = links.filter((l) => !byText.includes(l) && matchesPattern(filter, l.href)).map((link) => withCarried({ link, matched: 'href' }, carriedByHref(link, filter)));
+    // The site's address ending a sentence about the action ranks below another link that carries the filter in its text or URL.
+    const mentions = byText.filter(siteMention);
+    const others = byText.filter((l) => !mentions.includes(l)).map((link) => withCarried({ link, matched: 'text' }, carriedByText(link, filter)));
+    if (mentions.length > 0 && (others.length > 0 || byHref.length > 0)) {
+      return [...others, ...mentions.map((link) => withCarried({ link, matched: 'text' }, carriedByMention(link, filter))), ...(others.length === 0 ? byHref : [])];
+    }
     if (byText.length > 0) return byText.map((link) => withCarried({ link, matched: 'text' }, carriedByText(link, filter)));
-    return links.filter((l) => matchesPattern(filter, l.href)).map((link) => withCarried({ link, matched: 'href' }, carriedByHref(link, filter)));
+    return byHref;
   }
   const q: LinkQuery = typeof filter === 'function' ? { where: filter } : filter ?? {};
   const fields = (['text', 'href', 'host', 'where'] as const).filter((k) => q[k] !== undefined).map((k) => (k === 'where' ? 'the predicate' : k));

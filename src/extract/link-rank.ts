@@ -8,8 +8,33 @@
 import { matchesPattern, showPattern } from './pattern.ts';
 import type { ExtractedLink } from './types.ts';
 
-/** Where a link carries the filter: up `front` (its text, or its URL's first path segment) or only `deeper` in its URL. */
-export interface Carried { placement: 'front' | 'deeper'; detail: string }
+/**
+ * Where a link carries the filter: up `front` (its text, or its URL's first
+ * path segment), only `deeper` in its URL, or only as the sentence that a
+ * plain-text mention of the site's own address ends (`mention`).
+ */
+export interface Carried { placement: 'front' | 'deeper' | 'mention'; detail: string }
+
+/**
+ * Whether a link is the site's own address written at the end of a sentence
+ * of a text body ("a reset was requested for your account on
+ * https://site.example"): a URL in the text with no path, query or fragment.
+ * Its text is that sentence, which names the action without being its link.
+ */
+export function siteMention(link: ExtractedLink): boolean {
+  if (link.form !== 'text' || link.text === '' || URL_LIKE.test(link.text)) return false;
+  try {
+    const url = new URL(link.href);
+    return (url.pathname === '/' || url.pathname === '') && url.search === '' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
+
+/** How a site mention carries the filter: only through the sentence its address ends. */
+export function carriedByMention(link: ExtractedLink, pattern: string | RegExp): Carried {
+  return { placement: 'mention', detail: `it is the site's own address (${short(link.href)}) ending a sentence that carries ${showPattern(pattern)}: a mention of the site, not the link to act on` };
+}
 
 /** Text written as a URL: with a scheme, `www.`, or a host name followed by a path (`id.example.com/reset/…`). */
 const URL_LIKE = /^(?:https?:\/\/|www\.|(?:[a-z0-9-]+\.)+[a-z]{2,}\/)\S*$/i;
@@ -66,9 +91,9 @@ export interface RankedMatch { link: ExtractedLink; matched: string; carried?: C
  * deeper in their URL while another match carries it up front.
  */
 export function preferMatches<M extends RankedMatch>(matches: readonly M[]): { best: M[]; setAside: M[] } {
-  const front = matches.filter((m) => m.carried?.placement !== 'deeper');
-  if (front.length === 0 || front.length === matches.length) return { best: [...matches], setAside: [] };
-  return { best: front, setAside: matches.filter((m) => m.carried?.placement === 'deeper') };
+  const tier = (m: M): number => ({ front: 0, deeper: 1, mention: 2 })[m.carried?.placement ?? 'front'];
+  const top = Math.min(...matches.map(tier));
+  return { best: matches.filter((m) => tier(m) === top), setAside: matches.filter((m) => tier(m) !== top) };
 }
 
 /** The reasons `extractLinks` gives each link that matched a filter: what matched, where, and whether it was preferred or set aside. */
@@ -80,10 +105,13 @@ export function reasonsFor<M extends RankedMatch>(matches: readonly M[]): Map<M,
   for (const m of matches) {
     const reasons = [m.matched === 'no filter' ? 'no filter' : `${m.matched} matched`];
     if (m.carried) reasons.push(m.carried.detail);
+    const where = [...best][0]?.carried?.placement === 'deeper' ? 'in its URL' : 'in its text or first path segment';
     if (setAside.size > 0 && best.has(m)) {
-      reasons.push(`preferred: it carries the filter in its text or first path segment, where ${setAside.size} other match${setAside.size === 1 ? '' : 'es'} carr${setAside.size === 1 ? 'ies' : 'y'} it only deeper in the URL`);
+      const kinds = new Set([...setAside].map((o) => o.carried?.placement));
+      const weaker = kinds.size > 1 ? 'only deeper in the URL or as a mention of the site' : kinds.has('mention') ? 'only as a mention of the site at the end of a sentence' : 'only deeper in the URL';
+      reasons.push(`preferred: it carries the filter ${where}, where ${setAside.size} other match${setAside.size === 1 ? '' : 'es'} carr${setAside.size === 1 ? 'ies' : 'y'} it ${weaker}`);
     }
-    if (setAside.has(m)) reasons.push(`set aside: ${best.size === 1 ? 'another match carries' : `${best.size} other matches carry`} the filter in its text or first path segment`);
+    if (setAside.has(m)) reasons.push(`set aside: ${best.size === 1 ? 'another match carries' : `${best.size} other matches carry`} the filter ${where}`);
     out.set(m, reasons);
   }
   return out;

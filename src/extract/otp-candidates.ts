@@ -37,13 +37,30 @@ export interface OtpOptions {
  * What a built-in candidate is made of: digits, upper-case letters with
  * digits, upper-case letters alone, mixed case, groups of upper-case letters
  * and digits joined by dashes (`AB2CD-EF3GH`, ten or more characters), lower
- * case with digits (`a3f9c2`, hex included), or a long token of 11–64
- * characters (hex, base32, or mixed-case base62 from 17: `3f2a…`, `JBSWY3DP…`, `pQ7vK2xR…`).
+ * case with digits (`a3f9c2`, hex included), a long token of 11–64
+ * characters (hex, base32, or mixed-case base62 from 17: `3f2a…`, `JBSWY3DP…`, `pQ7vK2xR…`),
+ * groups of lower-case letters and digits joined by dashes (`ab123-4567c`,
+ * `dashed`) or three to six lower-case words joined by dashes
+ * (`maple-river-stone-lamp`, `words`).
  */
-export type CodeKind = 'digits' | 'alnum' | 'letters' | 'mixed' | 'grouped' | 'lower' | 'long';
+export type CodeKind = 'digits' | 'alnum' | 'letters' | 'mixed' | 'grouped' | 'lower' | 'long' | 'dashed' | 'words';
 
 /** Default lengths of each kind of code (separators removed). */
-export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10], mixed: [6, 10], grouped: [10, 32], lower: [6, 64], long: [11, 64] };
+export const DEFAULT_LENGTHS: Readonly<Record<CodeKind, readonly [number, number]>> = { digits: [4, 10], alnum: [4, 10], letters: [6, 10], mixed: [6, 10], grouped: [10, 32], lower: [6, 64], long: [11, 64], dashed: [8, 32], words: [11, 66] };
+
+/** Groups of three to eight lower-case letters and digits joined by dashes, with a letter and a digit (`ab123-4567c`). */
+const DASHED_LOWER = /^[a-z0-9]{3,8}(?:-[a-z0-9]{3,8}){1,3}$/;
+/** Three to six lower-case words of three to ten letters joined by dashes (`maple-river-stone-lamp`). */
+const DASHED_WORDS = /^[a-z]{3,10}(?:-[a-z]{3,10}){2,5}$/;
+
+/** The token a dash-joined run of lower case is, when it has the shape of a dashed or word code (typed with its dashes for words, without for groups). */
+function dashedToken(run: string, start: number, options: OtpOptions): Token | null {
+  const kind = DASHED_LOWER.test(run) && /\d/.test(run) && /[a-z]/.test(run) ? 'dashed' : DASHED_WORDS.test(run) ? 'words' : null;
+  if (kind === null) return null;
+  const code = kind === 'words' ? run : normalizeCode(run);
+  const [min, max] = lengthRange(options, kind);
+  return code.length >= min && code.length <= max ? { raw: run, code, start, end: start + run.length, kind, spacedOut: false } : null;
+}
 
 /** Groups of four to eight upper-case letters and digits joined by dashes (`AB2CD-EF3GH`, `ABCDE-FGHIJ`). */
 const DASHED_GROUPS = /^[A-Z0-9]{4,8}(?:[-–‑][A-Z0-9]{4,8}){1,3}$/;
@@ -145,6 +162,8 @@ export function mixedTokensOf(masked: string, options: OtpOptions, rejectedParts
       continue;
     }
     if (run.length > 64) continue;
+    const dashed = dashedToken(run, m.index, options);
+    if (dashed) { out.push(dashed); continue; }
     for (const piece of run.split(/[+/=_.-]+/)) {
       if (shape(piece, options) === 'mixed') rejectedParts.push({ raw: run, part: piece });
     }

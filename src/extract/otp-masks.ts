@@ -1,7 +1,8 @@
 /**
  * Numbers that cannot be one-time codes, recognised from the text alone:
- * URLs, email addresses, colours, dates, times, prices, percentages, phone
- * numbers, postal codes, decimals and copyright years.
+ * URLs, email addresses, masked card and account numbers, colours, dates,
+ * times, prices, percentages, phone numbers, postal codes, decimals and
+ * copyright years.
  */
 
 /**
@@ -30,6 +31,8 @@ const MASK_RULES: ReadonlyArray<{ needs?: typeof DIGIT | string; re: RegExp; rea
   { re: /\b(?:https?:\/\/|www\.)[^\s<>"]+/giu, reason: () => 'part of a URL' },
   { needs: '@', re: /(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+/gu, reason: () => 'part of an email address' },
   { needs: '/', re: /(?<![a-z0-9.-])(?:[a-z0-9-]+\.)+[a-z]{2,}\/[^\s<>"]*/gu, reason: () => 'part of a URL' },
+  // 6219*8610427, 4111 **** 1111, ****1234, XX1234, •••• 4242: what a card or account shows of itself.
+  { needs: DIGIT, re: /(?<![\p{L}\p{N}])(?:\d{2,6}[\s-]?(?:[*•●]{1,12}|[xX]{4,12})[\s-]?\d{3,12}|(?:[*•●]{2,}|[*•●](?=\d)|[xX]{2,})[\s-]?\d{3,8})(?![\p{L}\p{N}])/gu, reason: () => 'part of a masked card or account number' },
   { needs: '#', re: /(?:^|(?<=[^\w&]))#[0-9A-Fa-f]{3,8}\b/gu, reason: (m) => (/[A-Fa-f]/.test(m) || [4, 7, 9].includes(m.length) ? 'a colour' : `a number marked with "#" (a reference, not a code)`) },
   { needs: '#', re: /#\d{2,}\b/gu, reason: () => 'a number marked with "#" (a reference, not a code)' },
   { needs: '(', re: /\b(?:rgba?|hsla?)\s*\([^)]*\)/giu, reason: () => 'a colour' },

@@ -4,12 +4,13 @@
  * appears. Every weight is named in {@link WEIGHTS}.
  */
 import {
-  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK, LABEL_WORDS, LABEL_WORDS_CJK, PHONE_WORDS, PHONE_WORDS_CJK,
+  ADDRESS_WORDS, ADDRESS_WORDS_CJK, CAPITAL_WORDS, CODE_WORDS, CODE_WORDS_CJK,
   VERIFY_WORDS, VERIFY_WORDS_CJK, compileWords,
 } from './lexicon.ts';
 import { PLAIN, type Block, type Doc, type Style } from './otp-document.ts';
 import { nameWithNumber } from './otp-names.ts';
 import { paragraphBefore } from './otp-announce.ts';
+import { CODE_WORD_IN_CLAUSE, GAP, LABEL_AFTER, LABEL_BEFORE, labelAbove, offerAround, PHONE_BEFORE } from './otp-labels.ts';
 import { tokenEvidence } from './otp-tokens.ts';
 import { usedTo } from './otp-use.ts';
 import type { Token } from './otp-candidates.ts';
@@ -59,15 +60,8 @@ const CODE_RE = compileWords(CODE_WORDS, CODE_WORDS_CJK);
 const CODE_ONE = new RegExp(CODE_RE.source, 'iu');
 const VERIFY_RE = compileWords(VERIFY_WORDS, VERIFY_WORDS_CJK);
 const ADDRESS_RE = compileWords(ADDRESS_WORDS, ADDRESS_WORDS_CJK);
-const GAP = "[\\s:：#№().\\-–—=]*(?:(?:n[°º]|no\\.?|nr\\.?)[\\s:：#№().\\-–—=]*)?(?:(is|was|ist|lautet|est|es|è|é|är|er|jest|wynosi|は|为|為)[\\s:：#№().\\-–—]*)?";
-const wordsAlt = (words: readonly string[], cjk: readonly string[]): string =>
-  `(?:(?<![\\p{L}\\p{N}])(?:${[...words].sort((a, b) => b.length - a.length).join('|')})|${[...cjk].sort((a, b) => b.length - a.length).join('|')})`;
-const LABEL_BEFORE = new RegExp(`${wordsAlt(LABEL_WORDS, LABEL_WORDS_CJK)}${GAP}$`, 'iu');
-const PHONE_BEFORE = new RegExp(`${wordsAlt(PHONE_WORDS, PHONE_WORDS_CJK)}(?:\\s+(?:us|at|on|oss|på))*${GAP}$`, 'iu');
-const LABEL_AFTER = new RegExp(`^\\s*(?:is|was|ist|est|es|è|är|is je)\\s+(?:your|the|ihre?|deine?|votre|ton|tu|su|il tuo|la tua|seu|sua|uw|je|twój|din|ditt|ваш)?\\s*${wordsAlt(LABEL_WORDS, LABEL_WORDS_CJK)}(?![\\p{L}])`, 'iu');
 const YEAR = /^(?:199\d|20\d\d)$/;
 const YEAR_BEFORE = /(?<![\p{L}])(?:since|in|from|until|till|by|of|year|class of|seit|im|ab|bis|depuis|en|desde|dal|nel|sedan|år|od|w|roku|с|в|до)\s*$/iu;
-const CODE_WORD_IN_CLAUSE = new RegExp(`(?:${CODE_RE.source})[^.!?。\\n]*$`, 'iu');
 
 // "code de connexion est :", "código de acceso:", "codice di verifica:": a code word with its qualifier.
 const CODE_BEFORE = new RegExp(`(?:${CODE_RE.source})(?:\\s+(?:de|di|da|do|del|d')\\s*\\p{L}+)?${GAP}$`, 'iu');
@@ -204,8 +198,12 @@ function ruledOutByContext(doc: Doc, block: Block, token: Token, words: WordHits
   label ??= LABEL_AFTER.exec(after);
   const isSplit = token.split !== undefined;
   if (label && !isSplit) return `labelled "${label[0].trim().replace(/[\s:：#№().\-–—=]+$/u, '')}" (not a one-time code)`;
+  const above = !isSplit && placementOf(block, token).alone ? labelAbove(doc, blockIndexAt(doc, block.offset)) : null;
+  if (above) return `set apart under "${above}" (the paragraph before labels it: not a one-time code)`;
   const phone = PHONE_BEFORE.exec(before);
   if (phone && !isSplit) return `follows "${phone[0].trim()}" (a phone number)`;
+  const offer = isSplit ? null : offerAround(before, after);
+  if (offer) return `in a sentence that makes an offer ("${offer}"): a promotional code, not a one-time code`;
   if (token.kind === 'digits' && (token.code.length === 4 || token.code.length === 5)) {
     const addr = nearest(doc, words.address, block.offset + token.start, block.offset + token.end);
     if (addr && addr.distance <= 60 && addr.distance < kwDistance) return `near the address word "${addr.hit.text}" (a street number or postal code)`;
@@ -326,7 +324,7 @@ export function scoreToken(doc: Doc, blockIndex: number, token: Token, words: Wo
     if ('ruledOut' in mixed) return mixed.ruledOut;
     reasons.push(...mixed.evidence);
   }
-  if (token.kind === 'grouped' || token.kind === 'lower' || token.kind === 'long') {
+  if (token.kind === 'grouped' || token.kind === 'lower' || token.kind === 'long' || token.kind === 'dashed' || token.kind === 'words') {
     const named = namesCode(block.text.slice(Math.max(0, token.start - 60), token.start));
     const styled = place.style.large || place.style.bold || place.style.mono || place.style.spaced;
     const verdict = tokenEvidence(doc, blockIndex, token, kwDistance, { alone: place.alone, styled }, named, writtenOtherwise(words.alnum(), token.code));

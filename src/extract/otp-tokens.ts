@@ -1,6 +1,8 @@
 /**
  * Evidence for the code shapes that words and identifiers share: groups of
- * upper-case letters and digits joined by dashes (`AB2CD-EF3GH`), lower-case
+ * upper-case letters and digits joined by dashes (`AB2CD-EF3GH`), groups of
+ * lower case and digits (`ab123-4567c`) or words (`maple-river-stone-lamp`)
+ * joined by dashes, lower-case
  * letters with digits (`a3f9c2`, hex included) and long tokens of up to 64
  * characters (hex, base32 or mixed-case base62). Each needs the mail to name
  * it a code: named right before it, or set apart right after a paragraph that
@@ -54,8 +56,13 @@ function announcedBy(doc: Doc, blockIndex: number): string | null {
 }
 
 function describe(kind: Token['kind']): string {
+  if (kind === 'dashed') return 'lower case letters and digits in dash-joined groups';
+  if (kind === 'words') return 'words joined by dashes';
   return kind === 'grouped' ? 'dash-joined groups' : kind === 'lower' ? 'lower case letters and digits' : 'a long token';
 }
+
+/** Shapes that prose and identifiers share with codes, read as codes only when named right before or set apart near a code word. */
+const GROUPED_KINDS: ReadonlySet<Token['kind']> = new Set(['grouped', 'dashed', 'words']);
 
 /**
  * Whether a grouped, lower-case or long candidate is a code. `named` says
@@ -67,14 +74,14 @@ export function tokenEvidence(doc: Doc, blockIndex: number, token: Token, kwDist
   if (!block) return { ruledOut: 'outside the text' };
   const what = describe(token.kind);
   if (token.kind === 'grouped' && token.raw.split(/[-–‑]/).some((g) => CAPITAL_WORDS.has(g))) return { ruledOut: null };
-  if (otherwise) return token.kind === 'grouped' ? { ruledOut: null } : { ruledOut: `${what}: the message also writes it in another case (a name, not a code)` };
+  if (otherwise) return GROUPED_KINDS.has(token.kind) ? { ruledOut: null } : { ruledOut: `${what}: the message also writes it in another case (a name, not a code)` };
   const previous = doc.blocks[blockIndex - 1];
-  if (token.kind !== 'grouped' && token.start === 0 && previous && CONTINUED.test(previous.text)) return { ruledOut: `${what}: continues the URL or token on the line before` };
+  if (!GROUPED_KINDS.has(token.kind) && token.start === 0 && previous && CONTINUED.test(previous.text)) return { ruledOut: `${what}: continues the URL or token on the line before` };
   const before = block.text.slice(Math.max(0, token.start - 60), token.start);
   const namedHere = named || NAMED_BEFORE.test(before);
   const announced = at.alone ? announcedBy(doc, blockIndex) : null;
   if (kwDistance > REACH && !namedHere && !announced) return { ruledOut: null };
-  if (token.kind === 'grouped') {
+  if (GROUPED_KINDS.has(token.kind)) {
     const evidence = [namedHere && 'named a code right before it', (at.alone || at.styled) && kwDistance <= REACH && 'set apart like a code'].filter((e): e is string => typeof e === 'string');
     return evidence.length > 0 ? { evidence: [`${what}: ${evidence.join(', ')}`], points: 0 } : { ruledOut: `${what}, and only a nearby code word says code` };
   }

@@ -13,7 +13,7 @@ import { announcement } from './otp-announce.ts';
 import { digitCount, masksOf, type Mask } from './otp-masks.ts';
 import { findWords, namesCode, rank, scoreToken, type Occurrence } from './otp-scoring.ts';
 import type { OtpCandidate, OtpCandidates, RejectedOtp } from './types.ts';
-import { originBoundLine, type OriginBound } from './sms.ts';
+import { creditSoleNumber, originBoundLine, type OriginBound } from './sms.ts';
 
 export type { OtpOptions } from './otp-candidates.ts';
 export { normalizeCode } from './otp-candidates.ts';
@@ -129,7 +129,11 @@ function blank(text: string, masks: Mask[]): string {
   return parts.join('');
 }
 
-function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[]; rejected: RejectedOtp[]; bounds: ExtractionBound[]; doc: Doc } {
+/**
+ * Scores the tokens of one document. `short` marks a text that came with no
+ * HTML and no subject (how an SMS arrives): its only number may be its code.
+ */
+function analyzeDoc(doc: Doc, options: OtpOptions, short = false): { occurrences: Occurrence[]; rejected: RejectedOtp[]; bounds: ExtractionBound[]; doc: Doc } {
   const { tokens, rejected, masked, announced } = collectTokens(doc, options);
   const words = findWords(doc, masked);
   const occurrences: Occurrence[] = [];
@@ -142,6 +146,7 @@ function analyzeDoc(doc: Doc, options: OtpOptions): { occurrences: Occurrence[];
       occurrences.push(scored);
     }
   }
+  if (short && !options.pattern) creditSoleNumber(occurrences, doc.text);
   return { occurrences, rejected, bounds: doc.bounds, doc };
 }
 
@@ -180,7 +185,7 @@ function analyze(input: NormalizedInput, options: OtpOptions): Analysis {
   const fromSubject = subject?.occurrences ?? [];
   let candidates = rank([...occurrences, ...fromSubject]);
   if (input.text !== null && !candidates.some((c) => c.score >= OTP_MIN_SCORE && c.source !== 'subject')) {
-    const text = analyzeDoc(textDoc(input.text, 'text'), options);
+    const text = analyzeDoc(textDoc(input.text, 'text'), options, input.html === null && input.subject === null);
     docs.push(text.doc);
     occurrences = [...occurrences, ...text.occurrences];
     rejected.push(...text.rejected);

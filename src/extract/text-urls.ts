@@ -13,7 +13,11 @@ const MARKDOWN = /\[([^\]\n]{1,200})\]\(\s*((?:https?|mailto):[^\s)]+)\s*\)/gi;
 const BRACKETED = /\[\s*((?:https?|mailto):[^\s[\]]+)\s*\]/gi;
 // Square brackets end a bare URL: text made from HTML writes links as "text [url]", and
 // unencoded brackets in real URLs are rare (they are reserved characters).
-const BARE = /\b(?:https?:\/\/|mailto:)[^\s<>"'`\u00a0[\]]+/gi;
+// Full-width punctuation ends one too, and so does text of a script written without spaces right after a
+// letter or digit of the URL (see SPACELESS_URL); the regex itself stops there, so no text is read twice.
+const FULL_WIDTH = '\\u3000-\\u303f\\uff01-\\uff0f\\uff1a-\\uff20\\uff3b-\\uff40\\uff5b-\\uff65';
+const SPACELESS_URL = '\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\p{sc=Hangul}\\p{sc=Thai}\\p{sc=Lao}\\p{sc=Khmer}\\p{sc=Myanmar}';
+const BARE = new RegExp(`\\b(?:https?:\\/\\/|mailto:)(?:[^\\s<>"'\`\\u00a0[\\]${FULL_WIDTH}${SPACELESS_URL}]|(?<=[/=%?&#._~\\-${SPACELESS_URL}])[${SPACELESS_URL}])+`, 'giu');
 const URL_CHARS = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 
 const CLOSERS: Readonly<Record<string, string>> = { ')': '(', ']': '[', '}': '{' };
@@ -108,7 +112,8 @@ function labelFrom(before: string, previous: string, adjacent: boolean): string 
  * Finds URLs in a plain-text body: `<https://…>` (whitespace inside the angle
  * brackets is removed, as RFC 3986 appendix C recommends), `[https://…]`,
  * Markdown `[text](https://…)`, and bare http(s) URLs, trailing punctuation
- * excluded. At most `max` URLs are returned, in order; `more` counts the rest.
+ * excluded and ended where a reader ends them (full-width punctuation, text of
+ * a script written without spaces). At most `max` URLs are returned, in order; `more` counts the rest.
  */
 export function findTextUrls(text: string, max: number = EXTRACTION_BOUNDS.links): { urls: TextUrl[]; more: number } {
   const found: TextUrl[] = [];

@@ -68,7 +68,8 @@ test.describe('ranking', () => {
   });
 
   test('the Thai word for password (รหัสผ่าน) does not name a code', () => {
-    const candidates = extractOtps('รหัสผ่านของคุณถูกเปลี่ยนแล้ว คำสั่งซื้อ 48213');
+    // The number beside it is no order number (คำสั่งซื้อ, "order", labels one and rules it out): nothing but the password word could name it.
+    const candidates = extractOtps('รหัสผ่านของคุณถูกเปลี่ยนแล้ว สมาชิก 48213 คน');
     expect(candidates.map((c) => c.code)).toContain('48213');
     expect(candidates.flatMap((c) => c.reasons).filter((r) => r.startsWith('near'))).toEqual([]);
   });
@@ -83,7 +84,8 @@ test.describe('ranking', () => {
   });
 
   test('the Greek for password (κωδικός πρόσβασης) does not name a code', () => {
-    const candidates = extractOtps('Ο κωδικός πρόσβασης άλλαξε για την παραγγελία 48213');
+    // The number beside it is no order number (παραγγελία, "order", labels one and rules it out): nothing but the password word could name it.
+    const candidates = extractOtps('Ο κωδικός πρόσβασης άλλαξε για τον λογαριασμό 48213');
     expect(candidates.map((c) => c.code)).toContain('48213');
     expect(candidates.flatMap((c) => c.reasons).filter((r) => r.startsWith('near'))).toEqual([]);
   });
