@@ -26,6 +26,7 @@ import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { createProbes } from './probes.ts';
 import { prepareMessage } from './mail/prepare.ts';
+import { startMailboxes } from './mailbox/index.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import type { SmtpIntake } from './smtp/intake.ts';
 import { makeSelfSigned } from './smtp/self-signed.ts';
@@ -95,6 +96,10 @@ export interface RunningServer {
   smtpHost: string;
   /** Port of the SMTP intake. */
   smtpPort: number;
+  /** Where IMAP listens (each inbox an account), or null when `imapPort` was not given. */
+  imap: { host: string; port: number } | null;
+  /** Where POP3 listens, or null when `pop3Port` was not given. */
+  pop3: { host: string; port: number } | null;
   /**
    * The web viewer's address: `${url}/`, with `#key=<operator token>` when the
    * server was given one (a secret: print it, never log it).
@@ -299,6 +304,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     cleanups.push(() => closeHttp(http));
     const smtp = await startIntake(ctx, metrics);
     cleanups.push(() => smtp.close());
+    // IMAP and POP3 (issue 46): after the intake, whose TLS key and certificate they share.
+    const mailboxes = await startMailboxes(ctx);
+    cleanups.push(() => mailboxes.close());
     gauges.openStreams = () => ctx.streamCaps.open();
     gauges.openSmtpSessions = () => smtp.openSessions();
     const drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, metrics, logger });
@@ -321,6 +329,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       apiUrl: `${url}${API_PREFIX}`,
       smtpHost: config.smtp.host,
       smtpPort: smtp.port,
+      imap: mailboxes.imap,
+      pop3: mailboxes.pop3,
       viewerUrl: `${url}/${options.operatorToken === undefined ? '' : `#key=${options.operatorToken}`}`,
       config,
       sweepExpired: () => sweeper.sweep(),

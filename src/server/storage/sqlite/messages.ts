@@ -148,6 +148,12 @@ export function createSqliteMessages(sql: Sql): MessageStore {
         return true;
       });
     },
+    async listSeenMessageIds(inboxId, limit) {
+      return sql.all('SELECT id FROM messages WHERE inbox_id = ? AND seen = 1 ORDER BY seq ASC LIMIT ?', inboxId, limit).map((row) => String(row.id));
+    },
+    async setMessageSeen(id, seen) {
+      return sql.run('UPDATE messages SET seen = ? WHERE id = ?', seen ? 1 : 0, id).changes > 0;
+    },
     async evictOldest(inboxId, keep) {
       const keepCount = Math.max(0, keep);
       // Called after every delivery: an inbox under its limit costs one indexed read, no write transaction.
