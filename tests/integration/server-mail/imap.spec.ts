@@ -245,3 +245,28 @@ test.describe('with a certificate', () => {
     await imap.logout();
   });
 });
+
+test('\\Seen is the API\'s read state both ways: STORE shows as seen in the API, PATCH seen shows at the next NOOP', async () => {
+  const inbox = await mail.createInbox();
+  await mail.send({ from: 'a@example.test', to: inbox.address, subject: 'read me', text: 'x' });
+  await mail.send({ from: 'a@example.test', to: inbox.address, subject: 'and me', text: 'y' });
+  const [second, first] = await mail.waitForMessages(inbox, 2);
+  expect([first!.seen, second!.seen]).toEqual([false, false]);
+  const imap = await open(inbox);
+  await imap.messageFlagsAdd('1', ['\\Seen']);
+  expect((await mail.getMessage(inbox, first!.id)).seen).toBe(true);
+  expect((await mail.listMessages(inbox)).map((m) => [m.subject, m.seen])).toEqual([['and me', false], ['read me', true]]);
+
+  const flagged = new Promise<{ seq: number; flags: Set<string> }>((resolve) => imap.on('flags', resolve));
+  const patched = await mail.api(`/messages/${second!.id}`, inbox.token, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seen: true }) });
+  expect(patched.status).toBe(200);
+  expect(((await patched.json()) as { data: { seen: boolean } }).data.seen).toBe(true);
+  await imap.noop();
+  const event = await flagged;
+  expect([event.seq, event.flags.has('\\Seen')]).toEqual([2, true]);
+  expect(await imap.search({ seen: false })).toEqual([]);
+
+  const bad = await mail.api(`/messages/${second!.id}`, inbox.token, { method: 'PATCH', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seen: 'yes' }) });
+  expect(bad.status).toBe(400);
+  await imap.logout();
+});

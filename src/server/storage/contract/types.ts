@@ -72,6 +72,8 @@ export interface MessageSummaryRecord {
   receivedAt: number;
   size: number;
   hasAttachments: boolean;
+  /** Whether it was read (IMAP's \Seen); absent on a copy just stored (not read yet). */
+  seen?: boolean;
 }
 
 /**
