@@ -222,3 +222,33 @@ test('an expired or deleted inbox has no account, and an open session ends with 
   expect((await after.command(`a1 LOGIN ${inbox.address} ${inbox.token}`)).at(-1)).toMatch(/^a1 NO \[AUTHENTICATIONFAILED\]/);
   after.end();
 });
+
+test('hostile commands get one BAD line each and the session goes on: line breaks in literals, unknown items, bad sets, stray parentheses', async () => {
+  const server = await serve({});
+  const inbox = await server.createInbox();
+  await server.send({ from: 'a@example.test', to: inbox.address, subject: 'one', text: 'x' });
+  await server.waitForMessages(inbox, 1);
+  const client = raw(server.server.imap!.port);
+  await client.next();
+  await client.command(`a1 LOGIN ${inbox.address} ${inbox.token}`);
+  await client.command('a2 SELECT INBOX');
+  client.send('a3 STORE 1 +FLAGS ({13+}\r\nx\r\n* 9 EXISTS)\r\n');
+  expect(await client.next()).toMatch(/^a3 BAD STORE: "x\\r\\n\* 9 EXISTS" is not a flag/);
+  client.send('a4 FETCH {9+}\r\n1\r\n* BYE FLAGS\r\n');
+  expect(await client.next()).toMatch(/^a4 BAD "1 \* BYE " is not a sequence set/);
+  for (const [line, answer] of [
+    ['a5 FETCH 1 (NOPE)', /^a5 BAD FETCH item NOPE is not one/],
+    ['a6 FETCH 7 FLAGS', /^a6 BAD message number out of range: the mailbox has 1 message$/],
+    ['a7 SEARCH ((( ALL', /^a7 BAD a "\(" is not closed$/],
+    ['a8 SEARCH ALL)', /^a8 BAD a "\)" closes no list$/],
+    ['a9 SEARCH BOGUS', /^a9 BAD SEARCH criterion BOGUS is not one/],
+    ['b1 SELECT Other', /^b1 NO \[NONEXISTENT\]/],
+    ['b2 APPEND INBOX {3}', /^b2 NO \[CANNOT\]/],
+  ] as const) {
+    const lines = await client.command(line);
+    expect(lines.at(-1)).toMatch(answer);
+  }
+  expect((await client.command('b3 SELECT INBOX')).at(-1)).toMatch(/^b3 OK \[READ-WRITE\]/);
+  expect((await client.command('b4 FETCH 1 (FLAGS)'))).toEqual(['* 1 FETCH (FLAGS ())', 'b4 OK FETCH completed']);
+  client.end();
+});

@@ -17,6 +17,9 @@ import type { ImapCommand, ImapSession } from './session.ts';
 import { atom } from './wire.ts';
 import type { ImapValue } from './wire.ts';
 
+/** A flag or keyword: an atom, with a leading backslash for the system flags. */
+const FLAG = /^\\?[!#$&'+.0-9:;<=>?@A-Z^_`a-z|~-]{1,64}$/;
+
 /** The commands this module runs. */
 export const MAILBOX_COMMANDS = new Set(['FETCH', 'SEARCH', 'STORE', 'EXPUNGE', 'CLOSE', 'UNSELECT', 'CHECK', 'UID', 'IDLE']);
 
@@ -73,12 +76,11 @@ async function store(session: ImapSession, mailbox: SelectedMailbox, args: ImapC
   const action = (textOf(args[1]) ?? '').toUpperCase();
   const match = /^([+-]?)FLAGS(\.SILENT)?$/.exec(action);
   if (!match) throw new CommandSyntaxError('STORE takes FLAGS, +FLAGS or -FLAGS (each may end in .SILENT) and a list of flags');
-  if (mailbox.readOnly) {
-    session.done('*', 'NO', '');
-    return;
-  }
   const flagTokens = Array.isArray(args[2]) ? args[2] : args.slice(2);
-  const flags = flagTokens.map((t) => textOf(t)).filter((f): f is string => f !== null && f.toLowerCase() !== '\\recent').map((f) => (f.startsWith('\\') ? `\\${f[1]!.toUpperCase()}${f.slice(2).toLowerCase()}` : f));
+  const given = flagTokens.map((t) => textOf(t));
+  const bad = given.find((f) => f === null || !FLAG.test(f));
+  if (bad !== undefined) throw new CommandSyntaxError(`STORE: ${bad === null ? 'a list' : JSON.stringify(bad)} is not a flag (give \\Seen, \\Deleted, \\Flagged, \\Answered, \\Draft or a keyword atom)`);
+  const flags = (given as string[]).filter((f) => f.toLowerCase() !== '\\recent').map((f) => (f.startsWith('\\') ? `\\${f[1]!.toUpperCase()}${f.slice(2).toLowerCase()}` : f));
   for (const { entry, seq } of matching(mailbox, textOf(args[0]), byUid)) {
     const next = new Set(match[1] === '' ? flags : entry.flags);
     if (match[1] === '+') flags.forEach((f) => next.add(f));

@@ -19,6 +19,11 @@ import { wireOf } from './wire.ts';
 import type { ImapValue } from './wire.ts';
 import type { InboxRecord } from '../../storage/contract/types.ts';
 
+/** Text of a response line: a client's input quoted in it (a literal may hold line breaks) cannot start another line. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ');
+}
+
 /** Literals one command may carry. */
 const MAX_LITERALS = 16;
 
@@ -57,12 +62,12 @@ export class ImapSession {
 
   /** Writes an untagged response given as text (`OK …`, `BYE …`). */
   untaggedText(text: string): void {
-    this.connection.write(`* ${text}\r\n`);
+    this.connection.write(`* ${oneLine(text)}\r\n`);
   }
 
   /** Writes the tagged completion of a command. */
   done(tag: string, status: 'OK' | 'NO' | 'BAD', text: string): void {
-    this.connection.write(`${tag} ${status} ${text}\r\n`);
+    this.connection.write(`${tag} ${status} ${oneLine(text)}\r\n`);
   }
 
   /** Says BYE and closes. */
@@ -119,6 +124,11 @@ async function readCommand(session: ImapSession): Promise<ImapCommand | null | '
       if (literal.plus) session.bye(why);
       else session.done(firstTag, 'NO', why);
       return literal.plus ? null : 'skip';
+    }
+    if (!literal.plus && /^\S+ (?:UID )?APPEND /i.test(segments[0]!)) {
+      // Refused before the client sends the message, as RFC 3501 lets a server do.
+      session.done(tagOf(segments[0]!) ?? '*', 'NO', '[CANNOT] This mailbox is read and flagged only: mail arrives over SMTP');
+      return 'skip';
     }
     if (!literal.plus) connection.write('+ Ready for literal data\r\n');
     const bytes = await connection.bytes(literal.size);
