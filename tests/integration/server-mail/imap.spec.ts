@@ -270,3 +270,14 @@ test('\\Seen is the API\'s read state both ways: STORE shows as seen in the API,
   expect(bad.status).toBe(400);
   await imap.logout();
 });
+
+test('an empty inbox opens with nothing in it: 1:* fetches nothing and SEARCH ALL finds nothing', async () => {
+  const inbox = await mail.createInbox();
+  const imap = await open(inbox);
+  expect(imap.mailbox && imap.mailbox.exists).toBe(0);
+  const fetched = [];
+  for await (const m of imap.fetch('1:*', { uid: true })) fetched.push(m.uid);
+  expect(fetched).toEqual([]);
+  expect(await imap.search({ all: true })).toEqual([]);
+  await imap.logout();
+});

@@ -28,7 +28,8 @@ function matching(mailbox: SelectedMailbox, set: string | null, byUid: boolean):
   if (set === null) throw new CommandSyntaxError('a sequence set is missing (e.g. 1:* )');
   const entries = mailbox.entries;
   const max = byUid ? (entries[entries.length - 1]?.uid ?? 0) : entries.length;
-  if (!byUid && /\d/.test(set) && set.split(/[,:]/).some((n) => n !== '*' && Number(n) > max)) {
+  // A number past the end is an error; `n:*` is not, even in an empty mailbox (clients fetch 1:* blindly).
+  if (!byUid && set.split(',').some((item) => !item.includes('*') && item.split(':').some((n) => Number(n) > max))) {
     throw new CommandSyntaxError(`message number out of range: the mailbox has ${max} message${max === 1 ? '' : 's'}`);
   }
   const inSet = sequenceSet(set, max);
