@@ -51,7 +51,9 @@ export class SelectedMailbox {
     const mailbox = new SelectedMailbox(inbox, readOnly, deps, output);
     mailbox.unsubscribe = deps.bus.subscribe(inbox.id, (event) => mailbox.heard(event));
     mailbox.entries = await loadEntries(deps.store, inbox.id, deps.limits.maxMessages);
-    mailbox.pending = mailbox.pending.filter((e) => e.uid > mailbox.maxUid());
+    // Mail committed while the list was read: only what the list does not hold yet.
+    const listed = mailbox.entries[mailbox.entries.length - 1]?.uid ?? 0;
+    mailbox.pending = mailbox.pending.filter((e) => e.uid > listed);
     return mailbox;
   }
 
