@@ -252,3 +252,26 @@ test('hostile commands get one BAD line each and the session goes on: line break
   expect((await client.command('b4 FETCH 1 (FLAGS)'))).toEqual(['* 1 FETCH (FLAGS ())', 'b4 OK FETCH completed']);
   client.end();
 });
+
+test('AUTHENTICATE PLAIN logs in with the initial response or after a "+", and a wrong token is refused the same way as LOGIN', async () => {
+  const server = await serve({});
+  const inbox = await server.createInbox();
+  const plain = (user: string, pass: string) => Buffer.from(`\0${user}\0${pass}`).toString('base64');
+  const first = raw(server.server.imap!.port);
+  expect(await first.next()).toMatch(/AUTH=PLAIN/);
+  expect((await first.command(`a1 AUTHENTICATE PLAIN ${plain(inbox.address, inbox.token)}`)).at(-1)).toMatch(/^a1 OK \[CAPABILITY [^\]]*\] Logged in to /);
+  expect((await first.command('a2 CAPABILITY'))[0]).not.toMatch(/AUTH=PLAIN/);
+  first.end();
+
+  const second = raw(server.server.imap!.port);
+  await second.next();
+  second.send('b1 AUTHENTICATE PLAIN\r\n');
+  expect(await second.next()).toBe('+ ');
+  second.send(`${plain(inbox.address, `${inbox.token}x`)}\r\n`);
+  expect(await second.next()).toBe('b1 NO [AUTHENTICATIONFAILED] Log in with an active inbox\'s address and its inbox token, or an API key of its owner');
+  second.send('b2 AUTHENTICATE PLAIN\r\n');
+  expect(await second.next()).toBe('+ ');
+  second.send('*\r\n');
+  expect(await second.next()).toBe('b2 BAD AUTHENTICATE cancelled');
+  second.end();
+});
