@@ -275,3 +275,25 @@ test('AUTHENTICATE PLAIN logs in with the initial response or after a "+", and a
   expect(await second.next()).toBe('b2 BAD AUTHENTICATE cancelled');
   second.end();
 });
+
+test('a session that ended after STARTTLS gives its place back: with one connection per address, three in a row are served', async () => {
+  const { ImapFlow } = await import('imapflow');
+  const server = await serve({ smtpTlsSelfSigned: true, mailboxMaxConnectionsPerAddress: 1 });
+  const inbox = await server.createInbox();
+  // One session over TLS, start to logout; false when the server refused the connection.
+  const session = async () => {
+    const client = new ImapFlow({ host: '127.0.0.1', port: server.server.imap!.port, secure: false, doSTARTTLS: true, tls: { rejectUnauthorized: false }, auth: { user: inbox.address, pass: inbox.token }, logger: false });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      const secure = client.secureConnection;
+      await client.logout();
+      return secure;
+    } catch {
+      client.close();
+      return false;
+    }
+  };
+  // The server frees the place once its side of the last connection closed: a moment after the logout.
+  for (let i = 0; i < 3; i++) await expect.poll(session).toBe(true);
+});

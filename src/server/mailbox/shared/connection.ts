@@ -50,11 +50,18 @@ export class MailConnection {
     this.attach(socket);
   }
 
+  /** This reader's own listeners, so STARTTLS takes them off the plain socket and leaves the listener's. */
+  private readonly handlers = {
+    data: (chunk: Buffer) => this.received(chunk),
+    timeout: () => this.onTimeout(),
+    close: () => this.gone(),
+  };
+
   private attach(socket: Socket): void {
-    socket.on('data', (chunk: Buffer) => this.received(chunk));
-    socket.on('timeout', () => this.onTimeout());
+    socket.on('data', this.handlers.data);
+    socket.on('timeout', this.handlers.timeout);
     socket.on('error', () => socket.destroy());
-    socket.on('close', () => this.gone());
+    socket.on('close', this.handlers.close);
   }
 
   private gone(): void {
@@ -159,9 +166,9 @@ export class MailConnection {
   /** Turns the connection into a TLS server connection (STARTTLS, STLS); resolves once the handshake is done. */
   startTls(context: SecureContext, handshakeTimeoutMs: number): Promise<void> {
     const plain = this.socket;
-    plain.removeAllListeners('data');
-    plain.removeAllListeners('timeout');
-    plain.removeAllListeners('close');
+    plain.off('data', this.handlers.data);
+    plain.off('timeout', this.handlers.timeout);
+    plain.off('close', this.handlers.close);
     const secure = new TLSSocket(plain, { isServer: true, secureContext: context });
     const timeout = plain.timeout ?? 0;
     this.socket = secure;
