@@ -2,7 +2,7 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms,balancer] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms,balancer,imap] [-- --cpu-prof]`
  *
  * The `postgres` section (SQLite beside one and two PostgreSQL nodes) needs
  * `INBOXKIT_BENCH_POSTGRES_URL`; without it, it says so and is skipped.
@@ -49,9 +49,11 @@ import type { ChecksResult } from './sections/checks.ts';
 import { runBalancer } from './sections/balancer.ts';
 import type { BalancerOutcome } from './sections/balancer.ts';
 import { runSms } from './sections/sms.ts';
+import { runImapIdle } from './sections/imap-idle.ts';
+import type { ImapIdleResult } from './sections/imap-idle.ts';
 import type { SmsResult } from './sections/sms.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms', 'balancer'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms', 'balancer', 'imap'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -89,6 +91,7 @@ interface Results {
   viewer?: ViewerResult;
   checks?: ChecksResult;
   sms?: SmsResult;
+  imap?: ImapIdleResult;
   postgres?: PostgresResult[];
   balancer?: BalancerOutcome;
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
@@ -152,6 +155,14 @@ if (want('startup')) {
 }
 if (want('checks')) results.checks = await runChecks({ count: quick ? 13 : 53, log });
 if (want('sms')) results.sms = await runSms({ count: quick ? 21 : 101, log });
+if (want('imap')) {
+  const host = await startInboxkit({ build: build.dir, dbPath: null, imap: true }, hostOptions);
+  try {
+    results.imap = await runImapIdle(host, { samples: quick ? 100 : 300, log });
+  } finally {
+    await host.stop();
+  }
+}
 if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
 if (want('postgres')) {
   const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
@@ -216,6 +227,7 @@ if (startup) check(`startup to healthy ≤ 0.35 s (${startup.command})`, startup
 check('viewer: first page of a 1,000-message inbox p50 ≤ 300 ms', results.viewer?.firstPage.p50, 300, ' ms');
 check('viewer: new mail shown ≤ 200 ms after the SMTP 250 (p99)', results.viewer?.live.p99, 200, ' ms');
 const firstWait = results.firstWait;
+if (results.imap) check('SMTP send → IMAP IDLE EXISTS at the client, p50 within 2 ms of the event stream\'s', results.imap.idle.p50 - results.imap.sse.p50, 2, ' ms more');
 if (results.sms) check('SMS through the twilio SDK → code in hand, p50 ≤ the email path\'s p50 + 5 ms', results.sms.sms.p50 - results.sms.email.p50, 5, ' ms more');
 if (firstWait) check('first wait after start p50 ≤ a later wait\'s p50 + 20 ms (no warm-up left for the first test)', firstWait.first.p50 - firstWait.second.p50, 20, ' ms more');
 results.targets = targets;
@@ -375,6 +387,18 @@ if (results.sms) {
     'SMS beside email: send (twilio SDK messages.create, or SMTP) → the test holds the message and its code (ms)',
     ['path', 'n', 'p50', 'p95', 'max'],
     [['SMS, twilio SDK', sms], ['email, SMTP', email]].map(([name, s]) => [name as string, String((s as typeof sms).n), fmt((s as typeof sms).p50), fmt((s as typeof sms).p95), fmt((s as typeof sms).max)]),
+  );
+}
+if (results.imap) {
+  const { idle, sse, smtpAck } = results.imap;
+  section(
+    'IMAP IDLE beside the event stream: SMTP send start → the client holds the new mail\'s notice (ms)',
+    ['path', 'n', 'p50', 'p95', 'p99'],
+    [
+      ['IMAP IDLE, * N EXISTS', String(idle.n), fmt(idle.p50), fmt(idle.p95), fmt(idle.p99)],
+      ['event stream, message event', String(sse.n), fmt(sse.p50), fmt(sse.p95), fmt(sse.p99)],
+      ['SMTP 250 at the sender', String(smtpAck.n), fmt(smtpAck.p50), fmt(smtpAck.p95), fmt(smtpAck.p99)],
+    ],
   );
 }
 section('Targets', ['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured, t.met === null ? '–' : t.met ? 'met' : 'MISSED']));

@@ -33,6 +33,8 @@ export interface InboxkitHostConfig {
   delayedSmtp?: number;
   /** Fill one inbox with this many messages through the Store API before serving. */
   fill?: number;
+  /** Serve IMAP on a free port (the imap section). */
+  imap?: boolean;
   /** An inbox an earlier host filled in the same database file, to report as `filled` again. */
   reopen?: { inboxId: string; token: string; count: number };
 }
@@ -44,6 +46,8 @@ export interface InboxkitHostReady {
   url: string;
   smtpPort: number;
   delayedSmtpPort: number | null;
+  /** The IMAP port, when `imap` was asked. */
+  imapPort?: number | null;
   /** The filled inbox, when `fill` was asked. */
   filled: { inboxId: string; token: string; count: number; ms: number } | null;
 }
@@ -97,7 +101,7 @@ if (config.fill !== undefined) {
 // Defaults everywhere except the rate limit (6,000 requests a minute would throttle the load generator).
 // No caps on open streams: the fan-out section opens 1000 streams from one credential and address,
 // which the shared-service defaults (128 per credential, 512 per address) would refuse with 429.
-const server = await startServer({ store, bus, rateLimit: false, maxStreamsPerCredential: null, maxStreamsPerAddress: null });
+const server = await startServer({ store, bus, rateLimit: false, maxStreamsPerCredential: null, maxStreamsPerAddress: null, ...(config.imap ? { imapPort: 0 } : {}) });
 const delayed = config.delayedSmtp === undefined
   ? null
   : await createSmtpIntake(
@@ -135,5 +139,6 @@ send({
   url: server.url,
   smtpPort: server.smtpPort,
   delayedSmtpPort: delayed?.port ?? null,
+  imapPort: server.imap?.port ?? null,
   filled,
 } satisfies InboxkitHostReady);

@@ -232,6 +232,43 @@ const SERVE_SECTIONS: FlagSection[] = [
     ],
   },
   {
+    title: 'IMAP and POP3: every inbox a mailbox (see docs/imap-pop3.md)',
+    flags: [
+      {
+        flag: 'imap-port', value: 'PORT', option: 'imapPort', parse: port,
+        help: ['Serve IMAP (IDLE included) on this port, 0 for a free one; log in', 'with an inbox address and its inbox token (default off)'],
+      },
+      { flag: 'pop3-port', value: 'PORT', option: 'pop3Port', parse: port, help: ['Serve POP3 on this port, 0 for a free one (default off)'] },
+      { flag: 'imap-host', value: 'HOST', option: 'imapHost', parse: text, help: ['IMAP host to bind (default: the SMTP host)'] },
+      { flag: 'pop3-host', value: 'HOST', option: 'pop3Host', parse: text, help: ['POP3 host to bind (default: the SMTP host)'] },
+      {
+        flag: 'mailbox-max-connections', value: 'N|unlimited', option: 'mailboxMaxConnections', parse: orKeyword(['unlimited'], null, count),
+        help: ['Simultaneous IMAP (and POP3) connections on this node (default 1000)'],
+      },
+      {
+        flag: 'mailbox-max-connections-per-address', value: 'N|unlimited', option: 'mailboxMaxConnectionsPerAddress', parse: orKeyword(['unlimited'], null, count),
+        help: ['Simultaneous IMAP (and POP3) connections per client address', '(default 100)'],
+      },
+      { flag: 'mailbox-idle-timeout', value: 'D', option: 'mailboxIdleTimeoutMs', parse: duration, help: ['Close a logged-in connection silent this long, IDLE included', '(default 30m)'] },
+      { flag: 'mailbox-login-timeout', value: 'D', option: 'mailboxLoginTimeoutMs', parse: duration, help: ['Close a connection not logged in and silent this long (default 60s)'] },
+      { flag: 'mailbox-max-line-bytes', value: 'SIZE', option: 'mailboxMaxLineBytes', parse: size, help: ['Longest command line, k/m suffix (default 64k)'] },
+      { flag: 'mailbox-max-literal-bytes', value: 'SIZE', option: 'mailboxMaxLiteralBytes', parse: size, help: ['Literal bytes one IMAP command may carry, k/m suffix (default 64k)'] },
+      {
+        flag: 'mailbox-commands-per-minute', value: 'N|unlimited', option: 'mailboxCommandsPerMinute', parse: orKeyword(['unlimited'], null, count),
+        help: ['Commands per minute per connection; past it they are refused', '(default 6000)'],
+      },
+      {
+        flag: 'mailbox-max-login-failures', value: 'N', option: 'mailboxMaxLoginFailures', parse: count,
+        help: ['Failed logins before a connection is closed; each also doubles', 'the wait for that address, 250ms to 8s (default 3)'],
+      },
+      { flag: 'mailbox-max-messages', value: 'N', option: 'mailboxMaxMessages', parse: count, help: ['Messages one IMAP or POP3 session lists (default 10000)'] },
+      {
+        flag: 'mailbox-proxy', value: 'all|ADDR', option: 'mailboxProxy', parse: (value) => (value === 'all' ? true : value.split(',').map((peer) => peer.trim()).filter(Boolean)),
+        help: ['Read a PROXY protocol header on IMAP and POP3 from these balancer', 'addresses (comma-separated) or from all peers'],
+      },
+    ],
+  },
+  {
     title: 'Team service (behind a balancer; see docs/team-service.md)',
     flags: [
       {

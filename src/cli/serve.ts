@@ -167,11 +167,17 @@ export async function serve(args: string[], env: Record<string, string | undefin
         : `            (open it with an inbox token or API key: ${server.url}/#token=… or #key=…)\n`) +
       (mcp ? `  MCP       ${server.url}${MCP_PATH} (Streamable HTTP; stdio: inboxkit mcp)\n` : '') +
       `  SMTP      ${server.smtpHost}:${server.smtpPort}\n` +
+      (server.imap ? `  IMAP      ${server.imap.host}:${server.imap.port} (user: an inbox address, password: its inbox token)\n` : '') +
+      (server.pop3 ? `  POP3      ${server.pop3.host}:${server.pop3.port}\n` : '') +
       `  domains   ${server.config.domains.join(', ')}\n` +
       `  database  ${server.config.databaseUrl ? redactUrl(server.config.databaseUrl) : (server.config.dbPath ?? 'in memory')}\n` +
       `Press Ctrl+C to stop.\n`,
   );
-  const ready = { url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort, viewerUrl: server.viewerUrl };
+  const ready = {
+    url: server.url, apiUrl: server.apiUrl, smtpHost: server.smtpHost, smtpPort: server.smtpPort, viewerUrl: server.viewerUrl,
+    ...(server.imap ? { imapHost: server.imap.host, imapPort: server.imap.port } : {}),
+    ...(server.pop3 ? { pop3Host: server.pop3.host, pop3Port: server.pop3.port } : {}),
+  };
   io.stdout(`${READY_PREFIX}${JSON.stringify(ready)}\n`);
   await untilSignal();
   // A drain is bounded by --drain-timeout; should closing hang past it anyway, the process still ends.

@@ -34,6 +34,19 @@ export interface InboxkitServerOptions {
    */
   smtpPort?: number;
   /**
+   * Serve every inbox as an IMAP account (IDLE included) on this port, 0 for a
+   * free one; the app under test gets `INBOXKIT_IMAP_HOST` and `INBOXKIT_IMAP_PORT`.
+   * Log in with an inbox's address and its inbox token (docs/imap-pop3.md).
+   * @defaultValue none: no IMAP
+   */
+  imapPort?: number;
+  /**
+   * Serve POP3 on this port, 0 for a free one; the app under test gets
+   * `INBOXKIT_POP3_HOST` and `INBOXKIT_POP3_PORT`.
+   * @defaultValue none: no POP3
+   */
+  pop3Port?: number;
+  /**
    * Mail domain of the test inboxes: the service accepts mail for it, and the
    * fixtures create their inboxes there (`use.inboxkit.domain`). Give one your
    * app's sign-up form accepts when it refuses the default; mail to it never
@@ -164,16 +177,16 @@ Promise.all(servers.map((s) => new Promise((resolve, reject) => { s.once('error'
  * runner's choice is handed to the workers (which inherit its environment)
  * through one environment variable per distinct set of options.
  */
-function resolvePorts(host: string, port: number, smtpPort: number, args: readonly string[]): { port: number; smtpPort: number } {
-  if (port !== 0 && smtpPort !== 0) return { port, smtpPort };
-  const key = `INBOXKIT_PICKED_PORTS_${createHash('sha256').update(JSON.stringify([host, port, smtpPort, args])).digest('hex').slice(0, 12)}`;
+function resolvePorts(host: string, asked: readonly number[], args: readonly string[]): number[] {
+  if (!asked.includes(0)) return [...asked];
+  const key = `INBOXKIT_PICKED_PORTS_${createHash('sha256').update(JSON.stringify(asked.length === 2 ? [host, ...asked, args] : [host, asked, args])).digest('hex').slice(0, 12)}`;
   let picked = (process.env[key] ?? '').split(',').map(Number);
-  if (picked.length !== 2 || picked.some((p) => !(p > 0))) {
-    const [first, second] = freePorts(host, 2) as [number, number];
-    picked = [port === 0 ? first : port, smtpPort === 0 ? second : smtpPort];
+  if (picked.length !== asked.length || picked.some((p) => !(p > 0))) {
+    const free = freePorts(host, asked.length);
+    picked = asked.map((p, i) => (p === 0 ? (free[i] as number) : p));
     process.env[key] = picked.join(',');
   }
-  return { port: picked[0] as number, smtpPort: picked[1] as number };
+  return picked;
 }
 
 /** The provider endpoints of a service at `baseUrl`, one variable per provider API (from the provider table). */
@@ -224,13 +237,21 @@ export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitSer
   const asked = { port: checkPort('port', options.port ?? DEFAULT_HTTP_PORT), smtpPort: checkPort('smtpPort', options.smtpPort ?? DEFAULT_SMTP_PORT) };
   const domain = options.domain === undefined ? undefined : checkDomain(options.domain);
   const extra = [...(options.spamCheck ? ['--spam-check', options.spamCheck] : []), ...(domain !== undefined ? ['--domain', domain] : []), ...(options.args ?? [])];
-  const { port, smtpPort } = resolvePorts(host, asked.port, asked.smtpPort, extra);
+  const mailboxAsked = [...(options.imapPort !== undefined ? [checkPort('imapPort', options.imapPort)] : []), ...(options.pop3Port !== undefined ? [checkPort('pop3Port', options.pop3Port)] : [])];
+  const [port, smtpPort, ...mailboxPorts] = resolvePorts(host, [asked.port, asked.smtpPort, ...mailboxAsked], extra) as [number, number, ...number[]];
+  const imapPort = options.imapPort !== undefined ? mailboxPorts[0] : undefined;
+  const pop3Port = options.pop3Port !== undefined ? mailboxPorts[mailboxPorts.length - 1] : undefined;
   if (port === smtpPort) {
     throw new InboxkitError(`inboxkitServer: port and smtpPort are both ${port}; give the HTTP API and the SMTP intake different ports.`);
   }
   const baseUrl = `http://${urlHost(host)}:${port}`;
   const smtpHost = urlHost(host).replace(/^\[(.*)\]$/, '$1');
-  const argv = [...cliCommand(), 'serve', '--host', host, '--port', String(port), '--smtp-port', String(smtpPort), ...extra];
+  const mailboxArgs = [...(imapPort !== undefined ? ['--imap-port', String(imapPort)] : []), ...(pop3Port !== undefined ? ['--pop3-port', String(pop3Port)] : [])];
+  const mailboxEnv = {
+    ...(imapPort !== undefined ? { INBOXKIT_IMAP_HOST: smtpHost, INBOXKIT_IMAP_PORT: String(imapPort) } : {}),
+    ...(pop3Port !== undefined ? { INBOXKIT_POP3_HOST: smtpHost, INBOXKIT_POP3_PORT: String(pop3Port) } : {}),
+  };
+  const argv = [...cliCommand(), 'serve', '--host', host, '--port', String(port), '--smtp-port', String(smtpPort), ...mailboxArgs, ...extra];
   return {
     webServer: {
       name: 'inboxkit',
@@ -243,7 +264,7 @@ export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitSer
       gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
     },
     use: { inboxkit: domain !== undefined ? { baseUrl, domain } : { baseUrl } },
-    env: { INBOXKIT_BASE_URL: baseUrl, INBOXKIT_SMTP_HOST: smtpHost, INBOXKIT_SMTP_PORT: String(smtpPort), ...smsEnv(baseUrl) },
+    env: { INBOXKIT_BASE_URL: baseUrl, INBOXKIT_SMTP_HOST: smtpHost, INBOXKIT_SMTP_PORT: String(smtpPort), ...smsEnv(baseUrl), ...mailboxEnv },
     baseUrl,
     smtpHost,
     smtpPort,

@@ -7,12 +7,10 @@
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
-import { isLoopbackHost } from '../wire/defaults.ts';
 import { urlHost } from '../wire/defaults.ts';
 import { API_PREFIX } from '../wire/schemas.ts';
 import { createApp } from './app.ts';
-import { hashSecret, isApiKeyShape, isOperatorTokenShape } from './auth/secrets.ts';
-import { ConfigError, resolveConfig } from './context/config.ts';
+import { resolveConfig } from './context/config.ts';
 import type { ConfigOptions, ResolvedConfig } from './context/config.ts';
 import { createServerContext } from './context/context.ts';
 import type { ServerContext } from './context/context.ts';
@@ -25,18 +23,13 @@ import { createDrain } from './drain.ts';
 import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { createProbes } from './probes.ts';
-import { prepareMessage } from './mail/prepare.ts';
-import { createMailPool } from './mail/pool.ts';
-import { createForwarder } from './forward/forwarder.ts';
-import type { ForwardQueue } from './forward/forwarder.ts';
-import type { PrepareOptions, PreparedMessage } from './mail/prepare.ts';
+import { startMailboxes } from './mailbox/index.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import type { SmtpIntake } from './smtp/intake.ts';
 import { makeSelfSigned } from './smtp/self-signed.ts';
-import type { PostgresStore } from './storage/postgres.ts';
 import { redactUrl } from './storage/postgres/url.ts';
-import { createSqliteStore } from './storage/sqlite.ts';
 import type { Store } from './storage/contract/types.ts';
+import { apiKeyExists, checkOperatorToken, isPostgresStore, openMailParts, openStore, seedApiKeys, warmUp } from './startup.ts';
 
 /** Options of {@link startServer}: the configuration, plus what to inject. */
 export interface StartServerOptions extends ConfigOptions {
@@ -99,6 +92,10 @@ export interface RunningServer {
   smtpHost: string;
   /** Port of the SMTP intake. */
   smtpPort: number;
+  /** Where IMAP listens (each inbox an account), or null when `imapPort` was not given. */
+  imap: { host: string; port: number } | null;
+  /** Where POP3 listens, or null when `pop3Port` was not given. */
+  pop3: { host: string; port: number } | null;
   /**
    * The web viewer's address: `${url}/`, with `#key=<operator token>` when the
    * server was given one (a secret: print it, never log it).
@@ -120,78 +117,83 @@ export interface RunningServer {
 }
 
 
-/** A small HTML email with a style block, inline styles, a link, an image and a code: what the first real message exercises. */
-const WARM_UP_HTML =
-  '<html><head><style>.code{font:bold 24px monospace;color:#111}</style></head><body><table><tr><td style="padding:8px;display:block">' +
-  '<p>Your code is <span class="code">482913</span>.</p><a href="https://app.example/confirm?t=1&amp;u=2" style="color:#06c">Confirm</a>' +
-  '<img src="cid:logo@example" alt="logo" width="10"></td></tr></table></body></html>';
-const WARM_UP_MESSAGE = Buffer.from(
-  'From: Warm-up <warm-up@inboxkit.invalid>\r\nTo: warm-up@inboxkit.invalid\r\nSubject: warm-up\r\nMIME-Version: 1.0\r\n' +
-    'Content-Type: multipart/alternative; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n' +
-    'Your code is 482913.\r\n--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n' +
-    `${WARM_UP_HTML}\r\n--b--\r\n`,
-);
-
-/**
- * Loads, before the service says it is ready, what the first message would
- * otherwise load on its way to the first wait: the MIME parser's charset and
- * encoding paths and the HTML sanitizer (its parser and its CSS filter). Nothing
- * is stored; a failure here is left for the first real message to report.
- */
-async function warmUp(): Promise<void> {
-  // The same work intake does for a small message (parse, then sanitize the HTML).
-  await prepareMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' }).catch(() => {});
+/** The built-in pino logger, or the one given. */
+function loggerOf(options: StartServerOptions): Logger {
+  const level = options.logLevel ?? 'silent';
+  return options.logger ?? (options.logStream === 'stderr' ? pino({ level }, pino.destination(2)) : pino({ level }));
 }
 
 /**
- * Makes each configured API key exist as its own premium user (the same user on
- * every start, so their inboxes in a database file stay theirs), and removes keys
- * an earlier start configured but this one does not.
+ * The configuration as this node runs it: the resolved one with what only
+ * starting decides (the self-signed certificate of `--smtp-tls-self-signed`,
+ * made now; no stored-bytes cap on a PostgreSQL store, which is not in
+ * memory). A new object: the resolved configuration is never changed.
  */
-async function seedApiKeys(store: Store, keys: string[]): Promise<void> {
-  const hashes = keys.map(hashSecret);
-  await store.removeConfiguredApiKeysExcept(hashes);
-  for (const keyHash of hashes) {
-    if (await store.findUserByApiKeyHash(keyHash)) continue;
-    const email = `key-${keyHash.slice(0, 12)}@users.inboxkit.test`;
-    try {
-      const user = (await store.findUserByEmail(email)) ?? (await store.createUser({ email, planId: 'premium' }));
-      await store.addApiKey(user.id, keyHash, { configured: true });
-    } catch (error) {
-      // Another node sharing the database seeded the same key at the same moment.
-      if (!(await store.findUserByApiKeyHash(keyHash))) throw error;
-    }
-  }
+async function runningConfig(config: ResolvedConfig, store: Store): Promise<ResolvedConfig> {
+  const tls = config.operations.smtpTlsSelfSigned && !config.smtp.tls ? await makeSelfSigned([config.domains[0] ?? 'localhost', config.smtp.host, 'localhost']) : config.smtp.tls;
+  const maxStoredBytes = isPostgresStore(store) ? null : config.bounds.maxStoredBytes;
+  return { ...config, smtp: { ...config.smtp, tls }, bounds: { ...config.bounds, maxStoredBytes } };
 }
 
-/** Whether `key` is an API key of the store (SMTP AUTH's password); a key of the wrong shape is not looked up. */
-async function apiKeyExists(store: Store, key: string): Promise<boolean> {
-  return isApiKeyShape(key) && (await store.findUserByApiKeyHash(hashSecret(key))) !== null;
+/** The LISTEN/NOTIFY bus of a PostgreSQL store (closed with the service), or undefined for the in-process one. */
+async function openBus(store: Store, logger: Logger, cleanups: Array<() => Promise<void> | void>): Promise<EventBus | undefined> {
+  if (!isPostgresStore(store)) return undefined;
+  const { createPostgresEventBus } = await import('./events/postgres-bus.ts');
+  const bus = await createPostgresEventBus({ store, logger: logger.child({ component: 'bus' }) });
+  cleanups.push(() => bus.close());
+  return bus;
 }
 
-/** Whether a store is the PostgreSQL one (which wants the LISTEN/NOTIFY bus). */
-function isPostgresStore(store: Store): store is PostgresStore {
-  return (store as Partial<PostgresStore>).kind === 'postgres';
+/** What {@link serve} starts. */
+interface Served {
+  url: string;
+  smtp: SmtpIntake;
+  mailboxes: Awaited<ReturnType<typeof startMailboxes>>;
+  drain: ReturnType<typeof createDrain>;
 }
 
 /**
- * Refuses an operator token of the wrong shape, or on a service reachable from
- * other machines (anyone who can reach the port and knows the token reads every inbox).
+ * Starts the listeners of a context: the HTTP app, the SMTP intake, IMAP and
+ * POP3, and the drain over them; each is closed with the service, newest first.
  */
-function checkOperatorToken(token: string | undefined, host: string): void {
-  if (token === undefined) return;
-  if (!isOperatorTokenShape(token)) {
-    throw new ConfigError('operatorToken', 'option operatorToken must be "tmo_" followed by at least 16 letters, digits, "-" or "_".');
-  }
-  if (!isLoopbackHost(host)) {
-    throw new ConfigError('operatorToken', `option operatorToken needs the HTTP server bound to loopback (127.0.0.1, ::1 or localhost), not ${host}: it opens every inbox.`);
-  }
+async function serve(ctx: ServerContext, options: StartServerOptions, metrics: ServiceMetrics, cleanups: Array<() => Promise<void> | void>): Promise<Served> {
+  const { config } = ctx;
+  // One limiter for the app and for the requests the HTTP server refuses before it.
+  const rateLimiter = createRateLimiter(ctx.store, config.rateLimitWindowSeconds);
+  let selfApiUrl = `http://${urlHost(config.http.host)}:${config.http.port}${API_PREFIX}`;
+  const app = createApp(ctx, {
+    rateLimiter,
+    ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}),
+    ...(options.mounts ? { mounts: options.mounts, selfApiUrl: () => selfApiUrl } : {}),
+  });
+  let draining = () => false;
+  const hooks = {
+    front: createProbes({ draining: () => draining(), metrics }),
+    onStatus: (status: number) => (status === 429 ? metrics.capReached('http_429') : status === 503 ? metrics.databaseError('http') : undefined),
+  };
+  // Closed after the SMTP intake and the HTTP server (cleanups run newest first): background deliveries settle, then the mail parts go.
+  cleanups.push(() => ctx.intake.close());
+  const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
+  cleanups.push(() => closeHttp(http));
+  const smtp = await startIntake(ctx, metrics);
+  cleanups.push(() => smtp.close());
+  // IMAP and POP3 (issue 46): after the intake, whose TLS key and certificate they share.
+  const mailboxes = await startMailboxes(ctx);
+  cleanups.push(() => mailboxes.close());
+  const port = (http.address() as AddressInfo).port;
+  ctx.ownPorts.push(port, smtp.port, ...[mailboxes.imap, mailboxes.pop3].flatMap((listener) => (listener ? [listener.port] : [])));
+  const drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, metrics, logger: ctx.logger });
+  draining = drain.draining;
+  // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
+  cleanups.push(() => ctx.faults.close());
+  const url = `http://${urlHost(config.http.host)}:${port}`;
+  selfApiUrl = `${url}${API_PREFIX}`;
+  return { url, smtp, mailboxes, drain };
 }
 
-/** The SMTP intake of a service, with its options from the configuration (a self-signed certificate made first when asked). */
+/** The SMTP intake of a service, with its options from the configuration. */
 async function startIntake(ctx: ServerContext, metrics: ServiceMetrics): Promise<SmtpIntake> {
   const { config, store } = ctx;
-  if (config.operations.smtpTlsSelfSigned && !config.smtp.tls) config.smtp.tls = await makeSelfSigned([config.domains[0] ?? 'localhost', config.smtp.host, 'localhost']);
   return startSmtpIntake(ctx, {
     host: config.smtp.host,
     port: config.smtp.port,
@@ -203,48 +205,6 @@ async function startIntake(ctx: ServerContext, metrics: ServiceMetrics): Promise
     useProxy: config.operations.smtpProxy,
     observer: intakeObserver(metrics),
     auth: config.operations.smtpAuth === 'off' ? null : { required: config.operations.smtpAuth === 'required', check: (_user, password) => apiKeyExists(store, password) },
-  });
-}
-
-/** The node's mail parts: the worker pool that parses large messages, and the forwarding queue (with a relay). */
-interface MailParts {
-  prepare(raw: Uint8Array, options: PrepareOptions): Promise<PreparedMessage>;
-  forwarder: ForwardQueue | null;
-  close(): Promise<void>;
-}
-
-/**
- * Makes the node's mail parts. Messages of 512 KiB and more are parsed and
- * sanitized in one worker thread (started on the first such message), so that
- * a large attachment does not hold up other deliveries, streams and requests
- * (an email with a 1 MB attachment takes 10–30 ms of CPU to prepare). Smaller
- * ones are prepared on the event loop: on two cores the hand-off cost more
- * than it saved (`npm run bench -- --only intake`).
- */
-function openMailParts(config: ResolvedConfig, logger: Logger): MailParts {
-  const forwarder = config.relayUrl ? createForwarder({ ...config.forwarding, relayUrl: config.relayUrl, logger: logger.child({ component: 'forward' }) }) : null;
-  const pool = createMailPool({ threads: 1, minBytes: 512 * 1024 });
-  return {
-    prepare: (raw, options) => pool.prepare(raw, options),
-    forwarder,
-    async close() {
-      await forwarder?.close();
-      await pool.close();
-    },
-  };
-}
-
-/** The store of a service started without one: PostgreSQL for a database URL (its driver loaded only then), else SQLite. */
-async function openStore(config: ResolvedConfig, clock: { now?: () => number }, logger: Logger, metrics: ServiceMetrics): Promise<Store> {
-  if (!config.databaseUrl) return createSqliteStore({ path: config.dbPath, ...clock });
-  const { createPostgresStore } = await import('./storage/postgres.ts');
-  return createPostgresStore({
-    url: config.databaseUrl,
-    ...clock,
-    onConnectionError: (err) => {
-      metrics.databaseError('pool');
-      logger.warn({ err }, 'database: a pooled connection failed');
-    },
   });
 }
 
@@ -274,35 +234,25 @@ async function runInReverse(cleanups: Array<() => Promise<void> | void>, logger:
  * ```
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const config = resolveConfig(options);
-  checkOperatorToken(options.operatorToken, config.http.host);
-  const level = options.logLevel ?? 'silent';
-  const logger = options.logger ?? (options.logStream === 'stderr' ? pino({ level }, pino.destination(2)) : pino({ level }));
-  const ownStore = options.store === undefined;
+  const resolved = resolveConfig(options);
+  checkOperatorToken(options.operatorToken, resolved.http.host);
+  const logger = loggerOf(options);
   // Late-bound: the gauges read the parts started below.
   const gauges = { openStreams: () => 0, openSmtpSessions: () => 0 };
-  const metrics = config.operations.metrics ? await createMetrics({ openStreams: () => gauges.openStreams(), openSmtpSessions: () => gauges.openSmtpSessions() }) : noMetrics();
+  const metrics = resolved.operations.metrics ? await createMetrics({ openStreams: () => gauges.openStreams(), openSmtpSessions: () => gauges.openSmtpSessions() }) : noMetrics();
   const clock = options.now ? { now: options.now } : {};
-  const store = options.store ?? (await openStore(config, clock, logger, metrics));
   const cleanups: Array<() => Promise<void> | void> = [];
-  if (ownStore) cleanups.push(() => store.close());
   const runCleanups = () => runInReverse(cleanups, logger);
-
   // The MIME parser and the sanitizer run once while the rest starts, so that the
   // first wait does not pay for their first run (their modules load with the
   // intake's). Measured on 2 cores: warming after the ready line instead gains
   // about 15 ms of start-up, and the first wait right after start loses 5–8 ms.
   const warm = warmUp();
   try {
-    let bus = options.bus;
-    if (!bus && isPostgresStore(store)) {
-      const { createPostgresEventBus } = await import('./events/postgres-bus.ts');
-      const pgBus = await createPostgresEventBus({ store, logger: logger.child({ component: 'bus' }) });
-      cleanups.push(() => pgBus.close());
-      bus = pgBus;
-    }
-    // The stored-bytes cap is for a store in memory: a PostgreSQL store given as `store` is not one.
-    if (isPostgresStore(store)) config.bounds.maxStoredBytes = null;
+    const store = options.store ?? (await openStore(resolved, clock, logger, metrics));
+    if (options.store === undefined) cleanups.push(() => store.close());
+    const config = await runningConfig(resolved, store);
+    const bus = options.bus ?? (await openBus(store, logger, cleanups));
     await store.syncDomains(config.domains);
     await seedApiKeys(store, config.apiKeys);
     const mail = openMailParts(config, logger);
@@ -316,54 +266,27 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(bus ? { bus } : {}),
       ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
     });
-    // One limiter for the app and for the requests the HTTP server refuses before it.
-    const rateLimiter = createRateLimiter(store, config.rateLimitWindowSeconds);
-    let selfApiUrl = `http://${urlHost(config.http.host)}:${config.http.port}${API_PREFIX}`;
-    const app = createApp(ctx, {
-      rateLimiter,
-      ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}),
-      ...(options.mounts ? { mounts: options.mounts, selfApiUrl: () => selfApiUrl } : {}),
-    });
-
-    let draining = () => false;
-    const hooks = {
-      front: createProbes({ draining: () => draining(), metrics }),
-      onStatus: (status: number) => (status === 429 ? metrics.capReached('http_429') : status === 503 ? metrics.databaseError('http') : undefined),
-    };
-    // Closed after the SMTP intake and the HTTP server (cleanups run newest first): background deliveries settle, then the mail parts go.
-    cleanups.push(() => ctx.intake.close());
-    const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
-    cleanups.push(() => closeHttp(http));
-    const smtp = await startIntake(ctx, metrics);
-    ctx.ownPorts.push((http.address() as AddressInfo).port, smtp.port);
-    cleanups.push(() => smtp.close());
+    const served = await serve(ctx, options, metrics, cleanups);
     gauges.openStreams = () => ctx.streamCaps.open();
-    gauges.openSmtpSessions = () => smtp.openSessions();
-    const drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, metrics, logger });
-    draining = drain.draining;
-    // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
-    cleanups.push(() => ctx.faults.close());
+    gauges.openSmtpSessions = () => served.smtp.openSessions();
     const sweeper = startSweeper(ctx);
     cleanups.push(() => sweeper.stop());
     await warm;
-
-    const port = (http.address() as AddressInfo).port;
-    const url = `http://${urlHost(config.http.host)}:${port}`;
-    selfApiUrl = `${url}${API_PREFIX}`;
-    logger.info({ url, smtpHost: config.smtp.host, smtpPort: smtp.port, db: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dbPath ?? ':memory:') }, 'inboxkit server started');
-
+    logger.info({ url: served.url, smtpHost: config.smtp.host, smtpPort: served.smtp.port, db: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dbPath ?? ':memory:') }, 'inboxkit server started');
     let closing: Promise<void> | null = null;
     let drained: Promise<void> | null = null;
     return {
-      url,
-      apiUrl: `${url}${API_PREFIX}`,
+      url: served.url,
+      apiUrl: `${served.url}${API_PREFIX}`,
       smtpHost: config.smtp.host,
-      smtpPort: smtp.port,
-      viewerUrl: `${url}/${options.operatorToken === undefined ? '' : `#key=${options.operatorToken}`}`,
+      smtpPort: served.smtp.port,
+      imap: served.mailboxes.imap,
+      pop3: served.mailboxes.pop3,
+      viewerUrl: `${served.url}/${options.operatorToken === undefined ? '' : `#key=${options.operatorToken}`}`,
       config,
       sweepExpired: () => sweeper.sweep(),
       // close() during a drain does not wait for it: it stops everything now.
-      drain: () => (drained ??= drain.run().then(() => (closing ??= runCleanups()))),
+      drain: () => (drained ??= served.drain.run().then(() => (closing ??= runCleanups()))),
       close: () => (closing ??= runCleanups()),
     };
   } catch (error) {

@@ -69,6 +69,11 @@ export const MessageSummarySchema = z
     receivedAt: TimestampSchema,
     size: z.number().int().nonnegative().meta({ description: 'Size of the raw message in bytes' }),
     hasAttachments: z.boolean(),
+    seen: z.boolean().optional().meta({
+      description:
+        "inboxkit extension: whether the message was read. IMAP's \\Seen flag: set by an IMAP FETCH of the body or STORE, a POP3 RETR, or PATCH /messages/{id}. Absent on servers without it.",
+      'x-inboxkit-extension': true,
+    }),
   })
   .meta({ id: 'MessageSummary' });
 
@@ -201,6 +206,12 @@ export const DeletedInboxSchema = z
 
 /** The answer of `DELETE /messages/{id}`. */
 export const DeletedMessageSchema = z.object({ id: z.string(), deleted: z.literal(true) }).meta({ id: 'DeletedMessage' });
+
+/** The body of `PATCH /messages/{id}` (an inboxkit extension): mark a message read or unread. */
+export const UpdateMessageRequestSchema = z
+  .object({ seen: z.boolean().meta({ description: "Whether the message was read: IMAP and POP3 clients see it as \\Seen" }) })
+  .strict()
+  .meta({ id: 'UpdateMessageRequest' });
 
 /** The answer of `DELETE /me/session`. */
 export const SignedOutSchema = z.object({ signedOut: z.literal(true) }).meta({ id: 'SignedOut' });

@@ -14,6 +14,8 @@ import { DEFAULT_SMTP_CONNECTIONS, resolveBounds } from './bounds.ts';
 import type { BoundsOptions, ResolvedBounds } from './bounds.ts';
 import { ConfigError } from './config-error.ts';
 import { isDatabaseUrl } from '../storage/postgres/url.ts';
+import { resolveMailbox } from './mailbox.ts';
+import type { MailboxOptions, ResolvedMailboxConfig } from './mailbox.ts';
 import { resolveOperations } from './operations.ts';
 import type { OperationsOptions, ResolvedOperations } from './operations.ts';
 
@@ -63,6 +65,8 @@ export interface ResolvedConfig {
   bounds: ResolvedBounds;
   /** Behind a balancer, drain, metrics (see `OperationsOptions`). */
   operations: ResolvedOperations;
+  /** IMAP and POP3 (see `MailboxOptions`). */
+  mailbox: ResolvedMailboxConfig;
 }
 
 /** A key and certificate (PEM) for STARTTLS. */
@@ -113,7 +117,7 @@ export { DEFAULT_DOMAIN };
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** The configuration a caller may give; everything is optional. */
-export interface ConfigOptions extends BoundsOptions, OperationsOptions {
+export interface ConfigOptions extends BoundsOptions, OperationsOptions, MailboxOptions {
   /**
    * Mail domains; the first is the default.
    * @defaultValue `['inboxkit.example.com']` ({@link DEFAULT_DOMAIN}: why it, and why mail to it never leaves)
@@ -368,6 +372,7 @@ export function resolveConfig(options: ConfigOptions = {}): ResolvedConfig {
     apiKeys,
     bounds: resolveBounds(options, db === null, maxMessageBytes),
     operations: resolveOperations(options, options.smtpTls != null),
+    mailbox: resolveMailbox(options, options.smtpHost ?? host),
   };
 }
 

@@ -60,6 +60,7 @@ export function toMessageSummary(record: MessageSummaryRecord): MessageSummary {
     receivedAt: iso(record.receivedAt),
     size: record.size,
     hasAttachments: record.hasAttachments,
+    seen: record.seen ?? false,
   };
 }
 

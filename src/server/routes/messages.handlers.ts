@@ -12,7 +12,7 @@ import { createRouter } from '../http/router.ts';
 import { contentDisposition, toMessage, toMessageSummary } from '../http/present.ts';
 import { InvalidCursorError } from '../storage/contract/cursor.ts';
 import type { MessageRecord } from '../storage/contract/types.ts';
-import { authenticationCheckRoute, deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute } from './messages.routes.ts';
+import { authenticationCheckRoute, deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute, updateMessageRoute } from './messages.routes.ts';
 import { MAX_SCANS_IN_FLIGHT, SpamCheckError } from '../spam/scanner.ts';
 import { createFairShare, shareCallerOf } from '../auth/fair-share.ts';
 import type { FairShare } from '../auth/fair-share.ts';
@@ -120,6 +120,17 @@ function deleteMessage(ctx: ServerContext): RouteHandler<typeof deleteMessageRou
   };
 }
 
+/** `PATCH /messages/{id}`: the read state IMAP and POP3 share (\\Seen). */
+function updateMessage(ctx: ServerContext): RouteHandler<typeof updateMessageRoute, AppEnv> {
+  return async (c) => {
+    const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
+    const { seen } = c.req.valid('json');
+    const updated = (await ctx.store.setMessageSeen(message.id, seen)) ? await ctx.store.findMessage(message.id) : null;
+    if (!updated) throw new HttpError('message_not_found', `No message ${JSON.stringify(message.id)}: it was deleted meanwhile.`);
+    return c.json({ data: toMessage(updated) }, 200);
+  };
+}
+
 /** `GET /messages/{id}/attachments/{attachmentId}`: the attachment's bytes, as a download. */
 function getAttachment(ctx: ServerContext): RouteHandler<typeof getAttachmentRoute, AppEnv> {
   return async (c) => {
@@ -224,6 +235,7 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   app.openapi(listMessagesRoute, listMessages(ctx));
   app.openapi(getMessageRoute, getMessage(ctx));
   app.openapi(deleteMessageRoute, deleteMessage(ctx));
+  app.openapi(updateMessageRoute, updateMessage(ctx));
   app.openapi(getAttachmentRoute, getAttachment(ctx));
   app.openapi(getRawRoute, getRaw(ctx));
   // One caller can use up only its own share of each pool; the checks run where a bound can stop them.

@@ -5,10 +5,10 @@
  * @packageDocumentation
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { DeletedMessageSchema, MessagePageSchema, MessageSchema } from '../../wire/schemas.ts';
+import { DeletedMessageSchema, MessagePageSchema, MessageSchema, UpdateMessageRequestSchema } from '../../wire/schemas.ts';
 import { SpamCheckSchema } from '../../wire/spam-check.ts';
 import { AuthenticationCheckRequestSchema, AuthenticationCheckSchema } from '../../wire/authentication-check.ts';
-import { downloadHeaders, errorResponses, okResponse, security as securityOf } from '../http/openapi.ts';
+import { downloadHeaders, errorResponses, jsonBody, okResponse, security as securityOf } from '../http/openapi.ts';
 import type { LinkDoc } from '../http/openapi.ts';
 import { InboxIdParams, MessageIdParams, PageQuerySchema, idParam } from '../http/params.ts';
 
@@ -84,6 +84,23 @@ export const deleteMessageRoute = createRoute({
   responses: {
     ...okResponse(DeletedMessageSchema, 'Deleted'),
     ...errorResponses(404),
+  },
+});
+
+/** `PATCH /messages/{id}` (an inboxkit extension) */
+export const updateMessageRoute = createRoute({
+  method: 'patch',
+  path: '/messages/{id}',
+  operationId: 'updateMessage',
+  tags: ['Messages'],
+  summary: 'Mark a message read or unread (inboxkit extension)',
+  description: 'Sets `seen`, the read state IMAP and POP3 clients see as \\Seen (docs/imap-pop3.md).',
+  'x-inboxkit-extension': true,
+  security,
+  request: { params: MessageIdParams, ...jsonBody(UpdateMessageRequestSchema, 'The read state to set') },
+  responses: {
+    ...okResponse(MessageSchema, 'The message, with its new read state'),
+    ...errorResponses(400, 404, 413),
   },
 });
 

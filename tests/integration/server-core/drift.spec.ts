@@ -81,6 +81,9 @@ test('every status, media type and header the server sends for each operation is
   await call('GET', `/messages/${messageId}/attachments/${attachmentId}`, { bearer: KEY_A });
   await call('GET', `/messages/${messageId}/attachments/att_nope`, { bearer: KEY_A });
   await call('GET', `/messages/${messageId}/raw`, { bearer: KEY_A });
+  await call('PATCH', `/messages/${messageId}`, { bearer: KEY_A, body: { seen: true } });
+  await call('PATCH', `/messages/${messageId}`, { bearer: KEY_A, body: { seen: 'yes' } });
+  await call('PATCH', `/messages/${messageId}`, { bearer: KEY_A, body: { seen: false } });
   await call('GET', '/messages/msg_nope/raw', { token: guest.token as string });
   // The spam check (an extension): scored (with a scanner) or 400, and refused.
   await call('POST', `/messages/${messageId}/spam-check`, { bearer: KEY_A });

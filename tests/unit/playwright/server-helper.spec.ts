@@ -96,3 +96,18 @@ test('port 0 picks free ports when the config loads, and a worker loading the sa
   await new Promise<void>((resolve, reject) => listener.once('error', reject).listen(port, '127.0.0.1', resolve));
   await new Promise<void>((resolve) => listener.close(() => resolve()));
 });
+
+test('inboxkitServer({ imapPort, pop3Port }) serves them and hands the app their host and port; port 0 picks free ones', () => {
+  const server = inboxkitServer({ port: 18025, smtpPort: 12525, imapPort: 11143, pop3Port: 11110 });
+  expect(server.webServer.command).toContain('--smtp-port 12525 --imap-port 11143 --pop3-port 11110');
+  expect(server.env).toMatchObject({ INBOXKIT_IMAP_HOST: '127.0.0.1', INBOXKIT_IMAP_PORT: '11143', INBOXKIT_POP3_HOST: '127.0.0.1', INBOXKIT_POP3_PORT: '11110' });
+  expect(inboxkitServer().env).not.toHaveProperty('INBOXKIT_IMAP_PORT');
+
+  const picked = inboxkitServer({ port: 0, smtpPort: 0, imapPort: 0, args: ['--domain', `imap-${process.pid}-${Date.now()}.test`] });
+  const imapPort = Number(picked.env.INBOXKIT_IMAP_PORT);
+  expect(imapPort).toBeGreaterThan(0);
+  expect(new Set([imapPort, picked.smtpPort, Number(new URL(picked.baseUrl).port)]).size).toBe(3);
+  expect(picked.webServer.command).toContain(`--imap-port ${imapPort}`);
+  expect(picked.env).not.toHaveProperty('INBOXKIT_POP3_PORT');
+  expect(() => inboxkitServer({ imapPort: 70_000 })).toThrow(/imapPort is 70000/);
+});

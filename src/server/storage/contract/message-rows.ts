@@ -9,7 +9,7 @@ import type { ColumnReader, Row } from './rows.ts';
 import type { AddressRecord, AttachmentRecord, MessageEnvelope, MessageSummaryRecord } from './types.ts';
 
 /** The columns of a message summary, in `SELECT` order. */
-export const SUMMARY_COLUMNS = 'id, inbox_id, seq, from_json, to_json, cc_json, subject, preview, received_at, size, has_attachments';
+export const SUMMARY_COLUMNS = 'id, inbox_id, seq, from_json, to_json, cc_json, subject, preview, received_at, size, has_attachments, seen';
 
 /** The columns of an attachment's metadata, in `SELECT` order. */
 export const ATTACHMENT_COLUMNS = 'id, message_id, filename, content_type, size, content_id, inline';
@@ -20,7 +20,7 @@ export function messageRowMappers(flag: ColumnReader<boolean>): { toSummary: (ro
     toSummary: rowMapper<MessageSummaryRecord>({
       id: text, inboxId: text, seq: num, from: ['from_json', (v) => (v === null ? null : json<AddressRecord>(v))],
       to: ['to_json', json<AddressRecord[]>], cc: ['cc_json', json<AddressRecord[]>], subject: text, preview: text,
-      receivedAt: num, size: num, hasAttachments: flag,
+      receivedAt: num, size: num, hasAttachments: flag, seen: flag,
     }),
     toAttachment: rowMapper<AttachmentRecord>({
       id: text, messageId: text, filename: text, contentType: text, size: num, contentId: textOrNull, inline: flag,

@@ -72,6 +72,8 @@ export interface MessageSummaryRecord {
   receivedAt: number;
   size: number;
   hasAttachments: boolean;
+  /** Whether it was read (IMAP's \Seen); absent on a copy just stored (not read yet). */
+  seen?: boolean;
 }
 
 /**
@@ -314,6 +316,10 @@ export interface MessageStore {
   findRaw(messageId: string): Promise<Uint8Array | null>;
   findAttachment(messageId: string, attachmentId: string): Promise<{ record: AttachmentRecord; content: Uint8Array } | null>;
   deleteMessage(id: string): Promise<boolean>;
+  /** The ids of an inbox's messages marked seen (read), at most `limit` of them, oldest first. */
+  listSeenMessageIds(inboxId: string, limit: number): Promise<string[]>;
+  /** Marks a message seen (read) or not; false when there is no such message. */
+  setMessageSeen(id: string, seen: boolean): Promise<boolean>;
   /** Deletes the oldest messages of an inbox beyond `keep`; returns how many went. */
   evictOldest(inboxId: string, keep: number): Promise<number>;
 }

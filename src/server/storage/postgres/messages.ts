@@ -136,6 +136,12 @@ export function createPostgresMessages(sql: PgSql): MessageStore {
       );
       return row !== undefined;
     },
+    async listSeenMessageIds(inboxId, limit) {
+      return (await sql.all('SELECT id FROM messages WHERE inbox_id = $1 AND seen ORDER BY seq ASC LIMIT $2', inboxId, limit)).map((row) => String(row.id));
+    },
+    async setMessageSeen(id, seen) {
+      return (await sql.run('UPDATE messages SET seen = $1 WHERE id = $2', seen, id)).changes > 0;
+    },
     async evictOldest(inboxId, keep) {
       const keepCount = Math.max(0, keep);
       // Called after every delivery: an inbox under its limit costs one indexed read, no write.

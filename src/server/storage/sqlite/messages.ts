@@ -65,7 +65,7 @@ function insertCopy(sql: Sql, inboxId: string, seq: number, message: NewMessage,
     from: fromJson === null ? null : json<AddressRecord>(fromJson),
     to: json<AddressRecord[]>(toJson), cc: json<AddressRecord[]>(ccJson),
     subject: asStored(message.subject), preview: asStored(preview), receivedAt,
-    size: message.raw.byteLength, hasAttachments: message.attachments.length > 0,
+    size: message.raw.byteLength, hasAttachments: message.attachments.length > 0, seen: false,
     replyTo: json<AddressRecord[]>(replyToJson), headers: json<Record<string, string>>(headersJson),
     text: asStoredOrNull(message.text), rawHtml: asStoredOrNull(message.rawHtml), sanitizedHtml: asStoredOrNull(message.sanitizedHtml),
     attachments,
@@ -147,6 +147,12 @@ export function createSqliteMessages(sql: Sql): MessageStore {
         sql.run('UPDATE inboxes SET message_count = message_count - 1 WHERE id = ?', String(row.inbox_id));
         return true;
       });
+    },
+    async listSeenMessageIds(inboxId, limit) {
+      return sql.all('SELECT id FROM messages WHERE inbox_id = ? AND seen = 1 ORDER BY seq ASC LIMIT ?', inboxId, limit).map((row) => String(row.id));
+    },
+    async setMessageSeen(id, seen) {
+      return sql.run('UPDATE messages SET seen = ? WHERE id = ?', seen ? 1 : 0, id).changes > 0;
     },
     async evictOldest(inboxId, keep) {
       const keepCount = Math.max(0, keep);
