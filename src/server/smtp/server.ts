@@ -109,10 +109,24 @@ class PromptConnection extends SMTPConnection {
     super._onCommand(command, callback);
   }
 
+  /**
+   * Answers 421 and destroys the socket at once. smtp-server's own close after
+   * a 421 only half-closes it and waits (up to 5 s) for the client to close
+   * its side, so a client that never does would hold one of the node's
+   * descriptors per refused connection, past every cap. The reply is one
+   * short line on a fresh socket, handed to the kernel by the write itself;
+   * closing the descriptor then still sends it, followed by the FIN.
+   */
+  refuseAndDestroy(text: string, context: string | false = false): void {
+    const socket = this._socket;
+    this.send(421, text, context);
+    socket.destroy();
+  }
+
   override init(): void {
     this._setListeners(() => {
       if (this.refusal !== null) {
-        this.send(421, `${this.name} ${this.refusal}`, false);
+        this.refuseAndDestroy(`${this.name} ${this.refusal}`);
         return;
       }
       if (this.greetingDelayMs <= 0) {
