@@ -108,6 +108,6 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     operatorTokenHash: options.operatorToken === undefined ? null : hashSecret(options.operatorToken),
     faults: createDeliveryFaults({ store: options.store, now }),
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
-    spamScanner: options.config.spamCheck ? createSpamScanner(options.config.spamCheck) : null,
+    spamScanner: options.config.spamCheck ? createSpamScanner({ ...options.config.spamCheck, maxInFlight: options.config.bounds.spamCheckConcurrency }) : null,
   };
 }

@@ -176,9 +176,11 @@ function spamCheck(ctx: ServerContext, shares: CheckShares): RouteHandler<typeof
       );
     }
     const raw = await loadRaw(ctx, message);
-    const release = shares.spam.acquire(shareCallerOf(c.var.principal, clientAddressOf(c)));
+    const caller = shareCallerOf(c.var.principal, clientAddressOf(c));
+    const release = shares.spam.acquire(caller);
     try {
-      return c.json({ data: await scanner.check(raw) }, 200);
+      // The scanner's queue takes turns by the caller the shares charge: a guest's address, else its credential.
+      return c.json({ data: await scanner.check(raw, caller.guest ? `addr:${caller.address}` : `cred:${caller.credential}`) }, 200);
     } catch (error) {
       if (!(error instanceof SpamCheckError)) throw error;
       ctx.logger.warn({ err: error, scanner: scanner.url }, 'spam check failed');
