@@ -175,6 +175,10 @@ const SERVE_SECTIONS: FlagSection[] = [
         help: ['How long mail is kept, however long its inbox lives; the expiry', 'sweep deletes older mail every minute (default never: as long as its inbox)'],
       },
       {
+        flag: 'sweep-batch', value: 'N', option: 'sweepBatch', parse: count,
+        help: ['Expired inboxes deleted per pass of the minute\'s sweep (10 passes at most),', 'each owner\'s oldest first, round robin between owners (default 100)'],
+      },
+      {
         flag: 'ttl', value: 'SECONDS|never', option: 'inboxTtlSeconds', parse: orKeyword(['never', '0'], null, wholeNumber('seconds', 'never')),
         help: ['The older name of --inbox-ttl, in seconds'],
       },

@@ -50,6 +50,14 @@ export interface BoundsOptions {
    */
   smtpAuthFailureDelayMs?: number;
   /**
+   * Expired inboxes one pass of the expiry sweep deletes (one transaction),
+   * chosen fairly between owners, oldest first; a sweep makes at most 10
+   * passes, the rest waits for the next sweep. Inboxes holding mail past
+   * `messageTtlSeconds` are visited in passes of the same size.
+   * @defaultValue `100`
+   */
+  sweepBatch?: number;
+  /**
    * Spam checks sent to the scanner at once on one node (spamd's
    * `--max-children` default is 5); the others wait their turn, round robin
    * between callers.
@@ -88,6 +96,7 @@ export interface ResolvedBounds {
   smtpAuthMaxFailures: number;
   smtpAuthFailureDelayMs: number;
   spamCheckConcurrency: number;
+  sweepBatch: number;
   /** Null when off, or when the store is not in memory. */
   maxStoredBytes: number | null;
   /** Domains guests may forward to, lower-cased. */
@@ -141,6 +150,7 @@ export function resolveBounds(options: BoundsOptions, inMemory: boolean, maxMess
     smtpAuthMaxFailures: capOrNull('smtpAuthMaxFailures', options.smtpAuthMaxFailures, 3) ?? 3,
     smtpAuthFailureDelayMs: options.smtpAuthFailureDelayMs === 0 ? 0 : (capOrNull('smtpAuthFailureDelayMs', options.smtpAuthFailureDelayMs, 250) ?? 250),
     spamCheckConcurrency: capOrNull('spamCheckConcurrency', options.spamCheckConcurrency, 5) ?? 5,
+    sweepBatch: capOrNull('sweepBatch', options.sweepBatch, 100) ?? 100,
     maxStoredBytes: inMemory ? maxStoredBytes : null,
     forwardAllow: [...new Set(forwardAllow)],
   };

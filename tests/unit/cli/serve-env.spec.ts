@@ -25,6 +25,7 @@ const EVERY_FLAG: Record<string, [env: string, value: string | true]> = {
   'rate-limit': ['INBOXKIT_RATE_LIMIT', '600'],
   'inbox-ttl': ['INBOXKIT_INBOX_TTL', '7d'],
   'message-ttl': ['INBOXKIT_MESSAGE_TTL', '90m'],
+  'sweep-batch': ['INBOXKIT_SWEEP_BATCH', '50'],
   ttl: ['INBOXKIT_TTL', '604800'],
   'max-message-size': ['INBOXKIT_MAX_MESSAGE_SIZE', '5m'],
   'relay-url': ['INBOXKIT_RELAY_URL', 'smtp://127.0.0.1:1025'],

@@ -279,10 +279,13 @@ export interface InboxStore {
   /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
   deleteInbox(id: string): Promise<{ messagesDeleted: number } | null>;
   /**
-   * Deletes expired inboxes and their data; returns their ids. With several
-   * nodes on one database, each expired inbox is returned by one call only.
+   * Deletes at most `maxInboxes` expired inboxes (omitted: all) with their
+   * data; returns their ids in the order chosen: round one takes every owner's
+   * (`SWEEP_OWNER_SQL`) inbox that expired first, round two every owner's
+   * second, each round in expiry order. With several nodes on one database,
+   * each expired inbox is returned by one call only.
    */
-  sweepExpired(now: number): Promise<string[]>;
+  sweepExpired(now: number, maxInboxes?: number): Promise<string[]>;
 }
 
 /** The messages aggregate of a {@link Store}. */
