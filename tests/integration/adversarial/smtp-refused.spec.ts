@@ -17,8 +17,12 @@ test.skip(process.platform !== 'linux', 'counts the service\'s descriptors in /p
 const PER_ADDRESS = 20;
 const CONNECTIONS = 2100;
 const BATCH = 100;
-/** Descriptors a service may open beyond its baseline and the connections it serves (a stray timer's, the HTTP request's). */
-const SLACK = 40;
+/**
+ * Descriptors a service may open beyond its baseline and the sessions it serves
+ * (worker threads starting late, the HTTP request's); a batch of refused
+ * connections the service only half-closed holds 80, more than this.
+ */
+const SLACK = 60;
 
 /** `inboxkit serve` under a descriptor limit of 1,024 (set with the shell's ulimit before the service starts). */
 async function serveWithFewDescriptors(onSpawn: (child: ChildProcessWithoutNullStreams) => void): Promise<{ child: ChildProcessWithoutNullStreams; ready: Ready }> {
@@ -61,6 +65,7 @@ test('2,100 idle connections from one address past its cap hold no descriptor of
   try {
     const served = await serveWithFewDescriptors((c) => (child = c));
     const pid = served.child.pid!;
+    expect((await fetch(`${served.ready.url}/livez`)).status).toBe(200);
     const baseline = descriptorsOf(pid);
     const codes: number[] = [];
     for (let opened = 0; opened < CONNECTIONS; opened += BATCH) {
