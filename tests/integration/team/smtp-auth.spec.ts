@@ -78,8 +78,8 @@ test.describe('with 2 SMTP connections per client address', () => {
 });
 
 /** STARTTLS on a raw conversation, then the conversation over TLS (EHLO again, as RFC 3207 asks). */
-async function overTls(port: number, localAddress?: string): Promise<{ before: string; after: string; smtp: RawSmtp }> {
-  const plain = await RawSmtp.connect(port, '127.0.0.1', localAddress ? { localAddress } : {});
+async function overTls(port: number, localAddress?: string, proxyFrom?: string): Promise<{ before: string; after: string; smtp: RawSmtp }> {
+  const plain = await RawSmtp.connect(port, '127.0.0.1', { ...(localAddress ? { localAddress } : {}), ...(proxyFrom ? { proxyFrom } : {}) });
   const before = (await plain.hello()).text;
   expect((await plain.command('STARTTLS')).code).toBe(220);
   plain.socket.removeAllListeners('data');
@@ -143,5 +143,26 @@ test.describe('with a per-address AUTH delay of 20 s after a failure', () => {
     void waiting.catch(() => undefined);
     second.smtp.end();
     first.smtp.end();
+  });
+});
+
+test.describe('behind a balancer speaking the PROXY protocol, with a per-address AUTH delay of 20 s', () => {
+  test.use({ harnessOptions: { smtpTlsSelfSigned: true, smtpAuth: 'required', apiKeys: [KEY], domains: ['mail.team.test'], smtpAuthFailureDelayMs: 20_000, smtpProxy: true } });
+
+  test('failures are charged to the client address of the PROXY header, never the balancer\'s: another client behind it is answered at once', async ({ harness }) => {
+    const port = harness.server.smtpPort;
+    const guesser = await overTls(port, undefined, '198.51.100.7');
+    expect((await guesser.smtp.command(plainAuth('tm_wrong-guess-0000000001'))).code).toBe(535);
+    const waiting = await overTls(port, undefined, '198.51.100.7');
+    const pending = waiting.smtp.command(plainAuth(KEY));
+    const refused = await overTls(port, undefined, '198.51.100.7');
+    const reply = await refused.smtp.command(plainAuth(KEY));
+    expect(reply.code).toBe(421);
+    expect(reply.text).toContain('Too many failed AUTH attempts from your address 198.51.100.7');
+    // Another client of the same balancer (the same peer address, 127.0.0.1) is not charged.
+    const other = await overTls(port, undefined, '198.51.100.8');
+    expect((await other.smtp.command(plainAuth(KEY))).code).toBe(235);
+    for (const c of [guesser, waiting, other]) c.smtp.end();
+    void pending.catch(() => undefined);
   });
 });
