@@ -175,6 +175,10 @@ const SERVE_SECTIONS: FlagSection[] = [
         help: ['How long mail is kept, however long its inbox lives; the expiry', 'sweep deletes older mail every minute (default never: as long as its inbox)'],
       },
       {
+        flag: 'sweep-batch', value: 'N', option: 'sweepBatch', parse: count,
+        help: ['Expired inboxes deleted per pass of the minute\'s sweep (10 passes at most),', 'each owner\'s oldest first, round robin between owners (default 100)'],
+      },
+      {
         flag: 'ttl', value: 'SECONDS|never', option: 'inboxTtlSeconds', parse: orKeyword(['never', '0'], null, wholeNumber('seconds', 'never')),
         help: ['The older name of --inbox-ttl, in seconds'],
       },
@@ -194,6 +198,10 @@ const SERVE_SECTIONS: FlagSection[] = [
         help: ['Spam scanner for spam checks: spamd://127.0.0.1:783 (SpamAssassin)', 'or rspamd://127.0.0.1:11333 (Rspamd); without one they answer 400.', 'Also read from INBOXKIT_SPAM_CHECK'],
       },
       { flag: 'spam-check-timeout', value: 'D', option: 'spamCheckTimeoutMs', parse: duration, help: ['Longest a spam check may take (default 10s)'] },
+      {
+        flag: 'spam-check-concurrency', value: 'N', option: 'spamCheckConcurrency', parse: count,
+        help: ['Spam checks sent to the scanner at once; the rest wait their turn,', 'round robin per caller (default 5, spamd\'s --max-children)'],
+      },
     ],
   },
   {
@@ -208,6 +216,14 @@ const SERVE_SECTIONS: FlagSection[] = [
       {
         flag: 'smtp-auth', value: 'off|optional|required', option: 'smtpAuth', parse: oneOf(['off', 'optional', 'required']),
         help: ['SMTP AUTH PLAIN/LOGIN after STARTTLS; the password is an API key', '(inboxkit keys create); required: no mail before it (default off)'],
+      },
+      {
+        flag: 'smtp-auth-max-failures', value: 'N', option: 'smtpAuthMaxFailures', parse: count,
+        help: ['Failed SMTP AUTH attempts per connection; the last gets 421 and', 'the connection is closed (default 3)'],
+      },
+      {
+        flag: 'smtp-auth-failure-delay', value: 'D', option: 'smtpAuthFailureDelayMs', parse: duration,
+        help: ['After a failed AUTH, the wait before the next AUTH from that address,', 'doubling per failure within 10 min up to 30s; 0: none (default 250ms)'],
       },
       {
         flag: 'smtp-greeting-delay', value: 'D', option: 'smtpGreetingDelayMs', parse: duration,

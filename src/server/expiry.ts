@@ -3,6 +3,9 @@
  * (every read checks `expiresAt`); the sweeper then deletes them with their
  * messages and tells their subscribers (`inbox.expired`). With a message
  * retention (`--message-ttl`), it also deletes older mail of inboxes that live on.
+ * Both are bounded per sweep (passes of `--sweep-batch` inboxes, at most 10)
+ * and shared out fairly: the store takes each owner's oldest first, round by
+ * round, so one guest's thousand expired inboxes delay no one else's.
  *
  * @packageDocumentation
  */
@@ -16,15 +19,29 @@ export interface Sweeper {
   stop(): void;
 }
 
-/** Inboxes one retention pass visits; a sweep makes at most {@link RETENTION_PASSES} passes, the rest waits for the next sweep. */
-const RETENTION_INBOXES_PER_PASS = 100;
-const RETENTION_PASSES = 10;
+/** Passes one sweep makes, each of at most `bounds.sweepBatch` inboxes; the rest waits for the next sweep. */
+const SWEEP_PASSES = 10;
 
-/** Deletes the mail received before `cutoff` (`--message-ttl`), in bounded passes. */
-async function sweepOldMail(ctx: ServerContext, cutoff: number): Promise<void> {
+/**
+ * Deletes expired inboxes in passes of `batch` (each its own transaction),
+ * fairly between owners and oldest first (the store chooses); resolves with
+ * every id deleted, in that order.
+ */
+async function sweepExpiredInboxes(ctx: ServerContext, now: number, batch: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let pass = 0; pass < SWEEP_PASSES; pass++) {
+    const gone = await ctx.store.sweepExpired(now, batch);
+    ids.push(...gone);
+    if (gone.length < batch) break;
+  }
+  return ids;
+}
+
+/** Deletes the mail received before `cutoff` (`--message-ttl`), in bounded passes of `batch` inboxes. */
+async function sweepOldMail(ctx: ServerContext, cutoff: number, batch: number): Promise<void> {
   let deleted = 0;
-  for (let pass = 0; pass < RETENTION_PASSES; pass++) {
-    const gone = await ctx.store.sweepOldMessages(cutoff, RETENTION_INBOXES_PER_PASS);
+  for (let pass = 0; pass < SWEEP_PASSES; pass++) {
+    const gone = await ctx.store.sweepOldMessages(cutoff, batch);
     deleted += gone;
     if (gone === 0) break;
   }
@@ -42,11 +59,12 @@ export function startSweeper(ctx: ServerContext): Sweeper {
     running ??= (async () => {
       try {
         const now = ctx.now();
-        const ids = await ctx.store.sweepExpired(now);
+        const batch = ctx.config.bounds.sweepBatch;
+        const ids = await sweepExpiredInboxes(ctx, now, batch);
         for (const inboxId of ids) ctx.bus.publish({ type: 'inbox.expired', inboxId });
         if (ids.length > 0) ctx.logger.info({ count: ids.length }, 'swept expired inboxes');
         const ttl = ctx.config.operations.messageTtlSeconds;
-        if (ttl !== null) await sweepOldMail(ctx, now - ttl * 1000);
+        if (ttl !== null) await sweepOldMail(ctx, now - ttl * 1000, batch);
         return ids;
       } finally {
         running = null;

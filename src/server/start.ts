@@ -205,6 +205,7 @@ async function startIntake(ctx: ServerContext, metrics: ServiceMetrics): Promise
     useProxy: config.operations.smtpProxy,
     observer: intakeObserver(metrics),
     auth: config.operations.smtpAuth === 'off' ? null : { required: config.operations.smtpAuth === 'required', check: (_user, password) => apiKeyExists(store, password) },
+    authLimits: { maxFailuresPerConnection: config.bounds.smtpAuthMaxFailures, failureDelayMs: config.bounds.smtpAuthFailureDelayMs },
   });
 }
 

@@ -37,6 +37,34 @@ export interface BoundsOptions {
    */
   smtpMaxConnectionsPerAddress?: number | null;
   /**
+   * Failed SMTP AUTH attempts one connection may make; the last is answered
+   * 421 and the connection closed.
+   * @defaultValue `3`
+   */
+  smtpAuthMaxFailures?: number;
+  /**
+   * After a failed SMTP AUTH, the wait before the next AUTH check of that
+   * client address (on any connection), doubling with each failure within 10
+   * minutes, up to 30 s; `0`: no wait (the per-connection bound still holds).
+   * @defaultValue `250`
+   */
+  smtpAuthFailureDelayMs?: number;
+  /**
+   * Expired inboxes one pass of the expiry sweep deletes (one transaction),
+   * chosen fairly between owners, oldest first; a sweep makes at most 10
+   * passes, the rest waits for the next sweep. Inboxes holding mail past
+   * `messageTtlSeconds` are visited in passes of the same size.
+   * @defaultValue `100`
+   */
+  sweepBatch?: number;
+  /**
+   * Spam checks sent to the scanner at once on one node (spamd's
+   * `--max-children` default is 5); the others wait their turn, round robin
+   * between callers.
+   * @defaultValue `5`
+   */
+  spamCheckConcurrency?: number;
+  /**
    * Active guest inboxes (made without an API key) per client address; `null`: no cap.
    * @defaultValue `10000`
    */
@@ -65,6 +93,10 @@ export interface ResolvedBounds {
   maxStreamsPerAddress: number | null;
   maxGuestInboxesPerAddress: number | null;
   smtpMaxConnectionsPerAddress: number | null;
+  smtpAuthMaxFailures: number;
+  smtpAuthFailureDelayMs: number;
+  spamCheckConcurrency: number;
+  sweepBatch: number;
   /** Null when off, or when the store is not in memory. */
   maxStoredBytes: number | null;
   /** Domains guests may forward to, lower-cased. */
@@ -115,6 +147,10 @@ export function resolveBounds(options: BoundsOptions, inMemory: boolean, maxMess
     maxStreamsPerAddress: capOrNull('maxStreamsPerAddress', options.maxStreamsPerAddress, 512),
     maxGuestInboxesPerAddress: capOrNull('maxGuestInboxesPerAddress', options.maxGuestInboxesPerAddress, 10_000),
     smtpMaxConnectionsPerAddress: capOrNull('smtpMaxConnectionsPerAddress', options.smtpMaxConnectionsPerAddress, DEFAULT_SMTP_CONNECTIONS_PER_ADDRESS),
+    smtpAuthMaxFailures: capOrNull('smtpAuthMaxFailures', options.smtpAuthMaxFailures, 3) ?? 3,
+    smtpAuthFailureDelayMs: options.smtpAuthFailureDelayMs === 0 ? 0 : (capOrNull('smtpAuthFailureDelayMs', options.smtpAuthFailureDelayMs, 250) ?? 250),
+    spamCheckConcurrency: capOrNull('spamCheckConcurrency', options.spamCheckConcurrency, 5) ?? 5,
+    sweepBatch: capOrNull('sweepBatch', options.sweepBatch, 100) ?? 100,
     maxStoredBytes: inMemory ? maxStoredBytes : null,
     forwardAllow: [...new Set(forwardAllow)],
   };

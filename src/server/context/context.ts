@@ -153,6 +153,6 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     webhooks,
     ownPorts,
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
-    spamScanner: options.config.spamCheck ? createSpamScanner(options.config.spamCheck) : null,
+    spamScanner: options.config.spamCheck ? createSpamScanner({ ...options.config.spamCheck, maxInFlight: options.config.bounds.spamCheckConcurrency }) : null,
   };
 }

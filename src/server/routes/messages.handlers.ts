@@ -14,7 +14,8 @@ import { InvalidCursorError } from '../storage/contract/cursor.ts';
 import type { MessageRecord } from '../storage/contract/types.ts';
 import { authenticationCheckRoute, deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute, updateMessageRoute } from './messages.routes.ts';
 import { MAX_SCANS_IN_FLIGHT, SpamCheckError } from '../spam/scanner.ts';
-import { createFairShare, shareCallerOf } from '../auth/fair-share.ts';
+import { createFairShare } from '../auth/fair-share.ts';
+import { callerOf } from '../auth/caller.ts';
 import type { FairShare } from '../auth/fair-share.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { AuthenticationCheckError, assertMailauthInstalled, authenticationSession } from '../../checks/authentication.ts';
@@ -187,9 +188,11 @@ function spamCheck(ctx: ServerContext, shares: CheckShares): RouteHandler<typeof
       );
     }
     const raw = await loadRaw(ctx, message);
-    const release = shares.spam.acquire(shareCallerOf(c.var.principal, clientAddressOf(c)));
+    const caller = callerOf(c.var.principal, clientAddressOf(c));
+    const release = shares.spam.acquire(caller);
     try {
-      return c.json({ data: await scanner.check(raw) }, 200);
+      // The scanner's queue takes turns by the caller the shares charge: a guest's address, else its credential.
+      return c.json({ data: await scanner.check(raw, caller.guest ? `addr:${caller.address}` : caller.key) }, 200);
     } catch (error) {
       if (!(error instanceof SpamCheckError)) throw error;
       ctx.logger.warn({ err: error, scanner: scanner.url }, 'spam check failed');
@@ -211,7 +214,7 @@ function authenticationCheck(ctx: ServerContext, shares: CheckShares, runner: An
     const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
     const body = c.req.valid('json');
     const raw = await loadRaw(ctx, message);
-    const release = shares.authentication.acquire(shareCallerOf(c.var.principal, clientAddressOf(c)));
+    const release = shares.authentication.acquire(callerOf(c.var.principal, clientAddressOf(c)));
     try {
       return c.json({ data: await authenticate(runner, message, raw, body) }, 200);
     } finally {

@@ -11,6 +11,8 @@ import { callerOf, isSharedService, reachOf } from '../auth/caller.ts';
 import type { Reach } from '../auth/caller.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { clientAddressOf } from '../http/client-address.ts';
+import { FormError, parseForm } from '../http/form.ts';
+import type { FormFields } from '../http/form.ts';
 import type { AcceptedCheck, Channel, RecipientCheck, RecipientOutcome, Submission } from '../intake/types.ts';
 import { smsMessage } from '../sms/message.ts';
 import type { SmsSubmission } from '../sms/message.ts';
@@ -81,4 +83,18 @@ export async function deliverChecked(c: Context<AppEnv>, ctx: ServerContext, rea
 export function verifyOwnerOf(c: Context<AppEnv>, account: string): string {
   const caller = callerOf(c.var.principal, clientAddressOf(c));
   return caller.credential ?? `${caller.key} account:${account}`;
+}
+
+/**
+ * The request's form, read within the form bounds (fields counted before
+ * any is decoded), or the `FormError` that says which bound it passed, for
+ * the route to answer in its provider's words.
+ */
+export async function boundedForm(c: Context<AppEnv>): Promise<FormFields | FormError> {
+  try {
+    return await parseForm(c);
+  } catch (error) {
+    if (error instanceof FormError) return error;
+    throw error;
+  }
 }

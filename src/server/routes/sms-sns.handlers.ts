@@ -17,7 +17,8 @@ import { formField } from '../sms/kit.ts';
 import type { ParsedForm } from '../sms/kit.ts';
 import { SNS_MAX_SMS, messageAttributes, optInResponse, optedOutResponse, publishResponse, snsError, snsSender } from '../sms/sns.ts';
 import type { SnsAnswer } from '../sms/sns.ts';
-import { smsReachOf, textPhone } from './sms-intake.ts';
+import { boundedForm, smsReachOf, textPhone } from './sms-intake.ts';
+import { FormError } from '../http/form.ts';
 
 function answer(c: Context<AppEnv>, a: SnsAnswer): Response {
   return c.body(a.xml, a.status as 200, { 'content-type': 'text/xml' });
@@ -29,7 +30,8 @@ async function publish(c: Context<AppEnv>, ctx: ServerContext): Promise<Response
   if (!reach) {
     return answer(c, snsError(403, 'InvalidClientTokenId', 'The security token included in the request is invalid: this shared inboxkit service takes an inboxkit API key as the access key id.'));
   }
-  const form = await c.req.parseBody();
+  const form = await boundedForm(c);
+  if (form instanceof FormError) return answer(c, snsError(400, 'InvalidParameter', `Invalid parameter: ${form.message}`));
   const action = formField(form, 'Action');
   if (action === 'CheckIfPhoneNumberIsOptedOut') return checkOptedOut(c, ctx, reach, formField(form, 'phoneNumber').trim());
   if (action === 'OptInPhoneNumber') return optIn(c, ctx, reach, formField(form, 'phoneNumber').trim());

@@ -14,7 +14,8 @@ import type { AppEnv, ServerContext } from '../context/context.ts';
 import { findPhone, mayReach } from '../intake/reach.ts';
 import { basicCredentials, formField } from '../sms/kit.ts';
 import { TWILIO_AUTH_ERROR, twilioError } from '../sms/twilio.ts';
-import { checkPhone, deliverChecked, smsReachOf, verifyOwnerOf } from './sms-intake.ts';
+import { boundedForm, checkPhone, deliverChecked, smsReachOf, verifyOwnerOf } from './sms-intake.ts';
+import { FormError } from '../http/form.ts';
 import type { TwilioError } from '../sms/twilio.ts';
 import {
   MAX_SERVICES_PER_CALLER,
@@ -48,7 +49,8 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
   });
 
   app.post('/v2/Services', async (c) => {
-    const form = await c.req.parseBody();
+    const form = await boundedForm(c);
+    if (form instanceof FormError) return fail(c, twilioError(413, 20001, form.message));
     const friendlyName = formField(form, 'FriendlyName').trim();
     if (friendlyName === '' || friendlyName.length > 30) return fail(c, twilioError(400, 60200, 'Invalid parameter `FriendlyName`: give a name of 1 to 30 characters.'));
     const length = formField(form, 'CodeLength') === '' ? 6 : Number(formField(form, 'CodeLength'));
@@ -59,7 +61,8 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
   });
 
   app.post('/v2/Services/:serviceSid/Verifications', async (c) => {
-    const form = await c.req.parseBody();
+    const form = await boundedForm(c);
+    if (form instanceof FormError) return fail(c, twilioError(413, 20001, form.message));
     const to = formField(form, 'To').trim();
     const channel = formField(form, 'Channel').trim();
     if (!E164_PATTERN.test(to)) return fail(c, twilioError(400, 60200, `Invalid parameter \`To\`: ${to}. Use E.164, e.g. a number from POST /api/v1/phones.`));
@@ -83,7 +86,8 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
   });
 
   app.post('/v2/Services/:serviceSid/VerificationCheck', async (c) => {
-    const form = await c.req.parseBody();
+    const form = await boundedForm(c);
+    if (form instanceof FormError) return fail(c, twilioError(413, 20001, form.message));
     const to = formField(form, 'To').trim();
     const sid = formField(form, 'VerificationSid').trim();
     const code = formField(form, 'Code').trim();

@@ -19,7 +19,8 @@ import type { ParsedForm } from '../sms/kit.ts';
 import { E164_PATTERN } from '../../wire/phones.ts';
 import { TWILIO_AUTH_ERROR, TWILIO_MAX_BODY, twilioError, twilioMessageResource, twilioSid, twilioSignature } from '../sms/twilio.ts';
 import type { TwilioError, TwilioMessageFields } from '../sms/twilio.ts';
-import { smsReachOf, textPhone } from './sms-intake.ts';
+import { boundedForm, smsReachOf, textPhone } from './sms-intake.ts';
+import { FormError } from '../http/form.ts';
 
 /** Answers a Twilio error in Twilio's shape. */
 function fail(c: Context<AppEnv>, error: TwilioError): Response {
@@ -103,7 +104,9 @@ function refusalOf(outcome: RecipientOutcome): TwilioError | null {
 async function sendMessage(c: Context<AppEnv>, ctx: ServerContext): Promise<Response> {
   const reach = smsReachOf(c, ctx);
   if (!reach) return fail(c, TWILIO_AUTH_ERROR);
-  const send = parseSend(c.req.param('accountSid') ?? '', await c.req.parseBody());
+  const form = await boundedForm(c);
+  if (form instanceof FormError) return fail(c, twilioError(413, 20001, form.message));
+  const send = parseSend(c.req.param('accountSid') ?? '', form);
   const problem = checkSend(send);
   if (problem) return fail(c, problem);
   const sid = twilioSid('SM');

@@ -14,9 +14,20 @@ const XMLNS = 'http://sns.amazonaws.com/doc/2010-03-31/';
 /** Longest SMS SNS sends, in characters (longer: InvalidParameter). */
 export const SNS_MAX_SMS = 1600;
 
-/** Escapes text for an XML element. */
+/**
+ * Characters XML 1.0 cannot carry at all, not even as a character reference:
+ * the C0 controls but tab, line feed and carriage return, lone surrogates, and
+ * U+FFFE/U+FFFF. (C1 controls and DEL are allowed; they are escaped below.)
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Characters that are allowed but would not survive as written (markup, a CR a parser folds, invisible controls): written as references. */
+const ESCAPED = /[&<>"'\r\u007F-\u009F]/g;
+const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/** Escapes text for an XML element or attribute; a character XML cannot carry becomes U+FFFD. */
 function xml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text.replace(NOT_XML, '\uFFFD').replace(ESCAPED, (ch) => NAMED[ch] ?? `&#x${ch.charCodeAt(0).toString(16).toUpperCase()};`);
 }
 
 /** An SNS answer: status and XML body. */

@@ -9,9 +9,12 @@ import type { SMTPServerAddress, SMTPServerDataStream, SMTPServerOptions, SMTPSe
 import { createDelivery, smtpError } from './delivery.ts';
 import type { IntakeDeps, IntakeLogger, RecipientDecision } from './delivery.ts';
 import { PromptSmtpServer } from './server.ts';
+import { DEFAULT_AUTH_LIMITS, createAuthThrottle } from './auth-throttle.ts';
+import type { AuthLimits } from './auth-throttle.ts';
 import type { RefusalReason } from './server.ts';
 
 export type { IntakeDeps, IntakeLimits, IntakeLogger } from './delivery.ts';
+export type { AuthLimits } from './auth-throttle.ts';
 
 /** Options of the SMTP listener. */
 export interface IntakeOptions {
@@ -70,6 +73,12 @@ export interface IntakeOptions {
    * @defaultValue none: AUTH not offered
    */
   auth?: { required: boolean; check(username: string, password: string): Promise<boolean> } | null;
+  /**
+   * The bounds on failed AUTH attempts, per connection and per client address
+   * (see `auth-throttle.ts`); each field defaults on its own.
+   * @defaultValue 3 per connection; per address a wait of 250 ms doubling per failure up to 30 s, over 10 minutes
+   */
+  authLimits?: Partial<AuthLimits>;
   /** Told of what the intake accepts and refuses (the service's metrics). */
   observer?: IntakeObserver;
   /**
@@ -183,27 +192,48 @@ function collectData(
   };
 }
 
-/** smtp-server's AUTH options: AUTH only with TLS and a check, PLAIN and LOGIN, never before STARTTLS. */
+/** smtp-server's AUTH options: AUTH only with TLS and a check, PLAIN and LOGIN, never before STARTTLS, failures bounded per connection and per address. */
 function authOptionsOf(options: IntakeOptions, logger: IntakeLogger): Partial<SMTPServerOptions> {
   const auth = options.tls ? options.auth : null;
   if (!auth) return { authOptional: true, disabledCommands: options.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'] };
+  const limits = { ...DEFAULT_AUTH_LIMITS, ...options.authLimits };
+  const throttle = createAuthThrottle(limits);
+  const failuresOf = new WeakMap<SMTPServerSession, number>();
   return {
     authOptional: !auth.required,
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: false,
     disabledCommands: [],
     onAuth(credentials, session, callback) {
-      const refuse = () => {
+      // The client's own address (from the PROXY header behind a balancer) is charged.
+      const address = session.remoteAddress;
+      const turn = throttle.turn(address);
+      if ('refusal' in turn) {
         options.observer?.refused('auth_failed');
-        callback(smtpError(535, '5.7.8 Authentication credentials invalid'));
+        callback(smtpError(421, turn.refusal));
+        return;
+      }
+      const refuse = () => {
+        throttle.failed(address);
+        options.observer?.refused('auth_failed');
+        const failures = (failuresOf.get(session) ?? 0) + 1;
+        failuresOf.set(session, failures);
+        if (failures < limits.maxFailuresPerConnection) {
+          callback(smtpError(535, '5.7.8 Authentication credentials invalid'));
+          return;
+        }
+        callback(smtpError(421, `4.7.8 Authentication credentials invalid, and ${failures} failed AUTH attempts are the most one connection may make (inboxkit serve --smtp-auth-max-failures): closing`));
       };
-      auth.check(credentials.username ?? '', credentials.password ?? '').then(
-        (good) => (good ? callback(null, { user: credentials.username }) : refuse()),
-        (error: unknown) => {
-          logger.error({ err: error, sessionId: session.id }, 'smtp: checking credentials failed');
-          callback(smtpError(454, '4.7.0 Temporary authentication failure, try again'));
-        },
-      );
+      const check = () =>
+        auth.check(credentials.username ?? '', credentials.password ?? '').then(
+          (good) => (good ? callback(null, { user: credentials.username }) : refuse()),
+          (error: unknown) => {
+            logger.error({ err: error, sessionId: session.id }, 'smtp: checking credentials failed');
+            callback(smtpError(454, '4.7.0 Temporary authentication failure, try again'));
+          },
+        );
+      if (turn.waitMs > 0) setTimeout(check, turn.waitMs).unref();
+      else void check();
     },
   };
 }

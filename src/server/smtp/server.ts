@@ -109,10 +109,56 @@ class PromptConnection extends SMTPConnection {
     super._onCommand(command, callback);
   }
 
+  /**
+   * Answers 421 and destroys the socket at once. smtp-server's own close after
+   * a 421 only half-closes it and waits (up to 5 s) for the client to close
+   * its side, so a client that never does would hold one of the node's
+   * descriptors per refused connection, past every cap. The reply is one
+   * short line on a fresh socket, handed to the kernel by the write itself;
+   * closing the descriptor then still sends it, followed by the FIN.
+   */
+  refuseAndDestroy(text: string, context: string | false = false): void {
+    const socket = this._socket;
+    this.send(421, text, context);
+    socket.destroy();
+  }
+
+  /**
+   * Every 421 ends the connection (smtp-server then half-closes it and waits
+   * up to 5 s for the client); here the socket is also destroyed as soon as
+   * the reply is written, whether or not the client ever closes its side.
+   */
+  override send(code: number, data?: string | string[] | null, context?: string | false): void {
+    super.send(code, data, context);
+    if (code === 421 && !this._upgrading && !this._socket.destroyed) this._socket.destroySoon();
+  }
+
+  /**
+   * EHLO before STARTTLS, when STARTTLS is offered, does not list AUTH: AUTH
+   * is refused (538) until the session is encrypted, so offering it would
+   * only invite a client to send its password in clear.
+   */
+  override handler_EHLO(command: Buffer, callback: () => void): void {
+    const tlsOffered = !this.secure && this._isSupported('STARTTLS') && !this._server.options.hideSTARTTLS;
+    if (!tlsOffered) {
+      super.handler_EHLO(command, callback);
+      return;
+    }
+    this.send = (code, data, context) => {
+      const lines = Array.isArray(data) ? data.filter((line) => !/^AUTH\b/i.test(line)) : data;
+      PromptConnection.prototype.send.call(this, code, lines, context);
+    };
+    try {
+      super.handler_EHLO(command, callback);
+    } finally {
+      delete (this as { send?: unknown }).send;
+    }
+  }
+
   override init(): void {
     this._setListeners(() => {
       if (this.refusal !== null) {
-        this.send(421, `${this.name} ${this.refusal}`, false);
+        this.refuseAndDestroy(`${this.name} ${this.refusal}`);
         return;
       }
       if (this.greetingDelayMs <= 0) {

@@ -11,13 +11,20 @@ import type { RawScan } from './errors.ts';
 import { isLocalOnlyRule } from './local-only.ts';
 import { spamdCheck } from './spamd.ts';
 import { rspamdCheck } from './rspamd.ts';
+import { createFairQueue } from './fair-queue.ts';
 
 /** Where the scanner is and how long a scan may take. */
 export interface SpamScannerConfig {
   /** `spamd://host:port` (SpamAssassin) or `rspamd://host:port` / `http://host:port` (Rspamd's normal worker). */
   url: string;
-  /** Longest a scan may take, connecting included, in milliseconds. */
+  /** Longest a scan may take, connecting included, in milliseconds (counted from when it is sent, not while it waits its turn). */
   timeoutMs: number;
+  /**
+   * Scans sent to the scanner at once; the others wait their turn in a fair
+   * queue (`fair-queue.ts`). spamd serves 5 at once by default (`--max-children`).
+   * @defaultValue 5
+   */
+  maxInFlight?: number;
 }
 
 export { SpamCheckError };
@@ -28,8 +35,11 @@ export interface SpamScanner {
   readonly kind: 'spamassassin' | 'rspamd';
   /** The URL it was made from. */
   readonly url: string;
-  /** Scores a raw message; rejects with a {@link SpamCheckError}. */
-  check(raw: Uint8Array): Promise<SpamCheck>;
+  /**
+   * Scores a raw message, when the turn of `caller` comes (a key naming who
+   * asks: checks are sent round robin between callers); rejects with a {@link SpamCheckError}.
+   */
+  check(raw: Uint8Array, caller?: string): Promise<SpamCheck>;
 }
 
 /** The scanner kind of a URL, or an error message saying what URLs are understood. */
@@ -46,8 +56,11 @@ export function scannerKind(url: string): 'spamassassin' | 'rspamd' | string {
   return `${JSON.stringify(url)} has the scheme ${parsed.protocol} — use spamd://host:port for SpamAssassin's spamd or rspamd://host:port (http://) for Rspamd`;
 }
 
-/** Scans one service runs against its scanner at once. */
+/** Scans one service holds at once, sent to the scanner or waiting their turn. */
 export const MAX_SCANS_IN_FLIGHT = 16;
+
+/** Scans sent to the scanner at once by default: spamd's default number of children. */
+export const DEFAULT_SCANNER_CONCURRENCY = 5;
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
@@ -72,23 +85,20 @@ export function createSpamScanner(config: SpamScannerConfig): SpamScanner {
   if (kind !== 'spamassassin' && kind !== 'rspamd') throw new SpamCheckError('protocol', kind);
   const url = new URL(config.url);
   const target = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), timeoutMs: config.timeoutMs };
-  let inFlight = 0;
+  // A bound no caller can lift: scans beyond it are refused at once rather than queued behind a slow scanner.
+  const queue = createFairQueue({
+    maxInFlight: config.maxInFlight ?? DEFAULT_SCANNER_CONCURRENCY,
+    maxQueued: MAX_SCANS_IN_FLIGHT,
+    onFull: () => new SpamCheckError('busy', `${MAX_SCANS_IN_FLIGHT} spam checks are already running or waiting for ${config.url}; try again when one has finished`),
+  });
+  const scan = async (raw: Uint8Array): Promise<SpamCheck> => {
+    const started = performance.now();
+    const found = kind === 'spamassassin' ? await spamdCheck(target, raw) : await rspamdCheck(target, raw);
+    return toSpamCheck(kind, found, performance.now() - started);
+  };
   return {
     kind,
     url: config.url,
-    async check(raw) {
-      // A bound no caller can lift: scans beyond it are refused at once rather than queued behind a slow scanner.
-      if (inFlight >= MAX_SCANS_IN_FLIGHT) {
-        throw new SpamCheckError('busy', `${MAX_SCANS_IN_FLIGHT} spam checks are already running against ${config.url}; try again when one has finished`);
-      }
-      inFlight++;
-      try {
-        const started = performance.now();
-        const scan = kind === 'spamassassin' ? await spamdCheck(target, raw) : await rspamdCheck(target, raw);
-        return toSpamCheck(kind, scan, performance.now() - started);
-      } finally {
-        inFlight--;
-      }
-    },
+    check: (raw, caller = '') => queue.run(caller, () => scan(raw)),
   };
 }

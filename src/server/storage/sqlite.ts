@@ -21,6 +21,7 @@ import { createSqliteFaults } from './sqlite/faults.ts';
 import { createSqliteSmsVerifications } from './sqlite/sms-verifications.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
+import { secureDatabaseFile } from './sqlite/file-access.ts';
 import { createSqliteDomains } from './sqlite/domains.ts';
 import { createSqliteInboxes } from './sqlite/inboxes.ts';
 import { createSqliteMessages } from './sqlite/messages.ts';
@@ -48,7 +49,9 @@ export interface SqliteStoreOptions {
 }
 
 /**
- * Opens (and migrates) a SQLite store.
+ * Opens (and migrates) a SQLite store. A database file is created 0600 (an
+ * existing one the service user owns is taken down to 0600, with its `-wal`
+ * and `-shm`), and a folder other users may write to is refused.
  *
  * @example
  * ```ts
@@ -61,6 +64,8 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
   // Loaded here, not imported at the top: a static import of node:sqlite fails at link time on a
   // Node.js without it, before the entry point's version check could say which Node.js is needed.
   const { DatabaseSync } = process.getBuiltinModule('node:sqlite');
+  // The file (and so its -wal and -shm, which SQLite gives the same mode) is the service user's alone.
+  if (path !== ':memory:') secureDatabaseFile(path);
   const db = new DatabaseSync(path, { enableForeignKeyConstraints: true });
   if (path !== ':memory:') {
     db.exec('PRAGMA journal_mode = WAL');

@@ -12,11 +12,15 @@ import type { CreatedInbox } from '../../../src/wire/schemas.ts';
 
 const KEY = 'tm_fairsharefairsharefairshare01';
 
-/** A spam scanner that accepts connections and never answers, until the test lets go of them. */
-async function silentScanner(): Promise<{ url: string; sockets: Set<Socket>; close(): Promise<void> }> {
+/** A spam scanner that accepts connections and never answers, until the test lets go of them; `received` holds what each was sent. */
+async function silentScanner(): Promise<{ url: string; sockets: Set<Socket>; received: Map<Socket, string>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const listener = createServer((socket) => {
+  const received = new Map<Socket, string>();
+  // Half-open allowed: reading the request must not answer the client's end of it with an end.
+  const listener = createServer({ allowHalfOpen: true }, (socket) => {
     sockets.add(socket);
+    received.set(socket, '');
+    socket.on('data', (d: Buffer) => received.set(socket, (received.get(socket) ?? '') + d.toString('latin1')));
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
   });
@@ -25,6 +29,7 @@ async function silentScanner(): Promise<{ url: string; sockets: Set<Socket>; clo
   return {
     url: `spamd://127.0.0.1:${port}`,
     sockets,
+    received,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => listener.close(resolve));
@@ -53,9 +58,10 @@ test('a guest holding its share of spam checks gets 429 naming the share, while 
     const userMessage = await mailed(harness, userInbox, userHeaders);
     const check = (id: string, headers: Record<string, string>) => harness.call(`/messages/${id}/spam-check`, { method: 'POST', headers });
 
-    // Sixteen at once (the node's whole pool), eight through each of the guest's tokens.
+    // Sixteen at once (the node's whole pool), eight through each of the guest's tokens: its share
+    // is eight, of which the scanner is sent five (spamd's children), the other three wait their turn.
     const pending = Array.from({ length: 16 }, (_, i) => check(guestChecks[i % 2]!.id, guestChecks[i % 2]!.headers));
-    await expect.poll(() => scanner.sockets.size).toBe(8);
+    await expect.poll(() => scanner.sockets.size).toBe(5);
     const answered: Array<Awaited<(typeof pending)[number]>> = [];
     for (const p of pending) void p.then((r) => answered.push(r));
     await expect.poll(() => answered.length).toBe(8);
@@ -69,14 +75,79 @@ test('a guest holding its share of spam checks gets 429 naming the share, while 
     }
     expect((await fetch(`${harness.server.url}/healthz`)).status).toBe(200);
 
-    // The user on the same address gets a slot: its scan reaches the scanner.
+    // The user on the same address gets a slot of its share (its turn at the scanner: the next test).
     const userCheck = check(userMessage, userHeaders);
-    await expect.poll(() => scanner.sockets.size).toBe(9);
     // The scanner lets go: every admitted check ends as a failed scan, not as a refusal.
-    for (const socket of scanner.sockets) socket.destroy();
-    const ended = await Promise.all([...pending, userCheck]);
+    const release = setInterval(() => {
+      for (const socket of scanner.sockets) socket.destroy();
+    }, 50);
+    let ended: Array<Awaited<(typeof pending)[number]>>;
+    try {
+      ended = await Promise.all([...pending, userCheck]);
+    } finally {
+      clearInterval(release);
+    }
     expect(ended.filter((r) => r.status === 502)).toHaveLength(9);
     expect((await userCheck).status).toBe(502);
+  } finally {
+    await harness.close();
+    await scanner.close();
+  }
+});
+
+const KEY_2 = 'tm_fairsharefairsharefairshare02';
+
+test('a user\'s spam check waits for one scan to end, not for the guest\'s queue: the scanner is sent 5 at once and the user\'s goes next', async () => {
+  test.setTimeout(120_000);
+  const scanner = await silentScanner();
+  const harness = await startHarness({ apiKeys: [KEY, KEY_2], spamCheck: scanner.url, spamCheckTimeoutMs: 120_000 });
+  try {
+    const guestInbox = await harness.createInbox();
+    const guestHeaders = { 'x-inbox-token': guestInbox.token };
+    const guestMessage = await mailed(harness, guestInbox, guestHeaders);
+    const users = await Promise.all(
+      [KEY, KEY_2].map(async (key) => {
+        const headers = { authorization: `Bearer ${key}` };
+        const inbox = await harness.createInbox({}, headers);
+        return { headers, inbox, message: await mailed(harness, inbox, headers) };
+      }),
+    );
+    const check = (id: string, headers: Record<string, string>) => harness.call(`/messages/${id}/spam-check`, { method: 'POST', headers });
+    const sentTo = (address: string) => [...scanner.received.values()].filter((data) => data.includes(`To: ${address}`)).length;
+
+    // The guest's whole share (8): five sent to the scanner, three waiting.
+    const pending = Array.from({ length: 8 }, () => check(guestMessage, guestHeaders));
+    await expect.poll(() => scanner.sockets.size).toBe(5);
+    // The user's check, then the second user's eight: the node holds 16, so exactly one of those is
+    // refused once the first user's check is held (admitted checks are queued in the same step).
+    pending.push(check(users[0]!.message, users[0]!.headers));
+    const probes = Array.from({ length: 8 }, () => check(users[1]!.message, users[1]!.headers));
+    const refused: number[] = [];
+    for (const p of probes) void p.then((r) => r.status === 429 && refused.push(r.status));
+    await expect.poll(() => refused.length).toBe(1);
+    pending.push(...probes);
+    expect(sentTo(users[0]!.inbox.address)).toBe(0);
+
+    // One guest scan ends: the next sent is the first user's (nothing in flight, first in line), not the guest's.
+    const [first] = scanner.sockets;
+    first!.destroy();
+    await expect.poll(() => sentTo(users[0]!.inbox.address)).toBe(1);
+    expect(sentTo(guestInbox.address)).toBe(5);
+    // The next: the second user's, still ahead of the guest's three waiting ones.
+    const [second] = scanner.sockets;
+    second!.destroy();
+    await expect.poll(() => sentTo(users[1]!.inbox.address)).toBe(1);
+    expect(sentTo(guestInbox.address)).toBe(5);
+    expect(scanner.sockets.size).toBe(5);
+
+    const letGo = setInterval(() => {
+      for (const socket of scanner.sockets) socket.destroy();
+    }, 50);
+    try {
+      await Promise.all(pending);
+    } finally {
+      clearInterval(letGo);
+    }
   } finally {
     await harness.close();
     await scanner.close();

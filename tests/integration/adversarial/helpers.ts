@@ -163,6 +163,11 @@ export class RawSmtp {
     });
   }
 
+  /** Goes on over another socket of the same connection (a TLS socket made on it after STARTTLS). */
+  static over(socket: net.Socket): RawSmtp {
+    return new RawSmtp(socket);
+  }
+
   /** The next reply; rejects if the connection closes first. */
   async reply(): Promise<Reply> {
     for (;;) {

@@ -72,6 +72,31 @@ test('sweeping on demand returns the ids of the expired inboxes', async ({ clock
   }
 });
 
+test('one sweep deletes at most 10 passes of --sweep-batch inboxes, a user\'s among the first though a guest\'s expired before it; the rest go at the next sweep', async ({ clock }) => {
+  const database = await projectDatabase();
+  const server = await startServer({ ...database.options, inboxTtlSeconds: 60, sweepBatch: 2, rateLimit: false, apiKeys: [KEY_A], now: () => clock.now });
+  try {
+    const api = apiOf(server);
+    const guest: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      guest.push((await api('POST', '/inboxes')).body.data.id as string);
+      clock.advance(10);
+    }
+    const owned = (await api('POST', '/inboxes', { bearer: KEY_A })).body.data.id as string;
+    clock.advance(60_000);
+    const first = await server.sweepExpired();
+    expect(first).toHaveLength(20);
+    // The user's inbox expired after all 24 of the guest's, and is deleted in the first pass.
+    expect(first.slice(0, 2)).toEqual([guest[0], owned]);
+    expect(first.slice(2)).toEqual(guest.slice(1, 19));
+    expect(await server.sweepExpired()).toEqual(guest.slice(19));
+    expect(await server.sweepExpired()).toEqual([]);
+  } finally {
+    await server.close();
+    await database.drop();
+  }
+});
+
 test.describe('with inboxes that never expire', () => {
   test.use({ serverOptions: { inboxTtlSeconds: null } });
 

@@ -43,3 +43,31 @@ test.describe('AWS SNS', () => {
     expect((await phone.handle.messages()).items).toEqual([]);
   });
 });
+
+test.describe('AWS SNS error XML', () => {
+  test('echoes a parameter with control characters as well-formed XML: the SDK still raises InvalidParameterException, the characters XML cannot carry replaced', async ({ local }) => {
+    const sns = new SNSClient({ region: 'us-east-1', endpoint: `${local.url}/sms/sns`, credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'secret' }, maxAttempts: 1 });
+    try {
+      const hostile = '+1\u0000\u0001\u0008\u000b\u001b[31m\u007f\u0085\r<&>"\'\uFFFF';
+      const error = await sns.send(new PublishCommand({ PhoneNumber: hostile, Message: 'x' })).then(() => null, (e: unknown) => e as SNSServiceException);
+      expect(error).toBeInstanceOf(SNSServiceException);
+      expect({ name: error?.name, status: error?.$metadata.httpStatusCode }).toEqual({ name: 'InvalidParameterException', status: 400 });
+      // What XML can carry comes back as sent (markup, DEL, NEL, CR); the rest as U+FFFD, one each.
+      expect(error?.message).toContain('+1\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD[31m\u007f\u0085\r<&>"\'\uFFFD is not valid to publish to');
+
+      const raw = await fetch(`${local.url}/sms/sns`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ Action: 'Publish', PhoneNumber: hostile, Message: 'x' }).toString(),
+      });
+      const xml = await raw.text();
+      expect(raw.status).toBe(400);
+      // Nothing outside XML 1.0's Char production, and no raw markup from the input.
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDFFF]/);
+      expect(xml).toContain('&lt;&amp;&gt;&quot;&apos;');
+    } finally {
+      sns.destroy();
+    }
+  });
+});

@@ -46,7 +46,7 @@ test('local-only rules are marked and left out of the score; the scanner\'s own 
   expect(result.rules[0]?.name).toBe('DRUGS_ERECTILE');
 });
 
-test(`at most ${MAX_SCANS_IN_FLIGHT} scans run at once; one more is refused at once, not queued`, async () => {
+test(`at most ${MAX_SCANS_IN_FLIGHT} scans are held (sent or waiting their turn); one more is refused at once`, async () => {
   const sockets = new Set<Socket>();
   const silent = createServer((socket) => void sockets.add(socket));
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

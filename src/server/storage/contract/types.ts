@@ -227,20 +227,8 @@ export interface CredentialStore {
   spendConnectCode(codeHash: string): Promise<{ userId: string; challenge: string; redirectUri: string; expiresAt: number; used: boolean; keyHash: string | null } | null>;
 }
 
-/** A cap on active inboxes that `createInbox` keeps atomically. */
-export interface InboxCap {
-  /** What is counted: guest inboxes of the creating address, or inboxes of the owner. */
-  count: 'guestsOfAddress' | 'ownedBy';
-  /** The most active inboxes allowed, the new one included. */
-  max: number;
-  /**
-   * A second cap on the same subject (the address's guest inboxes, or the
-   * owner's), counting only the active inboxes whose local part starts with
-   * `localPartPrefix` (a phone's country code): the most allowed, the new one
-   * included.
-   */
-  prefix?: { localPartPrefix: string; max: number };
-}
+export type { InboxCap } from './inbox-cap.ts';
+import type { InboxCap } from './inbox-cap.ts';
 
 /** The inboxes aggregate of a {@link Store}. */
 export interface InboxStore {
@@ -288,10 +276,13 @@ export interface InboxStore {
   /** Deletes an inbox with its messages; returns how many messages went, or null if unknown. */
   deleteInbox(id: string): Promise<{ messagesDeleted: number } | null>;
   /**
-   * Deletes expired inboxes and their data; returns their ids. With several
-   * nodes on one database, each expired inbox is returned by one call only.
+   * Deletes at most `maxInboxes` expired inboxes (omitted: all) with their
+   * data; returns their ids in the order chosen: round one takes every owner's
+   * (`SWEEP_OWNER_SQL`) inbox that expired first, round two every owner's
+   * second, each round in expiry order. With several nodes on one database,
+   * each expired inbox is returned by one call only.
    */
-  sweepExpired(now: number): Promise<string[]>;
+  sweepExpired(now: number, maxInboxes?: number): Promise<string[]>;
 }
 
 /** The messages aggregate of a {@link Store}. */

@@ -12,6 +12,7 @@ import { newId } from '../contract/ids.ts';
 import type { InboxCap, InboxRecord, InboxStore } from '../contract/types.ts';
 import { keysetPage, mapRow, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
 import type { PgSql, Sql } from './database.ts';
+import { SWEEP_OWNER_SQL } from '../contract/retention-types.ts';
 import { pruneRateLimits } from './ratelimits.ts';
 
 /** Every column of an inbox row, joined with its domain (`i`, `d`). */
@@ -133,8 +134,17 @@ export function createPostgresInboxes(sql: PgSql): InboxStore {
       const row = await sql.get('DELETE FROM inboxes WHERE id = $1 RETURNING message_count', id);
       return row ? { messagesDeleted: Number(row.message_count) } : null;
     },
-    async sweepExpired(now) {
-      const rows = await sql.all('DELETE FROM inboxes WHERE expires_at IS NOT NULL AND expires_at <= $1 RETURNING id', now);
+    async sweepExpired(now, maxInboxes) {
+      // Chosen in turn, then deleted: a row another node deleted meanwhile is simply not returned here.
+      const rows = await sql.all(
+        `WITH chosen AS (SELECT id, ord FROM (SELECT id, ROW_NUMBER() OVER (ORDER BY turn, expires_at, n) AS ord FROM (
+           SELECT id, n, expires_at, ROW_NUMBER() OVER (PARTITION BY ${SWEEP_OWNER_SQL} ORDER BY expires_at, n) AS turn
+           FROM inboxes WHERE expires_at IS NOT NULL AND expires_at <= $1) turns) ordered ORDER BY ord LIMIT $2),
+         gone AS (DELETE FROM inboxes WHERE id IN (SELECT id FROM chosen) AND expires_at <= $1 RETURNING id)
+         SELECT gone.id FROM gone JOIN chosen USING (id) ORDER BY chosen.ord`,
+        now,
+        maxInboxes ?? null,
+      );
       // Ended rate-limit windows go with the same periodic sweep.
       await pruneRateLimits(sql, now);
       return rows.map((r) => String(r.id));

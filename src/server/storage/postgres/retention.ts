@@ -7,13 +7,21 @@
  * @packageDocumentation
  */
 import type { RetentionStore } from '../contract/types.ts';
+import { SWEEP_OWNER_SQL } from '../contract/retention-types.ts';
+
+/** The inboxes holding mail past its retention, oldest mail first and fairly between owners (see `sweepOldMessages`). */
+const OLD_MAIL_IN_TURN = `SELECT inbox_id FROM (
+  SELECT o.inbox_id, o.oldest, ROW_NUMBER() OVER (PARTITION BY ${SWEEP_OWNER_SQL} ORDER BY o.oldest, o.inbox_id) AS turn
+  FROM (SELECT inbox_id, MIN(received_at) AS oldest FROM messages WHERE received_at < $1 GROUP BY inbox_id) o
+  JOIN inboxes ON inboxes.id = o.inbox_id
+) turns ORDER BY turn, oldest, inbox_id LIMIT $2`;
 import type { PgSql } from './database.ts';
 
 /** The retention queries of a PostgreSQL store. */
 export function createPostgresRetention(sql: PgSql): RetentionStore {
   return {
     async sweepOldMessages(receivedBefore, maxInboxes) {
-      const inboxes = await sql.all('SELECT DISTINCT inbox_id FROM messages WHERE received_at < $1 LIMIT $2', receivedBefore, maxInboxes);
+      const inboxes = await sql.all(OLD_MAIL_IN_TURN, receivedBefore, maxInboxes);
       let deleted = 0;
       for (const row of inboxes) {
         deleted += await sql.transaction(async (tx) => {

@@ -9,6 +9,13 @@ import { INBOX_CURSOR, decodeCursor, encodeCursor } from '../contract/cursor.ts'
 import type { InboxCap, InboxRecord, InboxStore } from '../contract/types.ts';
 import { keysetPage, mapRow, newId, num, numberOrNull, rowMapper, text, textOrNull } from './database.ts';
 import type { Sql } from './database.ts';
+import { SWEEP_OWNER_SQL } from '../contract/retention-types.ts';
+
+/** Expired inboxes in their sweep's turn: each owner's by expiry, round by round (see `sweepExpired`); LIMIT -1 is no limit. */
+const EXPIRED_IN_TURN = `SELECT id FROM (
+  SELECT id, n, expires_at, ROW_NUMBER() OVER (PARTITION BY ${SWEEP_OWNER_SQL} ORDER BY expires_at, n) AS turn
+  FROM inboxes WHERE expires_at IS NOT NULL AND expires_at <= ?
+) ORDER BY turn, expires_at, n LIMIT ?`;
 
 /** Every column of an inbox row, joined with its domain (`i`, `d`). */
 const SELECT_INBOX = `SELECT i.id, i.local_part, i.domain_id, d.domain, i.owner_user_id, i.label, i.forward_to, i.created_at,
@@ -124,9 +131,9 @@ export function createSqliteInboxes(sql: Sql): InboxStore {
         return { messagesDeleted: Number(row.message_count) };
       });
     },
-    async sweepExpired(now) {
+    async sweepExpired(now, maxInboxes) {
       return sql.transaction(() => {
-        const ids = sql.all('SELECT id FROM inboxes WHERE expires_at IS NOT NULL AND expires_at <= ?', now).map((r) => String(r.id));
+        const ids = sql.all(EXPIRED_IN_TURN, now, maxInboxes ?? -1).map((r) => String(r.id));
         for (const id of ids) sql.run('DELETE FROM inboxes WHERE id = ?', id);
         return ids;
       });

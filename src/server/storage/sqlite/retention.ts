@@ -4,6 +4,14 @@
  * @packageDocumentation
  */
 import type { RetentionStore } from '../contract/types.ts';
+import { SWEEP_OWNER_SQL } from '../contract/retention-types.ts';
+
+/** The inboxes holding mail past its retention, oldest mail first and fairly between owners (see `sweepOldMessages`). */
+const OLD_MAIL_IN_TURN = `SELECT inbox_id FROM (
+  SELECT o.inbox_id, o.oldest, ROW_NUMBER() OVER (PARTITION BY ${SWEEP_OWNER_SQL} ORDER BY o.oldest, o.inbox_id) AS turn
+  FROM (SELECT inbox_id, MIN(received_at) AS oldest FROM messages WHERE received_at < ? GROUP BY inbox_id) o
+  JOIN inboxes ON inboxes.id = o.inbox_id
+) turns ORDER BY turn, oldest, inbox_id LIMIT ?`;
 import type { Sql } from './database.ts';
 
 /** The retention queries of a SQLite store (one process: nothing to share). */
@@ -11,7 +19,7 @@ export function createSqliteRetention(sql: Sql): RetentionStore {
   return {
     async sweepOldMessages(receivedBefore, maxInboxes) {
       return sql.transaction(() => {
-        const inboxes = sql.all('SELECT DISTINCT inbox_id FROM messages WHERE received_at < ? LIMIT ?', receivedBefore, maxInboxes);
+        const inboxes = sql.all(OLD_MAIL_IN_TURN, receivedBefore, maxInboxes);
         let deleted = 0;
         for (const row of inboxes) {
           const inboxId = String(row.inbox_id);
