@@ -267,6 +267,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(bus ? { bus } : {}),
       ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
     });
+    cleanups.push(() => ctx.pools.close());
     const served = await serve(ctx, options, metrics, cleanups);
     gauges.openStreams = () => ctx.streamCaps.open();
     gauges.openSmtpSessions = () => served.smtp.openSessions();

@@ -15,6 +15,8 @@ import { createDeliveryFaults } from '../faults/table.ts';
 import { createIntake } from '../intake/intake.ts';
 import { isSharedService } from '../auth/caller.ts';
 import { createWebhooks } from '../sms/callbacks.ts';
+import { createNodePools } from './pools.ts';
+import type { NodePools } from './pools.ts';
 import type { Webhooks } from '../sms/callbacks.ts';
 import type { Intake } from '../intake/intake.ts';
 import type { StoreObserver } from '../intake/store-copies.ts';
@@ -62,6 +64,8 @@ export interface ServerContext {
    * store's bounds. Whoever owns the context closes it (`intake.close()`).
    */
   intake: Intake;
+  /** The node's pools (check shares, the analysis runner), made once; whoever owns the context closes them. */
+  pools: NodePools;
   /** The node's webhook sender (provider callbacks and receipts), within its bounds. */
   webhooks: Webhooks;
   /** The ports this service listens on, filled in as they open (webhooks never call them). */
@@ -152,6 +156,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     intake,
     webhooks,
     ownPorts,
+    pools: createNodePools(),
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
     spamScanner: options.config.spamCheck ? createSpamScanner({ ...options.config.spamCheck, maxInFlight: options.config.bounds.spamCheckConcurrency }) : null,
   };

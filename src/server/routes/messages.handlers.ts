@@ -13,22 +13,16 @@ import { contentDisposition, toMessage, toMessageSummary } from '../http/present
 import { InvalidCursorError } from '../storage/contract/cursor.ts';
 import type { MessageRecord } from '../storage/contract/types.ts';
 import { authenticationCheckRoute, deleteMessageRoute, getAttachmentRoute, getMessageRoute, getRawRoute, listMessagesRoute, spamCheckRoute, updateMessageRoute } from './messages.routes.ts';
-import { MAX_SCANS_IN_FLIGHT, SpamCheckError } from '../spam/scanner.ts';
-import { createFairShare } from '../auth/fair-share.ts';
+import { SpamCheckError } from '../spam/scanner.ts';
 import { callerOf } from '../auth/caller.ts';
 import type { FairShare } from '../auth/fair-share.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import { AuthenticationCheckError, assertMailauthInstalled, authenticationSession } from '../../checks/authentication.ts';
-import { AnalysisBoundError, AnalysisFailedError, createAnalysisRunner } from '../../checks/analysis-runner.ts';
+import { AnalysisBoundError, AnalysisFailedError } from '../../checks/analysis-runner.ts';
+import { AUTHENTICATION_TIMEOUT_MS } from '../context/pools.ts';
 import type { AnalysisRunner } from '../../checks/analysis-runner.ts';
 import type { AuthenticationCheck, AuthenticationCheckRequest } from '../../wire/authentication-check.ts';
 
-/** Longest an authentication check may take. */
-const AUTHENTICATION_TIMEOUT_MS = 10_000;
-/** Most authentication checks one node runs at once, and one caller's share of them; more are refused at once, never queued. */
-const AUTHENTICATION_CHECKS = { name: 'authentication checks', total: 8, perCaller: 4 };
-/** Most spam checks one node runs at once (its scanner's own bound), and one caller's share of them. */
-const SPAM_CHECKS = { name: 'spam checks', total: MAX_SCANS_IN_FLIGHT, perCaller: MAX_SCANS_IN_FLIGHT / 2 };
 
 /** Headers that keep a download from being rendered or sniffed as a page of the API's origin. */
 const DOWNLOAD_HEADERS = {
@@ -241,10 +235,8 @@ export function createMessageRoutes(ctx: ServerContext): OpenAPIHono<AppEnv> {
   app.openapi(updateMessageRoute, updateMessage(ctx));
   app.openapi(getAttachmentRoute, getAttachment(ctx));
   app.openapi(getRawRoute, getRaw(ctx));
-  // One caller can use up only its own share of each pool; the checks run where a bound can stop them.
-  const shares = { spam: createFairShare(SPAM_CHECKS), authentication: createFairShare(AUTHENTICATION_CHECKS) };
-  const runner = createAnalysisRunner({ timeoutMs: AUTHENTICATION_TIMEOUT_MS, concurrency: 2, queue: AUTHENTICATION_CHECKS.total });
-  app.openapi(spamCheckRoute, spamCheck(ctx, shares));
-  app.openapi(authenticationCheckRoute, authenticationCheck(ctx, shares, runner));
+  // One caller can use up only its own share of each pool; the checks run where a bound can stop them (the node's pools).
+  app.openapi(spamCheckRoute, spamCheck(ctx, ctx.pools.checks));
+  app.openapi(authenticationCheckRoute, authenticationCheck(ctx, ctx.pools.checks, ctx.pools.analysis));
   return app;
 }
