@@ -21,10 +21,11 @@ import { startSweeper } from './expiry.ts';
 import { createRateLimiter } from './http/ratelimit.ts';
 import type { AppMount } from './http/mount.ts';
 import { closeHttp, createHttpServer, listen } from './http-server.ts';
-import { createDrain } from './drain.ts';
+import { createDrain, drainingFront } from './drain.ts';
+import type { Drain } from './drain.ts';
 import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
 import type { ServiceMetrics } from './metrics.ts';
-import { createProbes } from './probes.ts';
+import { createProbes, hostRuleOf } from './probes.ts';
 import { prepareMessage } from './mail/prepare.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import type { SmtpIntake } from './smtp/intake.ts';
@@ -286,13 +287,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     let selfApiUrl = `http://${urlHost(config.http.host)}:${config.http.port}${API_PREFIX}`;
     const app = createApp(ctx, {
       rateLimiter,
+      ...(config.operations.metrics ? { observe: metrics.http } : {}),
       ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}),
       ...(options.mounts ? { mounts: options.mounts, selfApiUrl: () => selfApiUrl } : {}),
     });
 
-    let draining = () => false;
+    let drain: Drain | null = null;
+    ctx.liveStreams.observe(metrics.stream);
     const hooks = {
-      front: createProbes({ draining: () => draining(), metrics }),
+      front: drainingFront(createProbes({ draining: () => drain?.draining() ?? false, metrics, hostRule: hostRuleOf(config) }), () => drain),
       onStatus: (status: number) => (status === 429 ? metrics.capReached('http_429') : status === 503 ? metrics.databaseError('http') : undefined),
     };
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
@@ -301,8 +304,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     cleanups.push(() => smtp.close());
     gauges.openStreams = () => ctx.streamCaps.open();
     gauges.openSmtpSessions = () => smtp.openSessions();
-    const drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, metrics, logger });
-    draining = drain.draining;
+    drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, streams: ctx.liveStreams, metrics, logger });
     // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
     cleanups.push(() => ctx.faults.close());
     const sweeper = startSweeper(ctx);
@@ -325,7 +327,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       config,
       sweepExpired: () => sweeper.sweep(),
       // close() during a drain does not wait for it: it stops everything now.
-      drain: () => (drained ??= drain.run().then(() => (closing ??= runCleanups()))),
+      drain: () => (drained ??= drain!.run().then(() => (closing ??= runCleanups()))),
       close: () => (closing ??= runCleanups()),
     };
   } catch (error) {

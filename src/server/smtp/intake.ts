@@ -75,6 +75,7 @@ export async function startSmtpIntake(ctx: ServerContext, opts: StartSmtpIntakeO
     port: intake.port,
     drain: (graceMs) => intake.drain(graceMs),
     openSessions: () => intake.openSessions(),
+    cut: () => intake.cut(),
     async close() {
       await intake.close();
       await forwarder?.close();
