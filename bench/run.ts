@@ -313,7 +313,7 @@ if (results.balancer) {
   } else {
     const direct = outcome.events[0]?.latency;
     section(
-      `An event through the balancer vs one node direct: a message's SMTP send to its event on a stream, one at a time (ms, ${direct?.n ?? 0} events each)`,
+      `An event through the balancer vs the node direct: a message's SMTP send (to node 1) to its event on a stream, one at a time (ms, ${direct?.n ?? 0} events each)`,
       ['setup', 'p50', 'p95', 'max', 'p50 vs direct'],
       outcome.events.map((e) => [e.setup, fmt(e.latency.p50), fmt(e.latency.p95), fmt(e.latency.max), `${e.latency.p50 - (direct?.p50 ?? 0) >= 0 ? '+' : ''}${fmt(e.latency.p50 - (direct?.p50 ?? 0))}`]),
     );
