@@ -1,7 +1,7 @@
 /**
  * The drain of a node (SIGTERM under `inboxkit serve`): readiness fails
  * first; after the notice (the time a balancer needs to notice) event
- * streams are handed over (told `retry: 100` and ended, so their clients
+ * streams are handed over (told `retry: 20` and ended, so their clients
  * resume on another node from `Last-Event-ID` at once), new SMTP sessions
  * are answered 421 while the transactions in flight finish, new app requests
  * are answered 503 while those in flight finish; `/livez`, `/readyz` and
@@ -22,7 +22,7 @@ import type { ServiceMetrics } from './metrics.ts';
 import type { SmtpIntake } from './smtp/intake.ts';
 
 /** The `retry:` (ms) a handed-over stream is told: its client reconnects at once, through the balancer, to another node. */
-export const HANDOVER_RETRY_MS = 100;
+export const HANDOVER_RETRY_MS = 20;
 
 /** What a drain works on. */
 export interface DrainParts {

@@ -70,8 +70,11 @@ export interface ServiceMetrics {
   drained(figures: DrainFigures): void;
   /**
    * Resolves once a scrape began after the last count changed (at once when
-   * nothing was ever scraped, or nothing changed since), or at `deadline`
-   * (epoch ms): a draining node's last counts reach Prometheus.
+   * nothing was ever scraped, or nothing changed since), or when two of the
+   * scraper's intervals (the time between its last two scrapes) and half a
+   * second have passed since its last scrape with none (it stopped coming),
+   * or at `deadline` (epoch ms): a draining node's last counts reach
+   * Prometheus.
    */
   scraped(deadline: number): Promise<void>;
   /** The text exposition, or null when metrics are off. */
@@ -183,9 +186,10 @@ export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetri
   const s = serviceSeries(prom, registry, gauges);
   s.draining.set(0);
   s.drainSeconds.set(0);
-  // When a count last changed, and when the last scrape began (performance.now()).
+  // When a count last changed, and when the last two scrapes began (performance.now()).
   let changed = 0;
   let scrapeBegan = -1;
+  let scrapeBefore = -1;
   const count = <T extends unknown[]>(record: (...args: T) => void) => (...args: T) => {
     changed = performance.now();
     record(...args);
@@ -211,11 +215,15 @@ export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetri
       s.drainCut.inc({ what: 'http_requests' }, figures.cutHttpRequests);
     },
     scraped: async (deadline) => {
-      while (scrapeBegan >= 0 && scrapeBegan <= changed && Date.now() < deadline) {
+      // A scraper that stopped coming (Prometheus away) is not waited for past two of its intervals.
+      const interval = scrapeBefore >= 0 ? scrapeBegan - scrapeBefore : 0;
+      const givenUpAt = scrapeBegan + 2 * interval + 500;
+      while (scrapeBegan >= 0 && scrapeBegan <= changed && performance.now() < givenUpAt && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(50, deadline - Date.now()))).unref());
       }
     },
     render: async () => {
+      scrapeBefore = scrapeBegan;
       scrapeBegan = performance.now();
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

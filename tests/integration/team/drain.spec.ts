@@ -95,8 +95,8 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 and new API re
     const next = await smtp.command('MAIL FROM:<app@example.test>');
     expect(next.code).toBe(421);
 
-    // The stream was handed over: told to reconnect at once (retry: 100), then ended cleanly.
-    expect(await streamText).toMatch(/retry: 100\n\n$/);
+    // The stream was handed over: told to reconnect at once (retry: 20), then ended cleanly.
+    expect(await streamText).toMatch(/retry: 20\n\n$/);
     expect(await post.finish()).toBe(200);
     expect(await exited).toBe(0);
 
