@@ -20,8 +20,14 @@ export interface Sweeper {
 const RETENTION_INBOXES_PER_PASS = 100;
 const RETENTION_PASSES = 10;
 
-/** Deletes the mail received before `cutoff` (`--message-ttl`), in bounded passes. */
-async function sweepOldMail(ctx: ServerContext, cutoff: number): Promise<void> {
+/** Told what each sweep did (the metrics). */
+export interface SweepObserver {
+  /** A sweep ended: the expired inboxes it deleted, the messages past their retention it deleted, and how long it took. */
+  swept(expiredInboxes: number, retainedMessages: number, seconds: number): void;
+}
+
+/** Deletes the mail received before `cutoff` (`--message-ttl`), in bounded passes; resolves with how many messages. */
+async function sweepOldMail(ctx: ServerContext, cutoff: number): Promise<number> {
   let deleted = 0;
   for (let pass = 0; pass < RETENTION_PASSES; pass++) {
     const gone = await ctx.store.sweepOldMessages(cutoff, RETENTION_INBOXES_PER_PASS);
@@ -29,24 +35,27 @@ async function sweepOldMail(ctx: ServerContext, cutoff: number): Promise<void> {
     if (gone === 0) break;
   }
   if (deleted > 0) ctx.logger.info({ count: deleted }, 'deleted mail past its retention (--message-ttl)');
+  return deleted;
 }
 
 /**
  * Starts sweeping every `ctx.config.sweepIntervalMs`. The timer is unref'd, so
  * it never keeps the process alive on its own.
  */
-export function startSweeper(ctx: ServerContext): Sweeper {
+export function startSweeper(ctx: ServerContext, observer?: SweepObserver): Sweeper {
   let running: Promise<string[]> | null = null;
 
   const sweep = (): Promise<string[]> => {
     running ??= (async () => {
       try {
+        const began = performance.now();
         const now = ctx.now();
         const ids = await ctx.store.sweepExpired(now);
         for (const inboxId of ids) ctx.bus.publish({ type: 'inbox.expired', inboxId });
         if (ids.length > 0) ctx.logger.info({ count: ids.length }, 'swept expired inboxes');
         const ttl = ctx.config.operations.messageTtlSeconds;
-        if (ttl !== null) await sweepOldMail(ctx, now - ttl * 1000);
+        const retained = ttl === null ? 0 : await sweepOldMail(ctx, now - ttl * 1000);
+        observer?.swept(ids.length, retained, (performance.now() - began) / 1000);
         return ids;
       } finally {
         running = null;

@@ -66,6 +66,8 @@ export interface ServiceMetrics {
   stream(what: (typeof STREAM_HAPPENINGS)[number], count: number): void;
   /** Whether the node is draining. */
   setDraining(draining: boolean): void;
+  /** An expiry sweep ended (see `expiry.ts`). */
+  swept(expiredInboxes: number, retainedMessages: number, seconds: number): void;
   /** A drain is over: how long it took and what it cut. */
   drained(figures: DrainFigures): void;
   /**
@@ -85,6 +87,11 @@ export interface ServiceMetrics {
 export interface MetricsGauges {
   openStreams(): number;
   openSmtpSessions(): number;
+  /**
+   * The PostgreSQL side (absent on SQLite: its series are not exposed): the
+   * pool's connections and whether the `LISTEN` connection is up.
+   */
+  database?: () => { busy: number; idle: number; waiting: number; listening: boolean } | null;
 }
 
 /** Metrics that record nothing (metrics off). */
@@ -101,6 +108,7 @@ export function noMetrics(): ServiceMetrics {
     stream() {},
     setDraining() {},
     drained() {},
+    swept() {},
     scraped: () => Promise.resolve(),
     render: () => Promise.resolve(null),
   };
@@ -165,7 +173,32 @@ function serviceSeries(prom: PromClient, registry: PromClientModule.Registry, ga
     draining: gauge('inboxkit_draining', '1 while this node drains (readiness fails), else 0.'),
     drainSeconds: gauge('inboxkit_drain_duration_seconds', 'How long the last drain of this node took, until nothing was left or its timeout cut the rest (0 before a drain).'),
     drainCut: counter(prom, registry, 'inboxkit_drain_cut_total', 'What drains of this node cut at --drain-timeout: SMTP sessions and HTTP requests still open.', { name: 'what', values: DRAIN_CUTS }),
+    expired: counter(prom, registry, 'inboxkit_expired_inboxes_deleted_total', 'Expired inboxes (and their mail) deleted by the expiry sweeps of this node.'),
+    retained: counter(prom, registry, 'inboxkit_retention_messages_deleted_total', 'Messages past their retention (--message-ttl) deleted by the expiry sweeps of this node.'),
+    sweepSeconds: new prom.Histogram({ name: 'inboxkit_sweep_duration_seconds', help: 'How long each expiry sweep of this node took.', buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30], registers: [registry] }),
   };
+}
+
+/** The PostgreSQL gauges, read at each scrape: only on a node with a PostgreSQL store. */
+function databaseSeries(prom: PromClient, registry: PromClientModule.Registry, read: NonNullable<MetricsGauges['database']>): void {
+  new prom.Gauge({
+    name: 'inboxkit_database_pool_connections',
+    help: 'Connections of this node\'s PostgreSQL pool, by state: busy (in use), idle, waiting (queries waiting for a connection).',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const now = read();
+      for (const state of ['busy', 'idle', 'waiting'] as const) this.set({ state }, now?.[state] ?? 0);
+    },
+  });
+  new prom.Gauge({
+    name: 'inboxkit_database_listen_connected',
+    help: '1 while this node\'s LISTEN connection to PostgreSQL (the event streams across nodes) is up, else 0.',
+    registers: [registry],
+    collect() {
+      this.set(read()?.listening ? 1 : 0);
+    },
+  });
 }
 
 /**
@@ -184,6 +217,7 @@ export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetri
   // prom-client's own names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds …), as every Node service exposes them.
   prom.collectDefaultMetrics({ register: registry });
   const s = serviceSeries(prom, registry, gauges);
+  if (gauges.database) databaseSeries(prom, registry, gauges.database);
   s.draining.set(0);
   s.drainSeconds.set(0);
   // When a count last changed, and when the last two scrapes began (performance.now()).
@@ -207,6 +241,11 @@ export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetri
       s.httpSeconds.observe({ route, method }, seconds);
     }),
     stream: count((what, n) => s.streams.inc({ what }, n)),
+    swept: count((expiredInboxes, retainedMessages, seconds) => {
+      s.expired.inc(expiredInboxes);
+      s.retained.inc(retainedMessages);
+      s.sweepSeconds.observe(seconds);
+    }),
     setDraining: (on) => s.draining.set(on ? 1 : 0),
     drained: (figures) => {
       s.drainSeconds.set(figures.seconds);

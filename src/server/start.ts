@@ -217,6 +217,13 @@ async function openStore(config: ResolvedConfig, clock: { now?: () => number }, 
   });
 }
 
+/** The PostgreSQL gauges of the metrics: the store's pool and the bus's LISTEN connection (null on SQLite, or before they exist). */
+function databaseGauges(store: Store | null, bus: EventBus | undefined): () => { busy: number; idle: number; waiting: number; listening: boolean } | null {
+  if (!store || !isPostgresStore(store) || typeof store.poolState !== 'function') return () => null;
+  const listen = bus as { connected?: boolean } | undefined;
+  return () => ({ ...store.poolState(), listening: listen?.connected === true });
+}
+
 /** Runs the cleanups newest first, each once, logging (not throwing) a failure so the rest still run. */
 async function runInReverse(cleanups: Array<() => Promise<void> | void>, logger: Logger): Promise<void> {
   for (const cleanup of cleanups.splice(0).reverse()) {
@@ -249,8 +256,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const logger = options.logger ?? (options.logStream === 'stderr' ? pino({ level }, pino.destination(2)) : pino({ level }));
   const ownStore = options.store === undefined;
   // Late-bound: the gauges read the parts started below.
-  const gauges = { openStreams: () => 0, openSmtpSessions: () => 0 };
-  const metrics = config.operations.metrics ? await createMetrics({ openStreams: () => gauges.openStreams(), openSmtpSessions: () => gauges.openSmtpSessions() }) : noMetrics();
+  const gauges = { openStreams: () => 0, openSmtpSessions: () => 0, database: databaseGauges(null, undefined) };
+  const onPostgres = Boolean(config.databaseUrl) || (options.store !== undefined && isPostgresStore(options.store));
+  const metrics = config.operations.metrics
+    ? await createMetrics({ openStreams: () => gauges.openStreams(), openSmtpSessions: () => gauges.openSmtpSessions(), ...(onPostgres ? { database: () => gauges.database() } : {}) })
+    : noMetrics();
   const clock = options.now ? { now: options.now } : {};
   const store = options.store ?? (await openStore(config, clock, logger, metrics));
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -307,7 +317,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, streams: ctx.liveStreams, metrics, logger });
     // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
     cleanups.push(() => ctx.faults.close());
-    const sweeper = startSweeper(ctx);
+    gauges.database = databaseGauges(store, bus);
+    const sweeper = startSweeper(ctx, metrics);
     cleanups.push(() => sweeper.stop());
     await warm;
 

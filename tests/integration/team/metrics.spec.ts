@@ -122,3 +122,19 @@ test('on a node bound to loopback, /metrics follows the API\'s Host rule: a name
     await h.close();
   }
 });
+
+test('an expiry sweep counts the inboxes it deleted and how long it took', async () => {
+  let now = Date.now();
+  const h = await startHarness({ metrics: true, now: () => now });
+  try {
+    await h.createInbox();
+    now += 8 * 24 * 3600_000;
+    expect(await h.server.sweepExpired()).toHaveLength(1);
+    const text = await (await fetch(`${h.server.url}/metrics`)).text();
+    expect(sample(text, 'inboxkit_expired_inboxes_deleted_total')).toBe(1);
+    expect(sample(text, 'inboxkit_retention_messages_deleted_total')).toBe(0);
+    expect(sample(text, 'inboxkit_sweep_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+  } finally {
+    await h.close();
+  }
+});
