@@ -279,6 +279,19 @@ export interface IntakeMetricsObserver {
   received(bytes: number): void;
 }
 
+/**
+ * The PostgreSQL gauges' reader for a store and its bus: the store's pool
+ * (`PostgresStore.poolState`) and the bus's `LISTEN` connection (its
+ * `connected`); a reader of null for any other store, or before they exist.
+ */
+export function databaseGauges(store: unknown, bus: unknown): () => { busy: number; idle: number; waiting: number; listening: boolean } | null {
+  const pg = store as { kind?: unknown; poolState?: () => { busy: number; idle: number; waiting: number } } | null;
+  if (pg?.kind !== 'postgres' || typeof pg.poolState !== 'function') return () => null;
+  const poolState = pg.poolState.bind(pg);
+  const listen = bus as { connected?: boolean } | undefined;
+  return () => ({ ...poolState(), listening: listen?.connected === true });
+}
+
 /** The SMTP intake's observer that feeds the metrics: refusals by reason, caps reached, database failures. */
 export function intakeObserver(metrics: ServiceMetrics): IntakeMetricsObserver {
   return {

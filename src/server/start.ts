@@ -23,7 +23,7 @@ import type { AppMount } from './http/mount.ts';
 import { closeHttp, createHttpServer, listen } from './http-server.ts';
 import { createDrain, drainingFront } from './drain.ts';
 import type { Drain } from './drain.ts';
-import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
+import { createMetrics, databaseGauges, intakeObserver, noMetrics } from './metrics.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { createProbes, hostRuleOf } from './probes.ts';
 import { prepareMessage } from './mail/prepare.ts';
@@ -215,13 +215,6 @@ async function openStore(config: ResolvedConfig, clock: { now?: () => number }, 
       logger.warn({ err }, 'database: a pooled connection failed');
     },
   });
-}
-
-/** The PostgreSQL gauges of the metrics: the store's pool and the bus's LISTEN connection (null on SQLite, or before they exist). */
-function databaseGauges(store: Store | null, bus: EventBus | undefined): () => { busy: number; idle: number; waiting: number; listening: boolean } | null {
-  if (!store || !isPostgresStore(store) || typeof store.poolState !== 'function') return () => null;
-  const listen = bus as { connected?: boolean } | undefined;
-  return () => ({ ...store.poolState(), listening: listen?.connected === true });
 }
 
 /** Runs the cleanups newest first, each once, logging (not throwing) a failure so the rest still run. */
