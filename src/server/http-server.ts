@@ -23,7 +23,7 @@ export type FrontHandler = (request: IncomingMessage, response: ServerResponse) 
 
 /** What the operator's side adds to the HTTP server. */
 export interface HttpHooks {
-  /** Answers the operator's endpoints before the app. */
+  /** Answers the operator's endpoints before the app (and, during a drain, the app's requests with 503). */
   front?: FrontHandler;
   /** Told the status of every response sent (the metrics count 429 and 503). */
   onStatus?: (status: number) => void;

@@ -107,9 +107,11 @@ export interface RunningServer {
   sweepExpired(): Promise<string[]>;
   /**
    * Drains, then closes: readiness (`/readyz`) fails at once; after
-   * `drainNoticeMs` new SMTP sessions get 421 while those in flight finish,
-   * event streams end (clients resume elsewhere from `Last-Event-ID`) and
-   * HTTP requests finish, all within `drainTimeoutMs`. Idempotent.
+   * `drainNoticeMs` event streams are handed over (`retry: 20`, then ended:
+   * clients resume elsewhere from `Last-Event-ID`), new SMTP sessions get 421
+   * and new API requests 503 while those in flight finish, and the last
+   * counts are scraped; all within `drainTimeoutMs`, what is left then is
+   * cut. Idempotent.
    */
   drain(): Promise<void>;
   /** Stops everything and releases ports and the database. Idempotent. */
