@@ -24,7 +24,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TEAM_DOCS = join(ROOT, 'docs/team-service');
 
 /** The daemons the harness needs, and where each is. */
-const DAEMONS = { haproxy: '/usr/sbin/haproxy', postfix: '/usr/sbin/postfix', prometheus: '/usr/bin/prometheus' };
+const DAEMONS = { haproxy: '/usr/sbin/haproxy', postfix: '/usr/sbin/postfix', prometheus: '/usr/bin/prometheus', openssl: '/usr/bin/openssl' };
 
 /** Why the team harness cannot run here, or null when it can. */
 export function teamSkipReason(): string | null {
