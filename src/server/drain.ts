@@ -16,6 +16,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { LiveStreams } from './context/live-streams.ts';
+import { trustedPeer } from './http/client-address.ts';
 import { finishHttp } from './http-server.ts';
 import type { FrontHandler } from './http-server.ts';
 import type { ServiceMetrics } from './metrics.ts';
@@ -85,18 +86,33 @@ export function createDrain(parts: DrainParts): Drain {
 
 /**
  * The front handler of a node: the operator's endpoints (`probes`) first,
- * always; then, once a drain's notice is over, every other request is
+ * always; then, once a drain's notice is over, every other request but
+ * `/healthz` (a supervisor's check, which still answers) is
  * answered 503 `service_unavailable` with `Retry-After: 1` and the
- * connection closed (a balancer has stopped sending here by then; a client
- * that came directly retries, and reaches another node).
+ * connection closed (a client that came directly retries, and reaches
+ * another node). One that came through the balancer (`fromBalancer`: its
+ * peer is a `--trust-proxy` address and it carries `X-Forwarded-For`), sent
+ * before the balancer's checks noticed the drain, is closed unanswered
+ * instead, so that the balancer sends it to another node at once.
  */
-export function drainingFront(probes: FrontHandler, drain: () => Drain | null): FrontHandler {
+export function drainingFront(probes: FrontHandler, drain: () => Drain | null, fromBalancer: (request: IncomingMessage) => boolean = () => false): FrontHandler {
   return (request: IncomingMessage, response: ServerResponse) => {
     if (probes(request, response)) return true;
-    if (!drain()?.refusing()) return false;
+    if (!drain()?.refusing() || (request.url ?? '').split('?')[0] === '/healthz') return false;
+    if (fromBalancer(request)) {
+      // Nothing sent: the balancer retries the request on another node (HAProxy's retry-on empty-response).
+      request.socket.destroy();
+      return true;
+    }
     const body = JSON.stringify({ error: { code: 'service_unavailable', message: 'This node is shutting down (draining): retry after Retry-After, and another node will answer.' } });
     response.writeHead(503, { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)), 'Retry-After': '1', Connection: 'close', 'Cache-Control': 'no-store' });
     response.end(request.method === 'HEAD' ? undefined : body);
     return true;
   };
+}
+
+/** Whether a request came through a balancer: its peer is a `--trust-proxy` address, and it carries `X-Forwarded-For`. */
+export function viaBalancer(trustProxy: readonly string[]): (request: IncomingMessage) => boolean {
+  const trusted = trustedPeer(trustProxy);
+  return (request) => request.headers['x-forwarded-for'] !== undefined && trusted(request.socket.remoteAddress);
 }

@@ -21,7 +21,7 @@ import { startSweeper } from './expiry.ts';
 import { createRateLimiter } from './http/ratelimit.ts';
 import type { AppMount } from './http/mount.ts';
 import { closeHttp, createHttpServer, listen } from './http-server.ts';
-import { createDrain, drainingFront } from './drain.ts';
+import { createDrain, drainingFront, viaBalancer } from './drain.ts';
 import type { Drain } from './drain.ts';
 import { createMetrics, databaseGauges, intakeObserver, noMetrics } from './metrics.ts';
 import type { ServiceMetrics } from './metrics.ts';
@@ -300,7 +300,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     let drain: Drain | null = null;
     ctx.liveStreams.observe(metrics.stream);
     const hooks = {
-      front: drainingFront(createProbes({ draining: () => drain?.draining() ?? false, metrics, hostRule: hostRuleOf(config) }), () => drain),
+      front: drainingFront(createProbes({ draining: () => drain?.draining() ?? false, metrics, hostRule: hostRuleOf(config) }), () => drain, viaBalancer(config.operations.trustProxy)),
       onStatus: (status: number) => (status === 429 ? metrics.capReached('http_429') : status === 503 ? metrics.databaseError('http') : undefined),
     };
     const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);

@@ -48,7 +48,7 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 and new API re
   const dir = mkdtempSync(join(tmpdir(), 'inboxkit-drain-'));
   let child: ChildProcess | undefined;
   try {
-    const served = await spawnServe(['--db', join(dir, 'inbox.db'), '--drain-notice', '3s', '--drain-timeout', '20s', '--no-mcp', '--metrics'], { onSpawn: (c) => (child = c) });
+    const served = await spawnServe(['--db', join(dir, 'inbox.db'), '--drain-notice', '3s', '--drain-timeout', '20s', '--no-mcp', '--metrics', '--trust-proxy', '127.0.0.1'], { onSpawn: (c) => (child = c) });
     const { url, apiUrl, smtpPort } = served.ready;
     expect(await probe(`${url}/readyz`)).toBe(200);
     expect(await probe(`${url}/livez`)).toBe(200);
@@ -82,10 +82,13 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 and new API re
     // The operator's endpoints answer to the end of the drain; a new API request is told 503, to retry elsewhere.
     expect(await probe(`${url}/livez`)).toBe(200);
     expect(await probe(`${url}/metrics`)).toBe(200);
+    expect(await probe(`${url}/healthz`)).toBe(200);
     const late = await fetch(`${apiUrl}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(late.status).toBe(503);
     expect(late.headers.get('retry-after')).toBe('1');
     expect(((await late.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
+    // The same request through the balancer (--trust-proxy, X-Forwarded-For) is closed unanswered: HAProxy sends it to another node.
+    await expect(fetch(`${apiUrl}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '127.0.0.9' }, body: '{}' })).rejects.toThrow();
 
     // The transaction begun before the drain ends normally, then the session is told 421.
     expect((await smtp.command('DATA')).code).toBe(354);
