@@ -135,18 +135,20 @@ type FaultHook = ReturnType<typeof createIntakeFaultHook>;
  */
 function checkRecipient(findInbox: (address: string) => Promise<InboxRecord | null>, faultHook: FaultHook, logger: IntakeLogger, observer?: IntakeObserver): NonNullable<SMTPServerOptions['onRcptTo']> {
   return function onRcptTo(address: SMTPServerAddress, session, callback) {
-    findInbox(address.address).then(
-      async (inbox) => {
-        const refusal = inbox ? await faultHook.atRecipient(inbox.id, session.envelope) : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`);
-        if (refusal) observer?.refused(inbox ? 'fault' : 'unknown_recipient');
-        callback(refusal);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'smtp: recipient lookup failed');
-        observer?.refused('lookup_failed');
-        callback(smtpError(451, '4.3.0 Temporary failure looking up the recipient, try again'));
-      },
-    );
+    // One chain, so that a failure of the fault lookup (the database away) is answered 451 like the inbox lookup's, never left unhandled.
+    findInbox(address.address)
+      .then(async (inbox) => ({ inbox, refusal: inbox ? await faultHook.atRecipient(inbox.id, session.envelope) : smtpError(550, `5.1.1 <${address.address}>: no active inbox with this address; create it first (POST /api/v1/inboxes)`) }))
+      .then(
+        ({ inbox, refusal }) => {
+          if (refusal) observer?.refused(inbox ? 'fault' : 'unknown_recipient');
+          callback(refusal);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, 'smtp: recipient lookup failed');
+          observer?.refused('lookup_failed');
+          callback(smtpError(451, '4.3.0 Temporary failure looking up the recipient, try again'));
+        },
+      );
   };
 }
 
