@@ -13,6 +13,7 @@ import { availableParallelism } from 'node:os';
 const ON_BOTH_BACKENDS = [
   'server-core/{access-ends,authorization,errors,events-resync,expiry,extension,hardening,inboxes,ratelimit,streams,viewer-api}.spec.ts',
   'server-mail/*.spec.ts',
+  'team/metrics-table.spec.ts',
   'adversarial/{authorization,co-recipients,exhaustion,fuzz,hostile-content,load,pkce,ratelimit,smtp-abuse}.spec.ts',
 ];
 

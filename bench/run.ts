@@ -168,7 +168,7 @@ if (want('postgres')) {
   const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
   if (pgResults) results.postgres = pgResults;
 }
-if (want('balancer')) results.balancer = await runBalancer({ build: build.dir, tests: SIZE.suiteTests, repetitions: quick ? 1 : 3, log });
+if (want('balancer')) results.balancer = await runBalancer({ build: build.dir, tests: SIZE.suiteTests, repetitions: quick ? 1 : 3, events: quick ? 20 : 100, log });
 build.remove();
 results.meta.loadAverageAtEnd = loadavg().map((l) => Number(l.toFixed(2)));
 results.meta.seconds = Math.round((Date.now() - started) / 1000);
@@ -323,6 +323,12 @@ if (results.balancer) {
     out.push(`\nThe email test suite through the balancer: skipped, ${outcome.skipped}`);
     md.push(`\n**The email test suite through the balancer**: skipped, ${outcome.skipped}`);
   } else {
+    const direct = outcome.events[0]?.latency;
+    section(
+      `An event through the balancer vs the node direct: a message's SMTP send (to node 1) to its event on a stream, one at a time (ms, ${direct?.n ?? 0} events each)`,
+      ['setup', 'p50', 'p95', 'max', 'p50 vs direct'],
+      outcome.events.map((e) => [e.setup, fmt(e.latency.p50), fmt(e.latency.p95), fmt(e.latency.max), `${e.latency.p50 - (direct?.p50 ?? 0) >= 0 ? '+' : ''}${fmt(e.latency.p50 - (direct?.p50 ?? 0))}`]),
+    );
     const base = outcome.rows[0];
     section(
       `An email test suite through the balancer vs one node direct: ${base?.tests} tests, ${base?.workers} workers, one email each, PostgreSQL (wall time, s; median of ${base?.secondsRuns.length ?? 1} alternating runs)`,

@@ -6,7 +6,8 @@
  * `inboxkit serve` nodes on one PostgreSQL database; beside the same suite
  * against one such node directly, and one node behind HAProxy (the balancer's
  * own cost, apart from the second node's). The setups alternate, the median
- * run is reported.
+ * run is reported. Before the suites, per event: a stream through each
+ * setup, and the time from each message's SMTP send to its event on it.
  *
  * The nodes are the compiled CLI (bench/lib/build.ts), each its own process.
  * PostgreSQL is INBOXKIT_BENCH_POSTGRES_URL when set, otherwise a throwaway
@@ -22,8 +23,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import nodemailer from 'nodemailer';
 import pg from 'pg';
 import type { Host } from '../lib/hosts.ts';
+import { summarize } from '../lib/stats.ts';
+import type { LatencySummary } from '../lib/stats.ts';
 import type { InboxkitHostReady } from '../hosts/inboxkit.ts';
 import { runSuites } from './suite.ts';
 import { freePort } from '../../tests/support/team.ts';
@@ -44,8 +48,62 @@ export interface BalancerResult {
   secondsRuns: number[];
 }
 
+/** One setup's event latency: from the SMTP send to the message event on a stream, one message at a time. */
+export interface EventLatencyResult {
+  setup: string;
+  latency: LatencySummary;
+}
+
 /** The result of the section: rows, or why there are none. */
-export type BalancerOutcome = { rows: BalancerResult[] } | { skipped: string };
+export type BalancerOutcome = { rows: BalancerResult[]; events: EventLatencyResult[] } | { skipped: string };
+
+/**
+ * Per event: an inbox's stream opened through `http` (a node, or a balancer),
+ * then `count` messages sent one at a time straight to a node's SMTP port
+ * (from 127.0.0.2, which the nodes do not take for the balancer), each timed
+ * from the SMTP send to its `message` event on the stream (the wait a test
+ * makes). The mail takes the same path in every setup, so what differs is the
+ * event's way out: whatever holds it (a balancer's buffering) shows per event.
+ */
+export async function eventLatency(http: number, smtp: number, count: number): Promise<LatencySummary> {
+  const origin = `http://127.0.0.1:${http}`;
+  const created = await fetch(`${origin}/api/v1/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const inbox = ((await created.json()) as { data: { id: string; token: string; address: string } }).data;
+  const abort = new AbortController();
+  const stream = await fetch(`${origin}/api/v1/inboxes/${inbox.id}/stream`, { headers: { accept: 'text/event-stream', 'x-inbox-token': inbox.token }, signal: abort.signal });
+  const reader = stream.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  /** Resolves at the next `message` event. */
+  const nextMessage = async () => {
+    for (;;) {
+      const at = buffered.indexOf('event: message');
+      if (at >= 0) {
+        buffered = buffered.slice(at + 'event: message'.length);
+        return;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('bench: the stream ended');
+      buffered += decoder.decode(value, { stream: true });
+    }
+  };
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp, localAddress: '127.0.0.2', secure: false, ignoreTLS: true, pool: false });
+  const samples: number[] = [];
+  try {
+    for (let i = 0; i < count + 3; i++) {
+      const began = performance.now();
+      const arrived = nextMessage();
+      await transport.sendMail({ from: 'bench@app.test', to: inbox.address, subject: `event ${i}`, text: 'x' });
+      await arrived;
+      // The first messages warm the paths up; they are not counted.
+      if (i >= 3) samples.push(performance.now() - began);
+    }
+  } finally {
+    abort.abort();
+    transport.close();
+  }
+  return summarize(samples);
+}
 
 /** `inboxkit serve` from the build on fixed ports; resolves once it printed its ready line. */
 async function startNode(build: string, args: string[]): Promise<ChildProcess> {
@@ -118,7 +176,7 @@ async function reset(url: string): Promise<void> {
 }
 
 /** Runs the section. */
-export async function runBalancer(options: { build: string; tests: number; repetitions: number; log: (line: string) => void }): Promise<BalancerOutcome> {
+export async function runBalancer(options: { build: string; tests: number; repetitions: number; events: number; log: (line: string) => void }): Promise<BalancerOutcome> {
   if (!existsSync(HAPROXY)) return { skipped: `needs Debian's HAProxy at ${HAPROXY} (apt-get install haproxy; .ci/run installs it)` };
   const dir = mkdtempSync(join(tmpdir(), 'inboxkit-bench-balancer-'));
   const children: ChildProcess[] = [];
@@ -149,6 +207,18 @@ export async function runBalancer(options: { build: string; tests: number; repet
       ['HAProxy → one node', balancers.one!],
       ['HAProxy → two nodes', balancers.two!],
     ];
+    // Per event first: through HAProxy an event must cost no more than on the node directly.
+    // The mail goes to node 1's own SMTP port in each; the stream to node 1, or through HAProxy.
+    const events: EventLatencyResult[] = [];
+    const eventSetups: Array<[string, number]> = [
+      ['node 1, direct', nodes[0]!.http],
+      ['HAProxy → node 1', balancers.one!.http],
+      ['HAProxy → two nodes', balancers.two!.http],
+    ];
+    for (const [setup, http] of eventSetups) {
+      options.log(`balancer: per-event latency, ${setup}`);
+      events.push({ setup, latency: await eventLatency(http, nodes[0]!.smtp, options.events) });
+    }
     const runs = new Map<string, Array<{ seconds: number; passed: number; failed: number }>>();
     for (let r = 0; r < options.repetitions; r++) {
       for (const [setup, ports] of setups) {
@@ -160,6 +230,7 @@ export async function runBalancer(options: { build: string; tests: number; repet
       }
     }
     return {
+      events,
       rows: setups.map(([setup]) => {
         const list = runs.get(setup) ?? [];
         const median = [...list].sort((a, b) => a.seconds - b.seconds)[Math.floor((list.length - 1) / 2)] ?? { seconds: NaN, passed: 0, failed: 0 };

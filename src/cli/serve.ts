@@ -180,11 +180,11 @@ export async function serve(args: string[], env: Record<string, string | undefin
   };
   io.stdout(`${READY_PREFIX}${JSON.stringify(ready)}\n`);
   await untilSignal();
-  // A drain is bounded by --drain-timeout; should closing hang past it anyway, the process still ends.
+  // A drain, exit included, takes at most --drain-timeout and a second: should closing hang past that, the process ends anyway.
   const stuck = setTimeout(() => {
-    io.stderr(`inboxkit: the drain did not end within --drain-timeout (${server.config.operations.drainTimeoutMs} ms) and 5 s more; exiting.\n`);
+    io.stderr(`inboxkit: the drain did not end within --drain-timeout (${server.config.operations.drainTimeoutMs} ms) and 1 s more; exiting.\n`);
     process.exit(1);
-  }, server.config.operations.drainTimeoutMs + 5000);
+  }, server.config.operations.drainTimeoutMs + 1000);
   stuck.unref();
   await server.drain();
   await mcp?.close();

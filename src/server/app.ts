@@ -13,6 +13,8 @@ import { API_PREFIX, HealthSchema } from '../wire/schemas.ts';
 import { isLoopbackHost } from '../wire/defaults.ts';
 import { createAuthMiddleware } from './auth/middleware.ts';
 import { createHostCheck } from './auth/host-check.ts';
+import { observeRequests } from './http/observe.ts';
+import type { RequestObserver } from './http/observe.ts';
 import { reportRateLimit } from './auth/rate-limit-headers.ts';
 import type { AppEnv, ServerContext } from './context/context.ts';
 import { emptyJsonBody, requestBodyLimit } from './http/body.ts';
@@ -51,6 +53,8 @@ export interface AppOptions {
    * @defaultValue dist/viewer of this package
    */
   viewerAssetsDir?: string | false;
+  /** Told of each request the app answered (route pattern, method, status, seconds): the request metrics. */
+  observe?: RequestObserver;
   /**
    * The rate limiter. Give the one `startServer` also uses for requests the
    * HTTP server refuses before the app, so both count against one allowance.
@@ -134,6 +138,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   const app = new OpenAPIHono<AppEnv>();
   // A mount's own calls made for a caller (the MCP server's) count against that caller's address.
   const onBehalf = createOnBehalf();
+  if (options.observe) app.use('*', observeRequests(options.observe));
   useMiddleware(app, ctx, options.rateLimiter ?? createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds), onBehalf);
   app.route(API_PREFIX, createApi(ctx, options));
   serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl, onBehalf, callerOf: (c, address) => callerOf(c.var.principal, address) });

@@ -22,6 +22,12 @@ export interface Sweeper {
 /** Passes one sweep makes, each of at most `bounds.sweepBatch` inboxes; the rest waits for the next sweep. */
 const SWEEP_PASSES = 10;
 
+/** Told what each sweep did (the metrics). */
+export interface SweepObserver {
+  /** A sweep ended: the expired inboxes it deleted, the messages past their retention it deleted, and how long it took. */
+  swept(expiredInboxes: number, retainedMessages: number, seconds: number): void;
+}
+
 /**
  * Deletes expired inboxes in passes of `batch` (each its own transaction),
  * fairly between owners and oldest first (the store chooses); resolves with
@@ -37,8 +43,8 @@ async function sweepExpiredInboxes(ctx: ServerContext, now: number, batch: numbe
   return ids;
 }
 
-/** Deletes the mail received before `cutoff` (`--message-ttl`), in bounded passes of `batch` inboxes. */
-async function sweepOldMail(ctx: ServerContext, cutoff: number, batch: number): Promise<void> {
+/** Deletes the mail received before `cutoff` (`--message-ttl`), in bounded passes of `batch` inboxes; resolves with how many messages. */
+async function sweepOldMail(ctx: ServerContext, cutoff: number, batch: number): Promise<number> {
   let deleted = 0;
   for (let pass = 0; pass < SWEEP_PASSES; pass++) {
     const gone = await ctx.store.sweepOldMessages(cutoff, batch);
@@ -46,25 +52,28 @@ async function sweepOldMail(ctx: ServerContext, cutoff: number, batch: number): 
     if (gone === 0) break;
   }
   if (deleted > 0) ctx.logger.info({ count: deleted }, 'deleted mail past its retention (--message-ttl)');
+  return deleted;
 }
 
 /**
  * Starts sweeping every `ctx.config.sweepIntervalMs`. The timer is unref'd, so
  * it never keeps the process alive on its own.
  */
-export function startSweeper(ctx: ServerContext): Sweeper {
+export function startSweeper(ctx: ServerContext, observer?: SweepObserver): Sweeper {
   let running: Promise<string[]> | null = null;
 
   const sweep = (): Promise<string[]> => {
     running ??= (async () => {
       try {
+        const began = performance.now();
         const now = ctx.now();
         const batch = ctx.config.bounds.sweepBatch;
         const ids = await sweepExpiredInboxes(ctx, now, batch);
         for (const inboxId of ids) ctx.bus.publish({ type: 'inbox.expired', inboxId });
         if (ids.length > 0) ctx.logger.info({ count: ids.length }, 'swept expired inboxes');
         const ttl = ctx.config.operations.messageTtlSeconds;
-        if (ttl !== null) await sweepOldMail(ctx, now - ttl * 1000, batch);
+        const retained = ttl === null ? 0 : await sweepOldMail(ctx, now - ttl * 1000, batch);
+        observer?.swept(ids.length, retained, (performance.now() - began) / 1000);
         return ids;
       } finally {
         running = null;

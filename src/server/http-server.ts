@@ -23,7 +23,7 @@ export type FrontHandler = (request: IncomingMessage, response: ServerResponse) 
 
 /** What the operator's side adds to the HTTP server. */
 export interface HttpHooks {
-  /** Answers the operator's endpoints before the app. */
+  /** Answers the operator's endpoints before the app (and, during a drain, the app's requests with 503). */
   front?: FrontHandler;
   /** Told the status of every response sent (the metrics count 429 and 503). */
   onStatus?: (status: number) => void;
@@ -33,6 +33,8 @@ export interface HttpHooks {
 interface InFlight {
   responses: Set<ServerResponse>;
   streams: WeakSet<ServerResponse>;
+  /** Answered by the front handler (probes, metrics, a draining node's 503): not work a drain waits for. */
+  operator: WeakSet<ServerResponse>;
 }
 
 const inFlightOf = new WeakMap<Server, InFlight>();
@@ -104,11 +106,14 @@ export function createHttpServer(fetch: (req: Request, env: unknown) => unknown,
     errorHandler: (error) => refusal(error instanceof Error ? refusalMessage(error) : 'The request could not be read.', refusing?.socket.remoteAddress),
   });
   // Node's own Host check would answer with an empty 400; HTTP/1.1 without Host is refused here instead.
-  const inFlight: InFlight = { responses: new Set(), streams: new WeakSet() };
+  const inFlight: InFlight = { responses: new Set(), streams: new WeakSet(), operator: new WeakSet() };
   const server = createServer({ requireHostHeader: false }, (incoming, outgoing) => {
     track(inFlight, outgoing);
     if (onStatus) outgoing.once('finish', () => onStatus(outgoing.statusCode));
-    if (front?.(incoming, outgoing)) return;
+    if (front?.(incoming, outgoing)) {
+      inFlight.operator.add(outgoing);
+      return;
+    }
     if (incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1 && incoming.headers.host === undefined) {
       const address = incoming.socket.remoteAddress;
       return getRequestListener(() => refusal(refusalMessage(new Error('missing host')), address), { hostname: host })(incoming, outgoing);
@@ -140,25 +145,30 @@ export function createHttpServer(fetch: (req: Request, env: unknown) => unknown,
 }
 
 /**
- * Drains an HTTP server: stops accepting connections and closes idle ones,
- * ends every event stream (its client reconnects elsewhere and resumes from
- * `Last-Event-ID`), lets the other requests in flight finish until
- * `deadline` (epoch ms), then cuts what is left.
+ * The HTTP side of a drain, with the server still listening (the operator's
+ * endpoints answer to the end, and the front handler answers new app
+ * requests 503): closes idle keep-alive connections, hands event streams
+ * over (`handOver`: each is told a short `retry:` and ends after what is
+ * queued; one opened meanwhile is handed over too, and one still open a
+ * second later is cut), and lets the app's requests in flight finish until
+ * `deadline` (epoch ms). Resolves with how many app requests were still in
+ * flight then (the caller cuts them by closing the server).
  */
-export async function drainHttp(server: Server, deadline: number): Promise<void> {
+export async function finishHttp(server: Server, deadline: number, handOver: () => void): Promise<number> {
   const inFlight = inFlightOf.get(server);
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  if (inFlight) {
-    for (const response of inFlight.responses) if (inFlight.streams.has(response)) response.destroy();
-    while ([...inFlight.responses].some((r) => !inFlight.streams.has(r)) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      // A stream that opened meanwhile (a request already on its way) ends too.
-      for (const response of inFlight.responses) if (inFlight.streams.has(response)) response.destroy();
-    }
+  handOver();
+  if (!inFlight) return 0;
+  const streamsCutAt = Math.min(deadline, Date.now() + 1000);
+  const open = () => [...inFlight.responses].filter((r) => !inFlight.operator.has(r));
+  const requests = () => open().filter((r) => !inFlight.streams.has(r));
+  while (open().length > 0 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(25, deadline - Date.now()))));
+    handOver();
+    if (Date.now() >= streamsCutAt) for (const response of open()) if (inFlight.streams.has(response)) response.destroy();
   }
-  server.closeAllConnections();
-  await closed;
+  for (const response of open()) if (inFlight.streams.has(response)) response.destroy();
+  return requests().length;
 }
 
 /** Listens on `host:port`; rejects with a message naming the port when it cannot. */

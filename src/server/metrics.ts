@@ -7,17 +7,16 @@
  *
  * @packageDocumentation
  */
+import { readFileSync } from 'node:fs';
 import type * as PromClientModule from 'prom-client';
-
 import { PROVIDER_IDS } from '../wire/providers.ts';
 
 type PromClient = typeof PromClientModule;
 
-/** Why the SMTP intake refused a recipient, a message or a connection. */
+/** Why the SMTP intake refused a recipient, a message or a connection (greylisting is a `fault`). */
 export type RefusedReason =
   | 'unknown_recipient'
   | 'fault'
-  | 'greylisted'
   | 'too_large'
   | 'lookup_failed'
   | 'storage_failed'
@@ -25,6 +24,26 @@ export type RefusedReason =
   | 'cap_total'
   | 'cap_per_address'
   | 'auth_failed';
+
+/** Every refusal reason: each series exists at zero from the start. */
+export const REFUSED_REASONS: readonly RefusedReason[] = ['unknown_recipient', 'fault', 'too_large', 'lookup_failed', 'storage_failed', 'draining', 'cap_total', 'cap_per_address', 'auth_failed'];
+/** Every cap counted by `inboxkit_caps_reached_total`. */
+export const CAPS = ['smtp_connections', 'smtp_connections_per_address', 'http_429'] as const;
+/** Every source counted by `inboxkit_database_errors_total`. */
+export const DATABASE_ERROR_SOURCES = ['smtp', 'http', 'pool'] as const;
+/** What happens in an SMTP session, counted by `inboxkit_smtp_events_total`. */
+export const SMTP_EVENTS = ['session', 'starttls', 'auth_succeeded', 'auth_failed', 'auth_error'] as const;
+/** What happens to event streams, counted by `inboxkit_stream_events_total`. */
+export const STREAM_HAPPENINGS = ['opened', 'resumed', 'event', 'slow_client_dropped', 'handed_over'] as const;
+/** What a drain cut, counted by `inboxkit_drain_cut_total`. */
+export const DRAIN_CUTS = ['smtp_sessions', 'http_requests'] as const;
+
+/** What a drain did (see `drain.ts`). */
+export interface DrainFigures {
+  seconds: number;
+  cutSmtpSessions: number;
+  cutHttpRequests: number;
+}
 
 /** What the service reports to its metrics; every method is cheap and never throws. */
 export interface ServiceMetrics {
@@ -37,11 +56,32 @@ export interface ServiceMetrics {
   /** Seconds from the end of DATA to the copies stored and published to this node's streams. */
   delivered(seconds: number): void;
   /** A caller reached a cap (`smtp_connections`, `smtp_connections_per_address`, `http_429`). */
-  capReached(cap: string): void;
+  capReached(cap: (typeof CAPS)[number]): void;
   /** The database failed (`source`: `smtp`, `http`, `pool`). */
-  databaseError(source: string): void;
+  databaseError(source: (typeof DATABASE_ERROR_SOURCES)[number]): void;
+  /** Something happened in an SMTP session (a session opened, STARTTLS, an AUTH result). */
+  smtp(event: (typeof SMTP_EVENTS)[number]): void;
+  /** Bytes of a message's DATA received. */
+  smtpBytes(bytes: number): void;
+  /** An app request answered: its route pattern (`/api/v1/inboxes/:id`, `unmatched`), method and status. */
+  http(route: string, method: string, status: number, seconds: number): void;
+  /** Something happened to event streams (`count` of them). */
+  stream(what: (typeof STREAM_HAPPENINGS)[number], count: number): void;
   /** Whether the node is draining. */
   setDraining(draining: boolean): void;
+  /** An expiry sweep ended (see `expiry.ts`). */
+  swept(expiredInboxes: number, retainedMessages: number, seconds: number): void;
+  /** A drain is over: how long it took and what it cut. */
+  drained(figures: DrainFigures): void;
+  /**
+   * Resolves once a scrape began after the last count changed (at once when
+   * nothing was ever scraped, or nothing changed since), or when two of the
+   * scraper's intervals (the time between its last two scrapes) and half a
+   * second have passed since its last scrape with none (it stopped coming),
+   * or at `deadline` (epoch ms): a draining node's last counts reach
+   * Prometheus.
+   */
+  scraped(deadline: number): Promise<void>;
   /** The text exposition, or null when metrics are off. */
   render(): Promise<{ contentType: string; body: string } | null>;
 }
@@ -50,6 +90,11 @@ export interface ServiceMetrics {
 export interface MetricsGauges {
   openStreams(): number;
   openSmtpSessions(): number;
+  /**
+   * The PostgreSQL side (absent on SQLite: its series are not exposed): the
+   * pool's connections and whether the `LISTEN` connection is up.
+   */
+  database?: () => { busy: number; idle: number; waiting: number; listening: boolean } | null;
 }
 
 /** Metrics that record nothing (metrics off). */
@@ -61,7 +106,14 @@ export function noMetrics(): ServiceMetrics {
     delivered() {},
     capReached() {},
     databaseError() {},
+    smtp() {},
+    smtpBytes() {},
+    http() {},
+    stream() {},
     setDraining() {},
+    drained() {},
+    swept() {},
+    scraped: () => Promise.resolve(),
     render: () => Promise.resolve(null),
   };
 }
@@ -73,6 +125,85 @@ async function loadPromClient(): Promise<PromClient> {
   } catch (error) {
     throw new Error('inboxkit: metrics need the optional package prom-client; install it next to inboxkit (npm install prom-client), or leave metrics off.', { cause: error });
   }
+}
+
+/** inboxkit's version, from the package.json beside `src/` and `dist/` (`unknown` when it cannot be read). */
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** A counter with every label value present at zero from the start. */
+function counter<L extends string>(prom: PromClient, registry: PromClientModule.Registry, name: string, help: string, label?: { name: string; values: readonly L[] }): PromClientModule.Counter<string> {
+  const made = new prom.Counter({ name, help, labelNames: label ? [label.name] : [], registers: [registry] });
+  if (label) for (const value of label.values) made.inc({ [label.name]: value }, 0);
+  else made.inc(0);
+  return made;
+}
+
+/** The series of the service (not prom-client's process metrics). */
+function serviceSeries(prom: PromClient, registry: PromClientModule.Registry, gauges: MetricsGauges) {
+  const gauge = (name: string, help: string, read?: () => number) =>
+    new prom.Gauge({ name, help, registers: [registry], ...(read ? { collect(this: PromClientModule.Gauge) { this.set(read()); } } : {}) });
+  new prom.Gauge({ name: 'inboxkit_build_info', help: 'Always 1; its version label is the inboxkit version this node runs (for rolling upgrades).', labelNames: ['version'], registers: [registry] }).set({ version: packageVersion() }, 1);
+  gauge('inboxkit_streams_open', 'Event streams open on this node.', gauges.openStreams);
+  gauge('inboxkit_smtp_sessions_open', 'SMTP sessions open on this node.', gauges.openSmtpSessions);
+  return {
+    accepted: counter(prom, registry, 'inboxkit_mail_accepted_total', 'Inbox copies of messages stored by the SMTP intake of this node.'),
+    stored: counter(prom, registry, 'inboxkit_intake_stored_total', 'Inbox copies stored by this node, by the channel they came through (smtp, or an SMS or email provider API).', { name: 'channel', values: ['smtp', ...PROVIDER_IDS] }),
+    refused: counter(prom, registry, 'inboxkit_mail_refused_total', 'Recipients, messages and connections the SMTP intake of this node refused, by reason.', { name: 'reason', values: REFUSED_REASONS }),
+    latency: new prom.Histogram({
+      name: 'inboxkit_delivery_latency_seconds',
+      help: 'From the end of DATA to the copies stored and published to the event streams of this node.',
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    caps: counter(prom, registry, 'inboxkit_caps_reached_total', 'Requests and connections refused because a cap was reached, by cap.', { name: 'cap', values: CAPS }),
+    dbErrors: counter(prom, registry, 'inboxkit_database_errors_total', 'Database failures seen by this node, by where.', { name: 'source', values: DATABASE_ERROR_SOURCES }),
+    smtp: counter(prom, registry, 'inboxkit_smtp_events_total', 'SMTP sessions opened, STARTTLS done and AUTH results on this node, by event.', { name: 'event', values: SMTP_EVENTS }),
+    smtpBytes: counter(prom, registry, 'inboxkit_smtp_received_bytes_total', 'Bytes of message data (DATA) received by the SMTP intake of this node.'),
+    httpRequests: new prom.Counter({ name: 'inboxkit_http_requests_total', help: 'API and viewer requests answered by this node, by route pattern, method and status (not /livez, /readyz, /metrics).', labelNames: ['route', 'method', 'status'], registers: [registry] }),
+    httpSeconds: new prom.Histogram({
+      name: 'inboxkit_http_request_duration_seconds',
+      help: 'Time to the response head of API and viewer requests on this node, by route pattern and method (an event stream: until it opened).',
+      labelNames: ['route', 'method'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    streams: counter(prom, registry, 'inboxkit_stream_events_total', 'What happened to event streams on this node: opened, resumed from Last-Event-ID, event (sent), slow_client_dropped, handed_over (by a drain).', { name: 'what', values: STREAM_HAPPENINGS }),
+    draining: gauge('inboxkit_draining', '1 while this node drains (readiness fails), else 0.'),
+    drainSeconds: gauge('inboxkit_drain_duration_seconds', 'How long the last drain of this node took, until nothing was left or its timeout cut the rest (0 before a drain).'),
+    drainCut: counter(prom, registry, 'inboxkit_drain_cut_total', 'What drains of this node cut at --drain-timeout: SMTP sessions and HTTP requests still open.', { name: 'what', values: DRAIN_CUTS }),
+    expired: counter(prom, registry, 'inboxkit_expired_inboxes_deleted_total', 'Expired inboxes (and their mail) deleted by the expiry sweeps of this node.'),
+    retained: counter(prom, registry, 'inboxkit_retention_messages_deleted_total', 'Messages past their retention (--message-ttl) deleted by the expiry sweeps of this node.'),
+    sweepSeconds: new prom.Histogram({ name: 'inboxkit_sweep_duration_seconds', help: 'How long each expiry sweep of this node took.', buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30], registers: [registry] }),
+  };
+}
+
+/** The PostgreSQL gauges, read at each scrape: only on a node with a PostgreSQL store. */
+function databaseSeries(prom: PromClient, registry: PromClientModule.Registry, read: NonNullable<MetricsGauges['database']>): void {
+  new prom.Gauge({
+    name: 'inboxkit_database_pool_connections',
+    help: 'Connections of this node\'s PostgreSQL pool, by state: busy (in use), idle, waiting (queries waiting for a connection).',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const now = read();
+      for (const state of ['busy', 'idle', 'waiting'] as const) this.set({ state }, now?.[state] ?? 0);
+    },
+  });
+  new prom.Gauge({
+    name: 'inboxkit_database_listen_connected',
+    help: '1 while this node\'s LISTEN connection to PostgreSQL (the event streams across nodes) is up, else 0.',
+    registers: [registry],
+    collect() {
+      this.set(read()?.listening ? 1 : 0);
+    },
+  });
 }
 
 /**
@@ -88,53 +219,92 @@ async function loadPromClient(): Promise<PromClient> {
 export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetrics> {
   const prom = await loadPromClient();
   const registry = new prom.Registry();
-  prom.collectDefaultMetrics({ register: registry, prefix: 'inboxkit_process_' });
-  const accepted = new prom.Counter({ name: 'inboxkit_mail_accepted_total', help: 'Inbox copies of messages stored by the SMTP intake of this node.', registers: [registry] });
-  const refused = new prom.Counter({ name: 'inboxkit_mail_refused_total', help: 'Recipients, messages and connections the SMTP intake of this node refused, by reason.', labelNames: ['reason'], registers: [registry] });
-  const stored = new prom.Counter({ name: 'inboxkit_intake_stored_total', help: 'Inbox copies stored by this node, by the channel they came through (smtp, or an SMS or email provider API).', labelNames: ['channel'], registers: [registry] });
-  for (const channel of ['smtp', ...PROVIDER_IDS]) stored.inc({ channel }, 0);
-  const latency = new prom.Histogram({
-    name: 'inboxkit_delivery_latency_seconds',
-    help: 'From the end of DATA to the copies stored and published to the event streams of this node.',
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  const caps = new prom.Counter({ name: 'inboxkit_caps_reached_total', help: 'Requests and connections refused because a cap was reached, by cap.', labelNames: ['cap'], registers: [registry] });
-  const dbErrors = new prom.Counter({ name: 'inboxkit_database_errors_total', help: 'Database failures seen by this node, by where.', labelNames: ['source'], registers: [registry] });
-  const draining = new prom.Gauge({ name: 'inboxkit_draining', help: '1 while this node drains (readiness fails), else 0.', registers: [registry] });
-  new prom.Gauge({
-    name: 'inboxkit_streams_open',
-    help: 'Event streams open on this node.',
-    registers: [registry],
-    collect() {
-      this.set(gauges.openStreams());
-    },
-  });
-  new prom.Gauge({
-    name: 'inboxkit_smtp_sessions_open',
-    help: 'SMTP sessions open on this node.',
-    registers: [registry],
-    collect() {
-      this.set(gauges.openSmtpSessions());
-    },
-  });
-  for (const reason of ['unknown_recipient', 'fault', 'greylisted', 'too_large', 'storage_failed', 'draining', 'cap_total', 'cap_per_address']) refused.inc({ reason }, 0);
-  draining.set(0);
+  // prom-client's own names (process_cpu_seconds_total, nodejs_eventloop_lag_seconds …), as every Node service exposes them.
+  prom.collectDefaultMetrics({ register: registry });
+  const s = serviceSeries(prom, registry, gauges);
+  if (gauges.database) databaseSeries(prom, registry, gauges.database);
+  s.draining.set(0);
+  s.drainSeconds.set(0);
+  // When a count last changed, and when the last two scrapes began (performance.now()).
+  let changed = 0;
+  let scrapeBegan = -1;
+  let scrapeBefore = -1;
+  const count = <T extends unknown[]>(record: (...args: T) => void) => (...args: T) => {
+    changed = performance.now();
+    record(...args);
+  };
   return {
-    accepted: (copies) => accepted.inc(copies),
-    refused: (reason) => refused.inc({ reason }),
-    stored: (channel, copies) => stored.inc({ channel }, copies),
-    delivered: (seconds) => latency.observe(seconds),
-    capReached: (cap) => caps.inc({ cap }),
-    databaseError: (source) => dbErrors.inc({ source }),
-    setDraining: (on) => draining.set(on ? 1 : 0),
-    render: async () => ({ contentType: registry.contentType, body: await registry.metrics() }),
+    accepted: count((copies) => s.accepted.inc(copies)),
+    refused: count((reason) => s.refused.inc({ reason })),
+    stored: count((channel, copies) => s.stored.inc({ channel }, copies)),
+    delivered: count((seconds) => s.latency.observe(seconds)),
+    capReached: count((cap) => s.caps.inc({ cap })),
+    databaseError: count((source) => s.dbErrors.inc({ source })),
+    smtp: count((event) => s.smtp.inc({ event })),
+    smtpBytes: count((bytes) => s.smtpBytes.inc(bytes)),
+    http: count((route, method, status, seconds) => {
+      s.httpRequests.inc({ route, method, status: String(status) });
+      s.httpSeconds.observe({ route, method }, seconds);
+    }),
+    stream: count((what, n) => s.streams.inc({ what }, n)),
+    swept: count((expiredInboxes, retainedMessages, seconds) => {
+      s.expired.inc(expiredInboxes);
+      s.retained.inc(retainedMessages);
+      s.sweepSeconds.observe(seconds);
+    }),
+    setDraining: (on) => s.draining.set(on ? 1 : 0),
+    drained: (figures) => {
+      s.drainSeconds.set(figures.seconds);
+      if (figures.cutSmtpSessions > 0 || figures.cutHttpRequests > 0) changed = performance.now();
+      s.drainCut.inc({ what: 'smtp_sessions' }, figures.cutSmtpSessions);
+      s.drainCut.inc({ what: 'http_requests' }, figures.cutHttpRequests);
+    },
+    scraped: async (deadline) => {
+      // A scraper that stopped coming (Prometheus away) is not waited for past two of its intervals.
+      const interval = scrapeBefore >= 0 ? scrapeBegan - scrapeBefore : 0;
+      const givenUpAt = scrapeBegan + 2 * interval + 500;
+      while (scrapeBegan >= 0 && scrapeBegan <= changed && performance.now() < givenUpAt && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(50, deadline - Date.now()))).unref());
+      }
+    },
+    render: async () => {
+      scrapeBefore = scrapeBegan;
+      scrapeBegan = performance.now();
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
   };
 }
 
+/** What the SMTP intake tells the metrics. */
+export interface IntakeMetricsObserver {
+  accepted(copies: number, seconds: number): void;
+  refused(reason: RefusedReason): void;
+  session(): void;
+  secured(): void;
+  authenticated(result: 'succeeded' | 'failed' | 'error'): void;
+  received(bytes: number): void;
+}
+
+/**
+ * The PostgreSQL gauges' reader for a store and its bus: the store's pool
+ * (`PostgresStore.poolState`) and the bus's `LISTEN` connection (its
+ * `connected`); a reader of null for any other store, or before they exist.
+ */
+export function databaseGauges(store: unknown, bus: unknown): () => { busy: number; idle: number; waiting: number; listening: boolean } | null {
+  const pg = store as { kind?: unknown; poolState?: () => { busy: number; idle: number; waiting: number } } | null;
+  if (pg?.kind !== 'postgres' || typeof pg.poolState !== 'function') return () => null;
+  const poolState = pg.poolState.bind(pg);
+  const listen = bus as { connected?: boolean } | undefined;
+  return () => ({ ...poolState(), listening: listen?.connected === true });
+}
+
 /** The SMTP intake's observer that feeds the metrics: refusals by reason, caps reached, database failures. */
-export function intakeObserver(metrics: ServiceMetrics): { accepted(copies: number, seconds: number): void; refused(reason: RefusedReason): void } {
+export function intakeObserver(metrics: ServiceMetrics): IntakeMetricsObserver {
   return {
+    session: () => metrics.smtp('session'),
+    secured: () => metrics.smtp('starttls'),
+    authenticated: (result) => metrics.smtp(result === 'succeeded' ? 'auth_succeeded' : result === 'failed' ? 'auth_failed' : 'auth_error'),
+    received: (bytes) => metrics.smtpBytes(bytes),
     accepted(copies, seconds) {
       metrics.accepted(copies);
       metrics.delivered(seconds);

@@ -1,14 +1,20 @@
 /**
  * The operator's endpoints, answered before the app (no credential, no rate
- * limit, no Host rule: a balancer's check and a Prometheus scrape reach
- * them as they are): `GET /livez` (the process answers), `GET /readyz` (the
- * node takes new work: 503 once it drains) and `GET /metrics` (when on).
+ * limit: a balancer's check and a Prometheus scrape reach them as they
+ * are), to the end of a drain: `GET /livez` (the process answers),
+ * `GET /readyz` (the node takes new work: 503 once it drains) and
+ * `GET /metrics` (when on; under the API's Host rule: on a node bound to
+ * loopback, only a loopback or `--allowed-host` name, so a page that
+ * rebinds its name to the node cannot read it).
  *
  * @packageDocumentation
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FrontHandler } from './http-server.ts';
 import type { ServiceMetrics } from './metrics.ts';
+import { isAllowedHost } from './auth/host-check.ts';
+import type { ResolvedConfig } from './context/config.ts';
+import { isLoopbackHost } from '../wire/defaults.ts';
 
 /** What the probes read. */
 export interface ProbeState {
@@ -16,6 +22,14 @@ export interface ProbeState {
   draining(): boolean;
   /** The metrics; `/metrics` is a 404 when they are off. */
   metrics: ServiceMetrics;
+  /** Whether a `Host` may read `/metrics`; null: any (a node not bound to loopback, as the API). */
+  hostRule?: ((host: string) => boolean) | null;
+}
+
+/** The API's Host rule for `/metrics`: on a node bound to loopback, a loopback name or an `--allowed-host`. */
+export function hostRuleOf(config: ResolvedConfig): ((host: string) => boolean) | null {
+  if (!isLoopbackHost(config.http.host)) return null;
+  return (host) => isAllowedHost(host, config.bounds.allowedHosts);
 }
 
 function json(response: ServerResponse, status: number, body: unknown, head: boolean): void {
@@ -41,6 +55,11 @@ export function createProbes(state: ProbeState): FrontHandler {
       } else {
         json(response, 200, { data: { status: 'ready' } }, head);
       }
+      return true;
+    }
+    const host = request.headers.host ?? '';
+    if (state.hostRule && !state.hostRule(host)) {
+      json(response, 403, { error: { code: 'host_not_allowed', message: `Host "${host.slice(0, 100)}" is not allowed to read /metrics: this node is bound to loopback and answers only localhost, 127.0.0.1 or [::1] (or a name given with --allowed-host).` } }, head);
       return true;
     }
     void state.metrics.render().then(

@@ -19,10 +19,11 @@ import { startSweeper } from './expiry.ts';
 import { createRateLimiter } from './http/ratelimit.ts';
 import type { AppMount } from './http/mount.ts';
 import { closeHttp, createHttpServer, listen } from './http-server.ts';
-import { createDrain } from './drain.ts';
-import { createMetrics, intakeObserver, noMetrics } from './metrics.ts';
+import { createDrain, drainingFront, viaBalancer } from './drain.ts';
+import type { Drain } from './drain.ts';
+import { createMetrics, databaseGauges, intakeObserver, noMetrics } from './metrics.ts';
 import type { ServiceMetrics } from './metrics.ts';
-import { createProbes } from './probes.ts';
+import { createProbes, hostRuleOf } from './probes.ts';
 import { startMailboxes } from './mailbox/index.ts';
 import { startSmtpIntake } from './smtp/intake.ts';
 import type { SmtpIntake } from './smtp/intake.ts';
@@ -107,9 +108,11 @@ export interface RunningServer {
   sweepExpired(): Promise<string[]>;
   /**
    * Drains, then closes: readiness (`/readyz`) fails at once; after
-   * `drainNoticeMs` new SMTP sessions get 421 while those in flight finish,
-   * event streams end (clients resume elsewhere from `Last-Event-ID`) and
-   * HTTP requests finish, all within `drainTimeoutMs`. Idempotent.
+   * `drainNoticeMs` event streams are handed over (`retry: 20`, then ended:
+   * clients resume elsewhere from `Last-Event-ID`), new SMTP sessions get 421
+   * and new API requests 503 while those in flight finish, and the last
+   * counts are scraped; all within `drainTimeoutMs`, what is left then is
+   * cut. Idempotent.
    */
   drain(): Promise<void>;
   /** Stops everything and releases ports and the database. Idempotent. */
@@ -149,7 +152,7 @@ interface Served {
   url: string;
   smtp: SmtpIntake;
   mailboxes: Awaited<ReturnType<typeof startMailboxes>>;
-  drain: ReturnType<typeof createDrain>;
+  drain: Drain;
 }
 
 /**
@@ -163,12 +166,14 @@ async function serve(ctx: ServerContext, options: StartServerOptions, metrics: S
   let selfApiUrl = `http://${urlHost(config.http.host)}:${config.http.port}${API_PREFIX}`;
   const app = createApp(ctx, {
     rateLimiter,
+    ...(config.operations.metrics ? { observe: metrics.http } : {}),
     ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}),
     ...(options.mounts ? { mounts: options.mounts, selfApiUrl: () => selfApiUrl } : {}),
   });
-  let draining = () => false;
+  let drain: Drain | null = null;
+  ctx.liveStreams.observe(metrics.stream);
   const hooks = {
-    front: createProbes({ draining: () => draining(), metrics }),
+    front: drainingFront(createProbes({ draining: () => drain?.draining() ?? false, metrics, hostRule: hostRuleOf(config) }), () => drain, viaBalancer(config.operations.trustProxy)),
     onStatus: (status: number) => (status === 429 ? metrics.capReached('http_429') : status === 503 ? metrics.databaseError('http') : undefined),
   };
   // Closed after the SMTP intake and the HTTP server (cleanups run newest first): background deliveries settle, then the mail parts go.
@@ -182,8 +187,7 @@ async function serve(ctx: ServerContext, options: StartServerOptions, metrics: S
   cleanups.push(() => mailboxes.close());
   const port = (http.address() as AddressInfo).port;
   ctx.ownPorts.push(port, smtp.port, ...[mailboxes.imap, mailboxes.pop3].flatMap((listener) => (listener ? [listener.port] : [])));
-  const drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, metrics, logger: ctx.logger });
-  draining = drain.draining;
+  drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, streams: ctx.liveStreams, metrics, logger: ctx.logger });
   // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
   cleanups.push(() => ctx.faults.close());
   const url = `http://${urlHost(config.http.host)}:${port}`;
@@ -239,8 +243,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   checkOperatorToken(options.operatorToken, resolved.http.host);
   const logger = loggerOf(options);
   // Late-bound: the gauges read the parts started below.
-  const gauges = { openStreams: () => 0, openSmtpSessions: () => 0 };
-  const metrics = resolved.operations.metrics ? await createMetrics({ openStreams: () => gauges.openStreams(), openSmtpSessions: () => gauges.openSmtpSessions() }) : noMetrics();
+  const gauges = { openStreams: () => 0, openSmtpSessions: () => 0, database: databaseGauges(null, undefined) };
+  const onPostgres = Boolean(resolved.databaseUrl) || (options.store !== undefined && isPostgresStore(options.store));
+  const metrics = resolved.operations.metrics
+    ? await createMetrics({ openStreams: () => gauges.openStreams(), openSmtpSessions: () => gauges.openSmtpSessions(), ...(onPostgres ? { database: () => gauges.database() } : {}) })
+    : noMetrics();
   const clock = options.now ? { now: options.now } : {};
   const cleanups: Array<() => Promise<void> | void> = [];
   const runCleanups = () => runInReverse(cleanups, logger);
@@ -271,7 +278,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const served = await serve(ctx, options, metrics, cleanups);
     gauges.openStreams = () => ctx.streamCaps.open();
     gauges.openSmtpSessions = () => served.smtp.openSessions();
-    const sweeper = startSweeper(ctx);
+    gauges.database = databaseGauges(store, bus);
+    const sweeper = startSweeper(ctx, metrics);
     cleanups.push(() => sweeper.stop());
     await warm;
     logger.info({ url: served.url, smtpHost: config.smtp.host, smtpPort: served.smtp.port, db: config.databaseUrl ? redactUrl(config.databaseUrl) : (config.dbPath ?? ':memory:') }, 'inboxkit server started');

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { spawnServe } from './serve.ts';
+import { guideCommand, localize } from './team-guide.ts';
 import type { Served } from './serve.ts';
 
 const run = promisify(execFile);
@@ -23,7 +24,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const TEAM_DOCS = join(ROOT, 'docs/team-service');
 
 /** The daemons the harness needs, and where each is. */
-const DAEMONS = { haproxy: '/usr/sbin/haproxy', postfix: '/usr/sbin/postfix', prometheus: '/usr/bin/prometheus' };
+const DAEMONS = { haproxy: '/usr/sbin/haproxy', postfix: '/usr/sbin/postfix', prometheus: '/usr/bin/prometheus', openssl: '/usr/bin/openssl' };
 
 /** Why the team harness cannot run here, or null when it can. */
 export function teamSkipReason(): string | null {
@@ -115,14 +116,18 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     const ports: NodePorts[] = [];
     for (let i = 0; i < count; i++) ports.push({ http: await freePort(), smtp: await freePort() });
     const nodes: Array<Served | null> = ports.map(() => null);
-    const args = (p: NodePorts) => [
-      '--port', String(p.http), '--smtp-port', String(p.smtp), '--db', databaseUrl, '--domain', 'team.test', '--no-mcp', '--no-operator-token',
-      '--smtp-proxy', '127.0.0.1', '--trust-proxy', '127.0.0.1', '--smtp-tls-self-signed', '--smtp-auth', 'required', '--metrics',
-      '--drain-notice', '4s', '--drain-timeout', '20s', '--rate-limit', 'off',
-    ];
+    // The nodes run the guide's own command line (docs/team-service.md, "The nodes"), its example
+    // values swapped for the harness's: loopback, free ports, TLS files made by the guide's command.
+    const tlsDir = join(dir, 'tls');
+    const tls = localize(guideCommand('openssl req'), { '/etc/inboxkit/tls': tlsDir });
+    mkdirSync(tlsDir, { recursive: true });
+    await run(tls[0]!, tls.slice(1));
+    const serve = guideCommand('npx inboxkit serve');
+    const args = (p: NodePorts) =>
+      localize(serve.slice(3), { '0.0.0.0': '127.0.0.1', '8025': String(p.http), '2525': String(p.smtp), '10.0.0.5': '127.0.0.1', '/etc/inboxkit/tls': tlsDir });
     const startNode = async (i: number) => {
       // spawnServe adds --port 0 --smtp-port 0 first; the later flags win.
-      nodes[i] = await spawnServe(args(ports[i]!), { env: { INBOXKIT_API_KEYS: API_KEY } });
+      nodes[i] = await spawnServe(args(ports[i]!), { env: { DATABASE_URL: databaseUrl, INBOXKIT_API_KEYS: API_KEY } });
     };
     const stopNode = async (i: number) => {
       const node = nodes[i];
@@ -133,7 +138,7 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     };
     for (let i = 0; i < count; i++) await startNode(i);
     stops.push(async () => {
-      for (let i = 0; i < count; i++) await stopNode(i);
+      await Promise.all(ports.map((_, i) => stopNode(i)));
     });
 
     const balancerHttp = await freePort();
@@ -157,14 +162,15 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     const relayPort = await freePort();
     writeFileSync(join(postfixDir, 'main.cf'), render('postfix-main.cf', { POSTFIX_DIR: postfixDir, BALANCER_SMTP_PORT: String(balancerSmtp), SMTP_USER: 'ci-relay', SMTP_PASSWORD: API_KEY }));
     writeFileSync(join(postfixDir, 'master.cf'), render('postfix-master.cf', { POSTFIX_LISTEN: `127.0.0.1:${relayPort}` }));
-    await run(DAEMONS.postfix, ['-c', postfixDir, 'start']).catch((error: Error) => {
+    const postfixStart = localize(guideCommand('postfix -c'), { '/srv/relay': postfixDir });
+    await run(DAEMONS.postfix, postfixStart.slice(1)).catch((error: Error) => {
       const log = existsSync(join(postfixDir, 'maillog')) ? readFileSync(join(postfixDir, 'maillog'), 'utf8').slice(-2000) : '(no maillog)';
       throw new Error(`Postfix did not start: ${error.message}\n${log}`);
     });
     stops.push(async () => void (await run(DAEMONS.postfix, ['-c', postfixDir, 'stop']).catch(() => undefined)));
 
     const promPort = await freePort();
-    writeFileSync(join(dir, 'prometheus.yml'), render('prometheus.yml', { NODE_TARGETS: ports.map((p) => `'127.0.0.1:${p.http}'`).join(', ') }));
+    writeFileSync(join(dir, 'prometheus.yml'), render('prometheus.yml', { NODE_TARGETS: ports.map((p) => `'127.0.0.1:${p.http}'`).join(', '), BALANCER_STATS_TARGET: `'127.0.0.1:${balancerStats}'` }));
     const prometheus = spawn(DAEMONS.prometheus, [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'prometheus-data')}`, `--web.listen-address=127.0.0.1:${promPort}`], { stdio: 'ignore' });
     children.push(prometheus);
     const prometheusUrl = `http://127.0.0.1:${promPort}`;
@@ -204,7 +210,7 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
         const states = await Promise.all(
           nodes.map(async (node, i) => {
             const status = await fetch(`http://127.0.0.1:${ports[i]!.http}/readyz`).then((r) => String(r.status), (e: Error) => e.message);
-            return `node ${i + 1}: exit ${String(node?.child.exitCode)}, /readyz ${status}, stderr ${(node?.errors() ?? '').slice(-400)}`;
+            return `node ${i + 1}: exit ${String(node?.child.exitCode)}, /readyz ${status}, stderr ${(node?.errors() ?? '').slice(-1500)}`;
           }),
         );
         return states.join('\n');

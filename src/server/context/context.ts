@@ -24,6 +24,8 @@ import type { ForwardQueue } from '../forward/forwarder.ts';
 import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { createStreamCaps } from '../auth/caps.ts';
+import { createLiveStreams } from './live-streams.ts';
+import type { LiveStreams } from './live-streams.ts';
 import type { StreamCaps } from '../auth/caps.ts';
 import type { Store } from '../storage/contract/types.ts';
 import { createSpamScanner } from '../spam/scanner.ts';
@@ -72,6 +74,8 @@ export interface ServerContext {
   ownPorts: number[];
   /** The slots of open event streams per credential and per client address on this node. */
   streamCaps: StreamCaps;
+  /** The event streams open on this node (a drain hands them over) and what happens to them. */
+  liveStreams: LiveStreams;
   /** The spam scanner of `POST /messages/{id}/spam-check` (from `config.spamCheck`), or null/absent when none is configured. */
   spamScanner?: SpamScanner | null;
 }
@@ -158,6 +162,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     ownPorts,
     pools: createNodePools(),
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
+    liveStreams: createLiveStreams(),
     spamScanner: options.config.spamCheck ? createSpamScanner({ ...options.config.spamCheck, maxInFlight: options.config.bounds.spamCheckConcurrency }) : null,
   };
 }

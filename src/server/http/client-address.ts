@@ -29,6 +29,12 @@ export function clientAddressOf(c: Context): string {
 /** An address without the IPv4-in-IPv6 prefix a dual-stack socket gives (`::ffff:127.0.0.1`). */
 const plain = (address: string): string => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
 
+/** Whether a socket's peer address is one of `trusted` (the balancers of `--trust-proxy`), IPv4-mapped IPv6 or not. */
+export function trustedPeer(trusted: readonly string[]): (address: string | undefined) => boolean {
+  const peers = new Set(trusted.map(plain));
+  return (address) => address !== undefined && peers.has(plain(address));
+}
+
 /**
  * The middleware that believes a trusted balancer (`--trust-proxy ADDR`):
  * when the socket's peer is one of `trusted`, the last `X-Forwarded-For`

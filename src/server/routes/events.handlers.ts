@@ -42,6 +42,7 @@ function openCallerFeed(ctx: ServerContext, options: EventsRoutesOptions): Route
       logger,
       settings: options,
       admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), address, ownStreamCapOf(principal)),
+      live: ctx.liveStreams,
       access: streamAccess(ctx, principal, principal.kind === 'inboxToken' ? { id: principal.inboxId, expiresAt: inbox?.expiresAt ?? null } : null),
       subscribe: (listener) => ctx.bus.subscribeAll(listener),
       policy: () => callerFeedPolicy(ctx, principal, frames),

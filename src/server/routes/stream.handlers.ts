@@ -93,6 +93,8 @@ function openInboxStream(ctx: ServerContext, options: StreamRoutesOptions): Rout
       logger,
       logFields: { inboxId: inbox.id },
       admit: () => ctx.streamCaps.acquire(credentialKeyOf(principal), address, ownStreamCapOf(principal)),
+      live: ctx.liveStreams,
+      resumed: lastEventId !== null,
       settings: options,
       access: streamAccess(ctx, principal, inbox),
       subscribe: (listener) => ctx.bus.subscribe(inbox.id, listener),

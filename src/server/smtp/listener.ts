@@ -99,6 +99,14 @@ export interface IntakeObserver {
   accepted(copies: number, seconds: number): void;
   /** A connection, recipient or message was refused. */
   refused(reason: 'unknown_recipient' | 'fault' | 'too_large' | 'lookup_failed' | 'storage_failed' | 'draining' | 'cap_total' | 'cap_per_address' | 'auth_failed'): void;
+  /** A session opened (refused ones included). */
+  session?(): void;
+  /** A session upgraded with STARTTLS. */
+  secured?(): void;
+  /** An AUTH answered: the credentials were good, wrong, or could not be checked. */
+  authenticated?(result: 'succeeded' | 'failed' | 'error'): void;
+  /** Bytes of a message's DATA received (up to the size limit). */
+  received?(bytes: number): void;
 }
 
 const CAP_REASON = { total: 'cap_total', per_address: 'cap_per_address', draining: 'draining' } as const satisfies Record<RefusalReason, string>;
@@ -116,6 +124,12 @@ export interface SmtpIntake {
   drain(graceMs: number): Promise<void>;
   /** Sessions open now. */
   openSessions(): number;
+  /**
+   * Cuts every open session now (its socket destroyed, a transaction in it
+   * lost: the client was never answered 250, so it sends again): the end of
+   * a drain whose timeout passed. Resolves with how many were cut.
+   */
+  cut(): number;
   /** Stops accepting, lets sessions and in-flight deliveries finish, then resolves. */
   close(): Promise<void>;
 }
@@ -165,6 +179,7 @@ function collectData(
       logger.warn({ err: error, sessionId: session.id }, 'smtp: data stream failed');
     });
     stream.on('end', () => {
+      observer?.received?.(length);
       if (stream.sizeExceeded) {
         observer?.refused('too_large');
         callback(smtpError(552, `5.3.4 Message exceeds the size limit of ${maxMessageBytes} bytes`));
@@ -215,6 +230,7 @@ function authOptionsOf(options: IntakeOptions, logger: IntakeLogger): Partial<SM
       }
       const refuse = () => {
         throttle.failed(address);
+        options.observer?.authenticated?.('failed');
         options.observer?.refused('auth_failed');
         const failures = (failuresOf.get(session) ?? 0) + 1;
         failuresOf.set(session, failures);
@@ -226,8 +242,13 @@ function authOptionsOf(options: IntakeOptions, logger: IntakeLogger): Partial<SM
       };
       const check = () =>
         auth.check(credentials.username ?? '', credentials.password ?? '').then(
-          (good) => (good ? callback(null, { user: credentials.username }) : refuse()),
+          (good) => {
+            if (!good) return refuse();
+            options.observer?.authenticated?.('succeeded');
+            callback(null, { user: credentials.username });
+          },
           (error: unknown) => {
+            options.observer?.authenticated?.('error');
             logger.error({ err: error, sessionId: session.id }, 'smtp: checking credentials failed');
             callback(smtpError(454, '4.7.0 Temporary authentication failure, try again'));
           },
@@ -277,10 +298,19 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
     ...(options.useProxy ? { useProxy: options.useProxy } : {}),
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : {}),
     onConnect(_session, callback) {
+      options.observer?.session?.();
       // Synchronous on purpose: with no greeting delay the session is ready in
       // the same turn the socket is accepted.
       callback();
     },
+    ...(options.tls && options.observer?.secured
+      ? {
+          onSecure(_socket: unknown, _session: unknown, callback: (error?: Error | null) => void) {
+            options.observer?.secured?.();
+            callback();
+          },
+        }
+      : {}),
     onMailFrom(_address, _session, callback) {
       callback();
     },
@@ -319,6 +349,7 @@ export async function createSmtpIntake(deps: IntakeDeps, options: IntakeOptions)
   return {
     port,
     openSessions: () => server.connections.size,
+    cut: () => server.cutAll(),
     async drain(graceMs) {
       server.draining = true;
       const until = Date.now() + graceMs;

@@ -197,6 +197,13 @@ export class PromptSmtpServer extends SMTPServer {
     }
   }
 
+  /** Destroys the socket of every open connection (a drain past its timeout); returns how many. */
+  cutAll(): number {
+    const open = [...this.connections];
+    for (const connection of open) (connection as unknown as { _socket?: { destroy(): void } })._socket?.destroy();
+    return open.length;
+  }
+
   /** Connections open from `address` (behind a balancer, the client's own address). */
   connectionsFrom(address: string): number {
     return this.byAddress.get(address) ?? 0;

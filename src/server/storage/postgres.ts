@@ -63,6 +63,8 @@ export interface PostgresStore extends Store {
   readonly url: string;
   /** This node's id, carried by the notifications it sends (so it skips its own). */
   readonly nodeId: string;
+  /** The pool's connections now: open ones in use, open ones idle, and queries waiting for one (the metrics). */
+  poolState(): { busy: number; idle: number; waiting: number };
 }
 
 /**
@@ -110,6 +112,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createPostgresFaults(sql),
     ...createPostgresRetention(sql),
     ...createPostgresSmsVerifications(sql),
+    poolState: () => ({ busy: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => (closing ??= pool.end()),
   };
 }

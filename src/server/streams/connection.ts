@@ -105,6 +105,8 @@ export interface ConnectionOptions {
    * what was acquired when it was admitted (see `openEventStream`).
    */
   onClose?: () => void;
+  /** Told of each event sent and of a slow client dropped (the node's metrics). */
+  note?: (what: 'event' | 'slow_client_dropped') => void;
 }
 
 type Task = () => void | Promise<void>;
@@ -203,6 +205,8 @@ export class SseConnection {
   /** Queues bytes for the client (nothing once closed). */
   write(text: string | Uint8Array): void {
     if (this.#closed) return;
+    // An event frame (a message is bytes framed once for all streams); not a ping, nor `retry:`.
+    if (typeof text !== 'string' || (!text.startsWith(':') && !text.startsWith('retry:'))) this.#options.note?.('event');
     if (this.#sink !== null) return this.#sink.write(text);
     this.#controller.enqueue(typeof text === 'string' ? encoder.encode(text) : text);
   }
@@ -235,6 +239,19 @@ export class SseConnection {
   end(end: AccessEnd): void {
     if (this.#closed) return;
     this.write(formatEvent(end.event, this.#policy?.endData(end) ?? {}));
+    this.#cleanup();
+    this.#controller.close();
+  }
+
+  /**
+   * Hands the stream over to another node (a drain): tells the client to
+   * reconnect after `retryMs` (instead of the 2 s given at the start), and
+   * ends the stream cleanly after what is queued, so the client resumes
+   * through the balancer from its `Last-Event-ID` at once.
+   */
+  handOver(retryMs: number): void {
+    if (this.#closed) return;
+    this.write(`retry: ${Math.max(0, Math.round(retryMs))}\n\n`);
     this.#cleanup();
     this.#controller.close();
   }
@@ -336,6 +353,7 @@ export class SseConnection {
 
   #checkOverflow(): void {
     if (this.#closed || this.#queued() <= this.#bound) return;
+    this.#options.note?.('slow_client_dropped');
     this.drop('client too slow');
   }
 

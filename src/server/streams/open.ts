@@ -10,6 +10,7 @@ import type { Context } from 'hono';
 import { accessDeadline, checkAccess, checkCredential, concernsPrincipal } from '../auth/access.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
+import type { LiveStreams } from '../context/live-streams.ts';
 import type { BusEvent } from '../events/types.ts';
 import { eventStreamResponse } from '../http/sse.ts';
 import type { InboxRecord } from '../storage/contract/types.ts';
@@ -79,6 +80,10 @@ export interface OpenStreamRequest {
    * @defaultValue every connection is admitted
    */
   admit?: () => () => void;
+  /** The node's open streams: the connection is noted there until it ends (a drain hands it over). */
+  live?: LiveStreams;
+  /** Whether the client resumes from a `Last-Event-ID` (counted by the metrics). */
+  resumed?: boolean;
 }
 
 /** The Node response under @hono/node-server (destroyed directly to drop a slow client, written directly once the headers are out). */
@@ -99,7 +104,12 @@ function outgoingOf(c: Context<AppEnv>): NodeOutgoing | undefined {
  */
 export function openEventStream(c: Context<AppEnv>, request: OpenStreamRequest): Response {
   if (c.req.method === 'HEAD') return eventStreamResponse(null);
-  const release = request.admit?.();
+  const admitted = request.admit?.();
+  let forget: () => void = () => {};
+  const release = () => {
+    forget();
+    admitted?.();
+  };
   const options: ConnectionOptions = {
     label: request.label,
     logFields: request.logFields,
@@ -111,8 +121,13 @@ export function openEventStream(c: Context<AppEnv>, request: OpenStreamRequest):
     outgoing: outgoingOf(c),
     framing: request.framing,
     onClose: release,
+    ...(request.live ? { note: request.live.note } : {}),
   };
   const connection = new SseConnection(options, request.extraBytes ?? 0);
+  if (request.live && !connection.closed) {
+    forget = request.live.add(connection);
+    request.live.note(request.resumed ? 'resumed' : 'opened');
+  }
   connection.open(request.subscribe, request.policy());
   return eventStreamResponse(connection.body);
 }

@@ -44,20 +44,20 @@ function slowPost(url: string): { finish: () => Promise<number> } {
 
 const probe = async (url: string) => (await fetch(url)).status;
 
-test('on SIGTERM readiness fails first, new SMTP sessions get 421 while the one in flight is stored, the stream ends, the request in flight is answered, and the process exits 0', { tag: '@heavy' }, async () => {
+test('on SIGTERM readiness fails first, new SMTP sessions get 421 and new API requests 503 while the one in flight is stored, the stream is told to reconnect at once, probes and metrics answer to the end, the request in flight is answered, and the process exits 0', { tag: '@heavy' }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'inboxkit-drain-'));
   let child: ChildProcess | undefined;
   try {
-    const served = await spawnServe(['--db', join(dir, 'inbox.db'), '--drain-notice', '3s', '--drain-timeout', '20s', '--no-mcp'], { onSpawn: (c) => (child = c) });
+    const served = await spawnServe(['--db', join(dir, 'inbox.db'), '--drain-notice', '3s', '--drain-timeout', '20s', '--no-mcp', '--metrics', '--trust-proxy', '127.0.0.1'], { onSpawn: (c) => (child = c) });
     const { url, apiUrl, smtpPort } = served.ready;
     expect(await probe(`${url}/readyz`)).toBe(200);
     expect(await probe(`${url}/livez`)).toBe(200);
     const inbox = await createInbox(apiUrl);
 
     // In flight when the signal comes: a stream, an SMTP transaction, an HTTP request.
-    const abort = new AbortController();
-    const stream = await openStream(`${apiUrl}/inboxes/${inbox.id}/stream`, { 'x-inbox-token': inbox.token }, abort.signal);
+    const stream = await fetch(`${apiUrl}/inboxes/${inbox.id}/stream`, { headers: { accept: 'text/event-stream', 'x-inbox-token': inbox.token } });
     expect(stream.status).toBe(200);
+    const streamText = stream.text();
     const smtp = await RawSmtp.connect(smtpPort);
     await smtp.hello();
     expect((await smtp.command('MAIL FROM:<app@example.test>')).code).toBe(250);
@@ -79,6 +79,16 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 while the one 
         return reply?.code === 421 ? reply.text : String(reply?.code);
       }, { timeout: 15_000 })
       .toMatch(/^421 .*4\.3\.2 .*draining/);
+    // The operator's endpoints answer to the end of the drain; a new API request is told 503, to retry elsewhere.
+    expect(await probe(`${url}/livez`)).toBe(200);
+    expect(await probe(`${url}/metrics`)).toBe(200);
+    expect(await probe(`${url}/healthz`)).toBe(200);
+    const late = await fetch(`${apiUrl}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(late.status).toBe(503);
+    expect(late.headers.get('retry-after')).toBe('1');
+    expect(((await late.json()) as { error: { code: string } }).error.code).toBe('service_unavailable');
+    // The same request through the balancer (--trust-proxy, X-Forwarded-For) is closed unanswered: HAProxy sends it to another node.
+    await expect(fetch(`${apiUrl}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '127.0.0.9' }, body: '{}' })).rejects.toThrow();
 
     // The transaction begun before the drain ends normally, then the session is told 421.
     expect((await smtp.command('DATA')).code).toBe(354);
@@ -88,12 +98,8 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 while the one 
     const next = await smtp.command('MAIL FROM:<app@example.test>');
     expect(next.code).toBe(421);
 
-    // The stream ends (the client reconnects elsewhere); the request in flight is answered.
-    await expect(
-      (async () => {
-        for await (const event of stream.events) void event;
-      })(),
-    ).rejects.toThrow();
+    // The stream was handed over: told to reconnect at once (retry: 20), then ended cleanly.
+    expect(await streamText).toMatch(/retry: 20\n\n$/);
     expect(await post.finish()).toBe(200);
     expect(await exited).toBe(0);
 
@@ -110,6 +116,33 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 while the one 
     }
     replay.abort();
     expect(subject).toBe('sent while draining');
+  } finally {
+    child?.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a drain with an SMTP client stuck in a transaction cuts it at --drain-timeout, and the process has exited within a second more', { tag: '@heavy' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'inboxkit-drain-'));
+  let child: ChildProcess | undefined;
+  try {
+    const served = await spawnServe(['--db', join(dir, 'inbox.db'), '--drain-notice', '1s', '--drain-timeout', '3s', '--no-mcp', '--log-level', 'info'], { onSpawn: (c) => (child = c) });
+    const inbox = await createInbox(served.ready.apiUrl);
+    // A transaction begun and never finished: the client goes silent after RCPT TO.
+    const stuck = await RawSmtp.connect(served.ready.smtpPort);
+    await stuck.hello();
+    expect((await stuck.command('MAIL FROM:<app@example.test>')).code).toBe(250);
+    expect((await stuck.command(`RCPT TO:<${inbox.address}>`)).code).toBe(250);
+
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child!.once('exit', (code) => resolve({ code, at: Date.now() })));
+    const signalled = Date.now();
+    child!.kill('SIGTERM');
+    const { code, at } = await exited;
+    // Exit 0: the drain ended by itself (the watchdog at timeout + 1 s exits 1), having cut the stuck session.
+    expect(code).toBe(0);
+    expect(served.errors()).toMatch(/"cutSmtpSessions":1[,}].*drain: done/);
+    expect(at - signalled, 'SIGTERM to exit, against --drain-timeout 3s + 1 s').toBeLessThanOrEqual(4000);
+    stuck.end();
   } finally {
     child?.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });

@@ -69,3 +69,72 @@ test('while a node drains, /readyz is 503 and the drain gauge is 1', async () =>
     await h.close();
   }
 });
+
+test('the metrics count SMTP sessions and bytes, API requests by route pattern and status, and stream events and resumes', async () => {
+  const h = await startHarness({ metrics: true });
+  try {
+    const inbox = await h.createInbox();
+    const raw = rawMessage({ to: inbox.address, subject: 'counted' });
+    expect((await sendRaw(h.server.smtpPort, 'app@example.test', [inbox.address], raw)).code).toBe(250);
+    expect((await fetch(`${h.server.apiUrl}/inboxes/${inbox.id}`, { headers: { 'x-inbox-token': inbox.token } })).status).toBe(200);
+    expect((await fetch(`${h.server.apiUrl}/inboxes/in_nothing_here`, { headers: { 'x-inbox-token': inbox.token } })).status).toBeGreaterThanOrEqual(400);
+    // A stream resumed from before the message: it replays it (one event sent), then ready.
+    const abort = new AbortController();
+    const stream = await fetch(`${h.server.apiUrl}/inboxes/${inbox.id}/stream`, { headers: { 'x-inbox-token': inbox.token, 'last-event-id': '0' }, signal: abort.signal });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    let seen = '';
+    while (!seen.includes('event: ready')) seen += new TextDecoder().decode((await reader.read()).value);
+    abort.abort();
+
+    const text = await (await fetch(`${h.server.url}/metrics`)).text();
+    expect(sample(text, 'inboxkit_smtp_events_total{event="session"}')).toBe(1);
+    expect(sample(text, 'inboxkit_smtp_received_bytes_total')).toBeGreaterThanOrEqual(raw.length);
+    expect(sample(text, 'inboxkit_http_requests_total{route="/api/v1/inboxes/:id",method="GET",status="200"}')).toBe(1);
+    expect(sample(text, 'inboxkit_http_requests_total{route="/api/v1/inboxes",method="POST",status="200"}')).toBe(1);
+    expect(sample(text, 'inboxkit_http_request_duration_seconds_count{route="/api/v1/inboxes/:id",method="GET"}')).toBe(2);
+    expect(sample(text, 'inboxkit_stream_events_total{what="resumed"}')).toBe(1);
+    expect(sample(text, 'inboxkit_stream_events_total{what="event"}')).toBeGreaterThanOrEqual(2);
+    // The probes and scrapes are not counted as requests.
+    expect(text).not.toMatch(/route="\/metrics"|route="\/livez"/);
+  } finally {
+    await h.close();
+  }
+});
+
+test('on a node bound to loopback, /metrics follows the API\'s Host rule: a name rebound to it is refused, saying why', async () => {
+  const h = await startHarness({ metrics: true });
+  try {
+    const { request } = await import('node:http');
+    const status = await new Promise<{ code: number; body: string }>((resolve, reject) => {
+      const req = request(`${h.server.url}/metrics`, { headers: { host: 'evil.example' } }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ code: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status.code).toBe(403);
+    expect(status.body).toContain('host_not_allowed');
+    expect((await fetch(`${h.server.url}/metrics`)).status).toBe(200);
+  } finally {
+    await h.close();
+  }
+});
+
+test('an expiry sweep counts the inboxes it deleted and how long it took', async () => {
+  let now = Date.now();
+  const h = await startHarness({ metrics: true, now: () => now });
+  try {
+    await h.createInbox();
+    now += 8 * 24 * 3600_000;
+    expect(await h.server.sweepExpired()).toHaveLength(1);
+    const text = await (await fetch(`${h.server.url}/metrics`)).text();
+    expect(sample(text, 'inboxkit_expired_inboxes_deleted_total')).toBe(1);
+    expect(sample(text, 'inboxkit_retention_messages_deleted_total')).toBe(0);
+    expect(sample(text, 'inboxkit_sweep_duration_seconds_count')).toBeGreaterThanOrEqual(1);
+  } finally {
+    await h.close();
+  }
+});

@@ -157,6 +157,10 @@ export function createSql(pool: pg.Pool, now: () => number, nodeId: string): PgS
         throw storeError(error);
       }
       let broken: unknown = null;
+      // A connection the server ends while it is checked out (PostgreSQL restarting) emits
+      // 'error' between queries; with no listener that would end the process.
+      const onError = (error: Error) => void (broken = error);
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(sqlOn((text, params) => client.query(text, params)));
@@ -170,6 +174,7 @@ export function createSql(pool: pg.Pool, now: () => number, nodeId: string): PgS
         }
         throw storeError(error);
       } finally {
+        client.off('error', onError);
         // A connection that failed mid-transaction is not given back to the pool.
         client.release(broken instanceof Error ? broken : undefined);
       }
