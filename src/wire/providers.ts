@@ -40,7 +40,23 @@ export const PROVIDERS = [
   { id: 'vonage-verify', channel: 'sms', label: 'Vonage Verify', mount: '/sms/vonage/verify', env: null, sdk: { package: '@vonage/server-sdk', option: 'apiHost (reached through INBOXKIT_VONAGE_REST_HOST)' } },
   { id: 'plivo', channel: 'sms', label: 'Plivo Messages', mount: '/sms/plivo', env: 'INBOXKIT_PLIVO_BASE_URL', sdk: { package: 'plivo', option: 'baseUrl (see docs/phones.md)' } },
   { id: 'inboxkit', channel: 'sms', label: 'POST /api/v1/sms', mount: '/api/v1/sms', env: 'INBOXKIT_SMS_URL', sdk: null },
+  { id: 'resend', channel: 'email', label: 'Resend', mount: '/email/resend', env: 'INBOXKIT_RESEND_BASE_URL', sdk: { package: 'resend', option: 'baseUrl (or RESEND_BASE_URL)' } },
 ] as const satisfies readonly ProviderRow[];
+
+/**
+ * The header that says which provider's API an email came through (its
+ * row's id), on the MIME the service composes for it: the viewer names it.
+ */
+export const EMAIL_VIA_HEADER = 'x-inboxkit-via';
+
+/** The header with the id the provider's API answered for the email (Resend's `id`, SendGrid's `x-message-id` …). */
+export const EMAIL_VIA_ID_HEADER = 'x-inboxkit-via-id';
+
+/** The header with the id of the template an email was sent by (SendGrid's `template_id`, Postmark's alias …). */
+export const EMAIL_TEMPLATE_HEADER = 'x-inboxkit-template';
+
+/** The header with the template data of a template send, as JSON (cut at 8 KB). */
+export const EMAIL_TEMPLATE_DATA_HEADER = 'x-inboxkit-template-data';
 
 /** A provider's id. */
 export type ProviderId = (typeof PROVIDERS)[number]['id'];

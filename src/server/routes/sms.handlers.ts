@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { PROVIDERS } from '../../wire/providers.ts';
 import type { ProviderId } from '../../wire/providers.ts';
+import { createResendRoutes } from './email-resend.handlers.ts';
 import { createPlivoRoutes } from './sms-plivo.handlers.ts';
 import { createSnsRoutes } from './sms-sns.handlers.ts';
 import { createTwilioVerifyRoutes } from './sms-twilio-verify.handlers.ts';
@@ -25,6 +26,7 @@ const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerConte
   vonage: createVonageRoutes,
   'vonage-verify': createVonageVerifyRoutes,
   plivo: createPlivoRoutes,
+  resend: createResendRoutes,
 };
 
 /** Every provider API, each at its row's mount (paths from the service's origin). */

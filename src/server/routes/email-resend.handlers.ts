@@ -1,0 +1,143 @@
+/**
+ * Resend's API, as an app's `resend` SDK calls it with
+ * `new Resend(key, { baseUrl: process.env.INBOXKIT_RESEND_BASE_URL })` (or
+ * `RESEND_BASE_URL`): `POST /emails` (`emails.send`) and `POST /emails/batch`
+ * (`batch.send`) check every recipient with the intake, then store the
+ * composed email in each recipient's inbox and answer Resend's `{ id }`, or
+ * Resend's error. An `Idempotency-Key` is honoured as Resend does. Other
+ * paths answer Resend's 404.
+ *
+ * @packageDocumentation
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { callerOf } from '../auth/caller.ts';
+import type { Reach } from '../auth/caller.ts';
+import type { AppEnv, ServerContext } from '../context/context.ts';
+import { createIdempotencyStore } from '../email/idempotency.ts';
+import type { IdempotencyStore } from '../email/idempotency.ts';
+import { RESEND_MAX_BATCH, parseResendSend, resendError, resendId } from '../email/resend.ts';
+import type { ResendAnswer, ResendSend } from '../email/resend.ts';
+import { clientAddressOf } from '../http/client-address.ts';
+import { checkRecipients, composeWithin, deliverEmail, emailReachOf, maxRecipientsOf } from './email-intake.ts';
+import type { CheckedSend } from './email-intake.ts';
+
+function answer(c: Context<AppEnv>, a: ResendAnswer): Response {
+  return c.json(a.body as object, a.status);
+}
+
+/** A send checked and composed, ready to deliver. */
+interface ReadySend {
+  send: ResendSend;
+  checked: CheckedSend;
+  /** Its id, and the MIME composed with it. */
+  id: string;
+  raw: Uint8Array;
+}
+
+/**
+ * Checks a parsed send: the bounds, then each recipient. A recipient whose
+ * inbox's fault says `5.1.1` is refused at once as Resend refuses an invalid
+ * address; `5.7.1` (suppressed) and other faults are accepted, not delivered.
+ */
+async function readySend(ctx: ServerContext, reach: Reach, send: ResendSend): Promise<ReadySend | ResendAnswer> {
+  const limit = maxRecipientsOf(ctx, 3 * 50);
+  if (send.recipients.length > limit) return resendError(422, 'validation_error', `Too many recipients: at most ${limit} in \`to\`, \`cc\` and \`bcc\` together on this service (--max-recipients).`);
+  const id = resendId();
+  const raw = await composeWithin(ctx, { ...send.email, providerId: id });
+  if (!raw) return resendError(413, 'validation_error', `The email is larger than this service's limit of ${ctx.config.maxMessageBytes} bytes (--max-message-bytes).`);
+  const checked = await checkRecipients(ctx, 'resend', reach, send.recipients);
+  const invalid = checked.refused.find((check) => check.fault.class === 'invalid');
+  if (invalid) return resendError(422, 'validation_error', `Invalid \`to\` field: ${invalid.recipient} was refused (${invalid.fault.code} ${invalid.fault.text}). It is this inbox's delivery fault; clear it to send again.`);
+  if (!checked.reachedAny) return resendError(422, 'validation_error', `None of ${send.recipients.join(', ')} is an active inboxkit inbox this caller may send to; create the inbox first (POST /api/v1/inboxes).`);
+  return { send, checked, id, raw };
+}
+
+function isAnswer(value: unknown): value is ResendAnswer {
+  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
+}
+
+/** Stores a ready send in each accepted inbox: its id. */
+async function deliverReady(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, ready: ReadySend): Promise<string> {
+  await deliverEmail(c, ctx, reach, { provider: 'resend', envelopeFrom: ready.send.envelopeFrom, raw: ready.raw, providerId: ready.id }, ready.checked.accepted);
+  return ready.id;
+}
+
+/** `POST /emails`. */
+async function sendOne(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown): Promise<ResendAnswer> {
+  const send = parseResendSend(body);
+  if (isAnswer(send)) return send;
+  const ready = await readySend(ctx, reach, send);
+  if (isAnswer(ready)) return ready;
+  return { status: 200, body: { id: await deliverReady(c, ctx, reach, ready) } };
+}
+
+/** `POST /emails/batch`: strict (the default) refuses the whole batch for one bad email; permissive sends the good ones and lists the errors. */
+async function sendBatch(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown): Promise<ResendAnswer> {
+  if (!Array.isArray(body)) return resendError(422, 'validation_error', 'The request body must be a JSON array of emails (batch.send([...])).');
+  if (body.length === 0 || body.length > RESEND_MAX_BATCH) return resendError(422, 'validation_error', `A batch has from 1 to ${RESEND_MAX_BATCH} emails; this one has ${body.length}.`);
+  const permissive = c.req.header('x-batch-validation') === 'permissive';
+  const readies: Array<ReadySend | ResendAnswer> = [];
+  for (const item of body) {
+    const send = parseResendSend(item);
+    readies.push(isAnswer(send) ? send : await readySend(ctx, reach, send));
+  }
+  const firstBad = readies.findIndex(isAnswer);
+  if (firstBad >= 0 && !permissive) {
+    const bad = readies[firstBad] as ResendAnswer;
+    const message = (bad.body as { message: string }).message;
+    return resendError(bad.status, 'validation_error', `emails[${firstBad}]: ${message}`);
+  }
+  const data: Array<{ id: string }> = [];
+  const errors: Array<{ index: number; message: string }> = [];
+  for (const [index, ready] of readies.entries()) {
+    if (isAnswer(ready)) errors.push({ index, message: (ready.body as { message: string }).message });
+    else data.push({ id: await deliverReady(c, ctx, reach, ready) });
+  }
+  return { status: 200, body: permissive ? { data, errors } : { data } };
+}
+
+/** Runs a send under its `Idempotency-Key`, as Resend does: a repeat answers the first answer and sends nothing. */
+async function idempotent(c: Context<AppEnv>, keys: IdempotencyStore<ResendAnswer>, send: (body: unknown) => Promise<ResendAnswer>): Promise<ResendAnswer> {
+  const raw = await c.req.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    return resendError(422, 'validation_error', 'The request body is not valid JSON.');
+  }
+  const key = c.req.header('idempotency-key');
+  if (key === undefined) return send(body);
+  if (key.length === 0 || key.length > 256) return resendError(400, 'invalid_idempotency_key', 'The key must be between 1-256 chars.');
+  const caller = callerOf(c.var.principal, clientAddressOf(c)).key;
+  const verdict = keys.claim(caller, `${c.req.path} ${key}`, raw, Date.now());
+  if (verdict.kind === 'replay') return verdict.answer;
+  if (verdict.kind === 'mismatch') return resendError(409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload. Change your idempotency key or payload.');
+  if (verdict.kind === 'in_flight') return resendError(409, 'concurrent_idempotent_requests', 'Same idempotency key used while original request is still in progress. Try the request again later.');
+  try {
+    const result = await send(body);
+    if (result.status === 200) keys.settle(caller, `${c.req.path} ${key}`, result);
+    else keys.forget(caller, `${c.req.path} ${key}`);
+    return result;
+  } catch (error) {
+    keys.forget(caller, `${c.req.path} ${key}`);
+    throw error;
+  }
+}
+
+const REFUSED = 'API key is invalid: this shared inboxkit service takes an inboxkit API key as the Resend API key (new Resend("tm_…", { baseUrl })).';
+
+/** The Resend routes, mounted at `/email/resend`. */
+export function createResendRoutes(ctx: ServerContext): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const keys = createIdempotencyStore<ResendAnswer>();
+  const serve = (send: (c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown) => Promise<ResendAnswer>) => async (c: Context<AppEnv>) => {
+    const reach = emailReachOf(c, ctx);
+    if (!reach) return answer(c, resendError(c.req.header('authorization') ? 403 : 401, c.req.header('authorization') ? 'invalid_api_key' : 'missing_api_key', REFUSED));
+    return answer(c, await idempotent(c, keys, (body) => send(c, ctx, reach, body)));
+  };
+  app.post('/emails', serve(sendOne));
+  app.post('/emails/batch', serve(sendBatch));
+  app.all('*', (c) => answer(c, resendError(404, 'not_found', `${c.req.method} ${c.req.path.replace(/^\/email\/resend/, '')} is not served by inboxkit's Resend emulation: it serves POST /emails (emails.send) and POST /emails/batch (batch.send).`)));
+  return app;
+}
