@@ -41,6 +41,7 @@ export const PROVIDERS = [
   { id: 'plivo', channel: 'sms', label: 'Plivo Messages', mount: '/sms/plivo', env: 'INBOXKIT_PLIVO_BASE_URL', sdk: { package: 'plivo', option: 'baseUrl (see docs/phones.md)' } },
   { id: 'inboxkit', channel: 'sms', label: 'POST /api/v1/sms', mount: '/api/v1/sms', env: 'INBOXKIT_SMS_URL', sdk: null },
   { id: 'resend', channel: 'email', label: 'Resend', mount: '/email/resend', env: 'INBOXKIT_RESEND_BASE_URL', sdk: { package: 'resend', option: 'baseUrl (or RESEND_BASE_URL)' } },
+  { id: 'sendgrid', channel: 'email', label: 'SendGrid', mount: '/email/sendgrid', env: 'INBOXKIT_SENDGRID_BASE_URL', sdk: { package: '@sendgrid/mail', option: "a @sendgrid/client with setDefaultRequest('baseUrl', …), given to sgMail.setClient()" } },
 ] as const satisfies readonly ProviderRow[];
 
 /**

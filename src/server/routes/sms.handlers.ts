@@ -10,7 +10,11 @@ import { Hono } from 'hono';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { PROVIDERS } from '../../wire/providers.ts';
 import type { ProviderId } from '../../wire/providers.ts';
+import { createTemplateRegistry } from '../email/templates.ts';
+import type { TemplateRegistry } from '../email/templates.ts';
 import { createResendRoutes } from './email-resend.handlers.ts';
+import { createSendGridRoutes } from './email-sendgrid.handlers.ts';
+import { createEmailTemplateRoutes } from './email-templates.handlers.ts';
 import { createPlivoRoutes } from './sms-plivo.handlers.ts';
 import { createSnsRoutes } from './sms-sns.handlers.ts';
 import { createTwilioVerifyRoutes } from './sms-twilio-verify.handlers.ts';
@@ -18,8 +22,13 @@ import { createTwilioRoutes } from './sms-twilio.handlers.ts';
 import { createVonageVerifyRoutes } from './sms-vonage-verify.handlers.ts';
 import { createVonageRoutes } from './sms-vonage.handlers.ts';
 
+/** What the provider APIs share besides the context: the templates registered with the service. */
+export interface ProviderParts {
+  templates: TemplateRegistry;
+}
+
 /** The routes of each provider API; `inboxkit`'s own (`POST /api/v1/sms`) is part of the API's router. */
-const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerContext) => Hono<AppEnv>> = {
+const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerContext, parts: ProviderParts) => Hono<AppEnv>> = {
   twilio: createTwilioRoutes,
   'twilio-verify': createTwilioVerifyRoutes,
   sns: createSnsRoutes,
@@ -27,14 +36,17 @@ const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerConte
   'vonage-verify': createVonageVerifyRoutes,
   plivo: createPlivoRoutes,
   resend: createResendRoutes,
+  sendgrid: createSendGridRoutes,
 };
 
-/** Every provider API, each at its row's mount (paths from the service's origin). */
+/** Every provider API, each at its row's mount (paths from the service's origin), and the email templates at `/email/templates`. */
 export function createProviderRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const parts: ProviderParts = { templates: createTemplateRegistry() };
+  app.route('/email/templates', createEmailTemplateRoutes(parts.templates));
   for (const row of PROVIDERS) {
     if (row.id === 'inboxkit') continue;
-    app.route(row.mount, PROVIDER_ROUTES[row.id](ctx));
+    app.route(row.mount, PROVIDER_ROUTES[row.id](ctx, parts));
   }
   return app;
 }

@@ -29,3 +29,9 @@ export { expect } from '../../../src/playwright/index.ts';
 export function verificationHtml(link: string, code: string): string {
   return `<p>Welcome to Acme.</p><p><a href="${link}">Confirm your email</a></p><p>Or enter the code <b>${code}</b>.</p>`;
 }
+
+/** Registers a template with the service for a provider's template id, as a test does before the app sends by it. */
+export async function registerTemplate(baseUrl: string, provider: string, id: string, template: { subject: string; html?: string; text?: string }): Promise<void> {
+  const response = await fetch(`${baseUrl}/email/templates/${provider}/${encodeURIComponent(id)}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(template) });
+  if (!response.ok) throw new Error(`registering template ${id}: ${response.status} ${await response.text()}`);
+}
