@@ -27,6 +27,12 @@ export interface ProviderRow {
    * shares another's variable (Twilio Verify is reached through Twilio's).
    */
   readonly env: string | null;
+  /**
+   * What the variable holds: the URL (the default), or `host` for an SDK whose
+   * option takes a host and path without the scheme (Postmark's `requestHost`:
+   * `127.0.0.1:8025/email/postmark`).
+   */
+  readonly envForm?: 'url' | 'host';
   /** The SDK an app uses (an npm package), and the option that points it here. */
   readonly sdk: { readonly package: string; readonly option: string } | null;
 }
@@ -42,6 +48,7 @@ export const PROVIDERS = [
   { id: 'inboxkit', channel: 'sms', label: 'POST /api/v1/sms', mount: '/api/v1/sms', env: 'INBOXKIT_SMS_URL', sdk: null },
   { id: 'resend', channel: 'email', label: 'Resend', mount: '/email/resend', env: 'INBOXKIT_RESEND_BASE_URL', sdk: { package: 'resend', option: 'baseUrl (or RESEND_BASE_URL)' } },
   { id: 'sendgrid', channel: 'email', label: 'SendGrid', mount: '/email/sendgrid', env: 'INBOXKIT_SENDGRID_BASE_URL', sdk: { package: '@sendgrid/mail', option: "a @sendgrid/client with setDefaultRequest('baseUrl', …), given to sgMail.setClient()" } },
+  { id: 'postmark', channel: 'email', label: 'Postmark', mount: '/email/postmark', env: 'INBOXKIT_POSTMARK_REQUEST_HOST', envForm: 'host', sdk: { package: 'postmark', option: 'requestHost (with useHttps: false)' } },
 ] as const satisfies readonly ProviderRow[];
 
 /**
@@ -78,6 +85,8 @@ export function providerLabel(id: string): string | null {
 /** The variables that point each provider's SDK at a service whose origin is `baseUrl`. */
 export function providerEnv(baseUrl: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const row of PROVIDERS as readonly ProviderRow[]) if (row.env) env[row.env] = `${baseUrl}${row.mount}`;
+  for (const row of PROVIDERS as readonly ProviderRow[]) {
+    if (row.env) env[row.env] = row.envForm === 'host' ? `${baseUrl.replace(/^[a-z]+:\/\//i, '')}${row.mount}` : `${baseUrl}${row.mount}`;
+  }
   return env;
 }

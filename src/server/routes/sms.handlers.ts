@@ -12,6 +12,7 @@ import { PROVIDERS } from '../../wire/providers.ts';
 import type { ProviderId } from '../../wire/providers.ts';
 import { createTemplateRegistry } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
+import { createPostmarkRoutes } from './email-postmark.handlers.ts';
 import { createResendRoutes } from './email-resend.handlers.ts';
 import { createSendGridRoutes } from './email-sendgrid.handlers.ts';
 import { createEmailTemplateRoutes } from './email-templates.handlers.ts';
@@ -37,6 +38,7 @@ const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerConte
   plivo: createPlivoRoutes,
   resend: createResendRoutes,
   sendgrid: createSendGridRoutes,
+  postmark: createPostmarkRoutes,
 };
 
 /** Every provider API, each at its row's mount (paths from the service's origin), and the email templates at `/email/templates`. */
