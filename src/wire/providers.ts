@@ -49,6 +49,7 @@ export const PROVIDERS = [
   { id: 'resend', channel: 'email', label: 'Resend', mount: '/email/resend', env: 'INBOXKIT_RESEND_BASE_URL', sdk: { package: 'resend', option: 'baseUrl (or RESEND_BASE_URL)' } },
   { id: 'sendgrid', channel: 'email', label: 'SendGrid', mount: '/email/sendgrid', env: 'INBOXKIT_SENDGRID_BASE_URL', sdk: { package: '@sendgrid/mail', option: "a @sendgrid/client with setDefaultRequest('baseUrl', …), given to sgMail.setClient()" } },
   { id: 'postmark', channel: 'email', label: 'Postmark', mount: '/email/postmark', env: 'INBOXKIT_POSTMARK_REQUEST_HOST', envForm: 'host', sdk: { package: 'postmark', option: 'requestHost (with useHttps: false)' } },
+  { id: 'ses', channel: 'email', label: 'Amazon SES', mount: '/email/ses', env: 'INBOXKIT_SES_ENDPOINT', sdk: { package: '@aws-sdk/client-sesv2', option: 'endpoint' } },
 ] as const satisfies readonly ProviderRow[];
 
 /**

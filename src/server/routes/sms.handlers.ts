@@ -14,6 +14,7 @@ import { createTemplateRegistry } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
 import { createPostmarkRoutes } from './email-postmark.handlers.ts';
 import { createResendRoutes } from './email-resend.handlers.ts';
+import { createSesRoutes } from './email-ses.handlers.ts';
 import { createSendGridRoutes } from './email-sendgrid.handlers.ts';
 import { createEmailTemplateRoutes } from './email-templates.handlers.ts';
 import { createPlivoRoutes } from './sms-plivo.handlers.ts';
@@ -39,6 +40,7 @@ const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerConte
   resend: createResendRoutes,
   sendgrid: createSendGridRoutes,
   postmark: createPostmarkRoutes,
+  ses: createSesRoutes,
 };
 
 /** Every provider API, each at its row's mount (paths from the service's origin), and the email templates at `/email/templates`. */
