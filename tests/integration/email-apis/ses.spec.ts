@@ -5,6 +5,7 @@
  * is the SDK's named exception.
  */
 import { CreateEmailTemplateCommand, SendBulkEmailCommand, SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
+import { createTransport } from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer';
 import { test, expect, verificationHtml } from './fixtures.ts';
 
@@ -47,6 +48,15 @@ test('SendEmail with Raw content stores the MIME as sent, to the recipients its 
     expect(message.otp()).toBe('818181');
     expect(message.attachments.map((a) => a.filename)).toEqual(['a.txt']);
   }
+});
+
+test('nodemailer\'s SES transport on the SESv2 client delivers the mail it composes, link() and otp() reading it', async ({ env, inbox }) => {
+  const transport = createTransport({ SES: { sesClient: sesAt(env), SendEmailCommand } });
+  const info = await transport.sendMail({ from: 'Acme <a@acme.test>', to: inbox.address, subject: 'Via nodemailer', html: verificationHtml('https://app.acme.test/nm?ok=1', '975310') });
+  const message = await inbox.waitForMessage({ subject: 'Via nodemailer' });
+  expect(message.link('Confirm your email').href).toBe('https://app.acme.test/nm?ok=1');
+  expect(message.otp()).toBe('975310');
+  expect(message.headers['x-inboxkit-via-id']).toBe(info.response);
 });
 
 test('a template made with CreateEmailTemplate renders a Template send and each SendBulkEmail entry with its own data', async ({ env, createInbox }) => {
