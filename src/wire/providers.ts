@@ -50,6 +50,7 @@ export const PROVIDERS = [
   { id: 'sendgrid', channel: 'email', label: 'SendGrid', mount: '/email/sendgrid', env: 'INBOXKIT_SENDGRID_BASE_URL', sdk: { package: '@sendgrid/mail', option: "a @sendgrid/client with setDefaultRequest('baseUrl', …), given to sgMail.setClient()" } },
   { id: 'postmark', channel: 'email', label: 'Postmark', mount: '/email/postmark', env: 'INBOXKIT_POSTMARK_REQUEST_HOST', envForm: 'host', sdk: { package: 'postmark', option: 'requestHost (with useHttps: false)' } },
   { id: 'ses', channel: 'email', label: 'Amazon SES', mount: '/email/ses', env: 'INBOXKIT_SES_ENDPOINT', sdk: { package: '@aws-sdk/client-sesv2', option: 'endpoint' } },
+  { id: 'mailgun', channel: 'email', label: 'Mailgun', mount: '/email/mailgun', env: 'INBOXKIT_MAILGUN_URL', sdk: { package: 'mailgun.js', option: 'url' } },
 ] as const satisfies readonly ProviderRow[];
 
 /**

@@ -126,3 +126,13 @@ export async function composeEmail(email: EmailToCompose): Promise<Uint8Array> {
   });
   return new Uint8Array(await composer.compile().build());
 }
+
+/**
+ * A MIME message sent whole (SES `Raw`, Mailgun `messages.mime`) with the
+ * service's headers in front: how it came and its id. The app's own
+ * `X-Inboxkit-*` lines are left as sent, below the service's.
+ */
+export function stampRaw(raw: Uint8Array, provider: string, providerId: string): Uint8Array {
+  const stamp = Buffer.from(`X-Inboxkit-Via: ${oneLine(provider)}\r\nX-Inboxkit-Via-Id: ${oneLine(providerId)}\r\n`);
+  return new Uint8Array(Buffer.concat([stamp, Buffer.from(raw)]));
+}

@@ -129,9 +129,3 @@ export function rawFrom(raw: Uint8Array): string {
   const match = /^from:(.*)$/im.exec(text.split(/\r?\n\r?\n/)[0] ?? '');
   return match?.[1] ? (addressparser(match[1], { flatten: true })[0]?.address ?? '') : '';
 }
-
-/** The raw message with the service's headers in front: how it came and its id (the app's own `X-Inboxkit-*` lines stay as sent). */
-export function stampRaw(raw: Uint8Array, messageId: string): Uint8Array {
-  const stamp = Buffer.from(`X-Inboxkit-Via: ses\r\nX-Inboxkit-Via-Id: ${messageId}\r\n`);
-  return new Uint8Array(Buffer.concat([stamp, Buffer.from(raw)]));
-}

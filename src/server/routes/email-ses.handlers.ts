@@ -14,8 +14,9 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { Reach } from '../auth/caller.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
+import { stampRaw } from '../email/compose.ts';
 import type { EmailToCompose } from '../email/compose.ts';
-import { SES_MAX_BULK, destinationAddresses, destinationOf, rawFrom, rawRecipients, sesError, sesMessageId, simpleOf, stampRaw, templateDataOf } from '../email/ses.ts';
+import { SES_MAX_BULK, destinationAddresses, destinationOf, rawFrom, rawRecipients, sesError, sesMessageId, simpleOf, templateDataOf } from '../email/ses.ts';
 import type { SesAnswer, SesDestination } from '../email/ses.ts';
 import { parseTemplate, renderTemplate } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
@@ -83,7 +84,7 @@ async function messageOf(ctx: ServerContext, scope: SesScope, json: Json, messag
   if (typeof content.Raw === 'object' && content.Raw !== null) {
     const data = (content.Raw as Json).Data;
     if (typeof data !== 'string') return sesError(400, 'BadRequestException', 'Missing required field: Content.Raw.Data (the MIME message, base64).');
-    const raw = stampRaw(Buffer.from(data, 'base64'), messageId);
+    const raw = stampRaw(Buffer.from(data, 'base64'), 'ses', messageId);
     return { raw, recipients: destination ? destinationAddresses(destination) : rawRecipients(raw), envelopeFrom: from || rawFrom(raw), messageId };
   }
   if (from === '') return sesError(400, 'BadRequestException', 'Missing required field: FromEmailAddress.');

@@ -12,6 +12,7 @@ import { PROVIDERS } from '../../wire/providers.ts';
 import type { ProviderId } from '../../wire/providers.ts';
 import { createTemplateRegistry } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
+import { createMailgunRoutes } from './email-mailgun.handlers.ts';
 import { createPostmarkRoutes } from './email-postmark.handlers.ts';
 import { createResendRoutes } from './email-resend.handlers.ts';
 import { createSesRoutes } from './email-ses.handlers.ts';
@@ -41,6 +42,7 @@ const PROVIDER_ROUTES: Record<Exclude<ProviderId, 'inboxkit'>, (ctx: ServerConte
   sendgrid: createSendGridRoutes,
   postmark: createPostmarkRoutes,
   ses: createSesRoutes,
+  mailgun: createMailgunRoutes,
 };
 
 /** Every provider API, each at its row's mount (paths from the service's origin), and the email templates at `/email/templates`. */
