@@ -18,6 +18,8 @@ import { stampRaw } from '../email/compose.ts';
 import type { EmailToCompose } from '../email/compose.ts';
 import { SES_MAX_BULK, destinationAddresses, destinationOf, rawFrom, rawRecipients, sesError, sesMessageId, simpleOf, templateDataOf } from '../email/ses.ts';
 import type { SesAnswer, SesDestination } from '../email/ses.ts';
+import { SES_V1_ACTIONS, v1Answer, v1Unserved, v2SendOf, v2TemplateOf } from '../email/ses-v1.ts';
+import type { QueryForm } from '../email/ses-v1.ts';
 import { parseTemplate, renderTemplate } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf } from './email-intake.ts';
@@ -154,6 +156,19 @@ function createTemplate(scope: SesScope, json: Json): SesAnswer {
   return { status: 200, body: {} };
 }
 
+/** SES v1 (`@aws-sdk/client-ses`, the Query protocol at `POST /`): its actions read as v2's, answered in v1's XML. */
+async function sesV1(c: Context<AppEnv>, ctx: ServerContext, templates: TemplateRegistry): Promise<Response> {
+  const form = Object.fromEntries(Object.entries(await c.req.parseBody().catch(() => ({}))).filter((e): e is [string, string] => typeof e[1] === 'string')) as QueryForm;
+  const action = form.Action ?? '';
+  const xmlOf = (a: { status: number; xml: string }) => c.body(a.xml, a.status as 200, { 'content-type': 'text/xml' });
+  if (!(SES_V1_ACTIONS as readonly string[]).includes(action)) return xmlOf(v1Unserved(action));
+  const reach = emailReachOf(c, ctx);
+  if (!reach) return xmlOf(v1Answer(action, sesError(403, 'InvalidClientTokenId', REFUSED)));
+  const scope = { reach, templates, owner: templateOwnerOf(c) };
+  const result = action === 'CreateTemplate' ? createTemplate(scope, v2TemplateOf(form)) : await sendEmail(c, ctx, scope, v2SendOf(action, form));
+  return xmlOf(v1Answer(action, result));
+}
+
 const REFUSED = 'The security token included in the request is invalid: this shared inboxkit service takes an inboxkit API key as the AWS access key id (credentials: { accessKeyId: "tm_…", secretAccessKey: "any" }).';
 
 /** The SES routes, mounted at `/email/ses`. */
@@ -169,6 +184,11 @@ export function createSesRoutes(ctx: ServerContext, parts: { templates: Template
   app.post('/v2/email/outbound-emails', serve((c, scope, json) => sendEmail(c, ctx, scope, json)));
   app.post('/v2/email/outbound-bulk-emails', serve((c, scope, json) => sendBulk(c, ctx, scope, json)));
   app.post('/v2/email/templates', serve((_c, scope, json) => createTemplate(scope, json)));
-  app.all('*', (c) => answer(c, sesError(404, 'NotFoundException', `${c.req.method} ${c.req.path.replace(/^\/email\/ses/, '')} is not served by inboxkit's SES emulation: it serves SESv2 SendEmail, SendBulkEmail and CreateEmailTemplate.`)));
+  app.post('/', (c) => sesV1(c, ctx, parts.templates));
+  app.all('*', (c) => {
+    // v1's Query protocol posts its form to the endpoint's path, with or without a trailing slash.
+    if (c.req.method === 'POST' && (/^\/email\/ses\/?$/.test(c.req.path) || /x-www-form-urlencoded/i.test(c.req.header('content-type') ?? ''))) return sesV1(c, ctx, parts.templates);
+    return answer(c, sesError(404, 'NotFoundException', `${c.req.method} ${c.req.path.replace(/^\/email\/ses/, '')} is not served by inboxkit's SES emulation: it serves SESv2 SendEmail, SendBulkEmail and CreateEmailTemplate, and v1's ${SES_V1_ACTIONS.join(', ')}.`));
+  });
   return app;
 }
