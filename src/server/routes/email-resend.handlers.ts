@@ -18,7 +18,11 @@ import { createIdempotencyStore } from '../email/idempotency.ts';
 import type { IdempotencyStore } from '../email/idempotency.ts';
 import { RESEND_MAX_BATCH, parseResendSend, resendError, resendId } from '../email/resend.ts';
 import type { ResendAnswer, ResendSend } from '../email/resend.ts';
+import { MAX_RESEND_WEBHOOKS_PER_CALLER, newResendWebhook, resendEventBody, svixHeaders } from '../email/resend-webhooks.ts';
+import type { ResendEventType, ResendWebhook } from '../email/resend-webhooks.ts';
 import { clientAddressOf } from '../http/client-address.ts';
+import type { RecipientCheck } from '../intake/types.ts';
+import { callbackProblem, postBody } from '../sms/callbacks.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf, maxRecipientsOf } from './email-intake.ts';
 import type { CheckedSend } from './email-intake.ts';
 
@@ -57,23 +61,69 @@ function isAnswer(value: unknown): value is ResendAnswer {
   return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
 }
 
-/** Stores a ready send in each accepted inbox: its id. */
-async function deliverReady(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, ready: ReadySend): Promise<string> {
+/** The caller's webhooks, on this node. */
+type WebhookBook = Map<string, ResendWebhook[]>;
+
+function callerKeyOf(c: Context<AppEnv>): string {
+  return callerOf(c.var.principal, clientAddressOf(c)).key;
+}
+
+/** The events a recipient's check makes: sent, then delivered, bounced or suppressed. */
+function eventsOf(check: RecipientCheck): Array<{ type: ResendEventType; bounce?: string }> {
+  if (check.verdict === 'accepted') return [{ type: 'email.sent' }, { type: 'email.delivered' }];
+  if (check.verdict === 'undeliverable') return [{ type: 'email.sent' }, { type: 'email.bounced', bounce: `${check.fault.code} ${check.fault.text}` }];
+  if (check.verdict === 'refused') return [{ type: 'email.suppressed', bounce: `${check.fault.code} ${check.fault.text}` }];
+  return [{ type: 'email.sent' }, { type: 'email.delivered' }]; // an address the service does not hold: as Resend would, delivered elsewhere
+}
+
+/** Posts each recipient's events to the caller's webhooks that take them, signed; a failure is logged, never retried. */
+function postEvents(ctx: ServerContext, webhooks: readonly ResendWebhook[], ready: ReadySend): void {
+  for (const check of ready.checked.checks) {
+    for (const event of eventsOf(check)) {
+      const body = resendEventBody(event.type, { id: ready.id, from: ready.send.email.from, to: check.recipient, subject: ready.send.email.subject }, event.bounce);
+      for (const hook of webhooks.filter((w) => w.events.includes(event.type))) {
+        postBody(hook.endpoint, body, svixHeaders(hook.secret, body)).catch((error: unknown) => ctx.logger.warn({ err: error, url: hook.endpoint, emailId: ready.id }, 'email: a Resend webhook failed'));
+      }
+    }
+  }
+}
+
+/** Stores a ready send in each accepted inbox, then tells the caller's webhooks: its id. */
+async function deliverReady(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, ready: ReadySend, book?: WebhookBook): Promise<string> {
   await deliverEmail(c, ctx, reach, { provider: 'resend', envelopeFrom: ready.send.envelopeFrom, raw: ready.raw, providerId: ready.id }, ready.checked.accepted);
+  const webhooks = book?.get(callerKeyOf(c)) ?? [];
+  if (webhooks.length > 0) postEvents(ctx, webhooks, ready);
   return ready.id;
 }
 
+/** `POST /webhooks` (`webhooks.create()`): a loopback endpoint and the events it takes; answers its id and signing secret. */
+async function createWebhook(c: Context<AppEnv>, book: WebhookBook): Promise<ResendAnswer> {
+  const body = (await c.req.json().catch(() => null)) as { endpoint?: unknown; events?: unknown } | null;
+  const endpoint = typeof body?.endpoint === 'string' ? body.endpoint : '';
+  const problem = callbackProblem(endpoint);
+  if (problem) return resendError(422, 'validation_error', `Invalid \`endpoint\`: ${problem}.`);
+  const events = Array.isArray(body?.events) ? body.events.filter((e): e is string => typeof e === 'string') : [];
+  if (events.length === 0) return resendError(422, 'validation_error', 'Missing `events`: the event types to post (email.sent, email.delivered, email.bounced, email.suppressed).');
+  const key = callerKeyOf(c);
+  const own = book.get(key) ?? [];
+  while (own.length >= MAX_RESEND_WEBHOOKS_PER_CALLER) own.shift();
+  const hook = newResendWebhook(endpoint, events);
+  own.push(hook);
+  book.set(key, own);
+  return { status: 200, body: { object: 'webhook', id: hook.id, signing_secret: hook.secret } };
+}
+
 /** `POST /emails`. */
-async function sendOne(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown): Promise<ResendAnswer> {
+async function sendOne(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book?: WebhookBook): Promise<ResendAnswer> {
   const send = parseResendSend(body);
   if (isAnswer(send)) return send;
   const ready = await readySend(ctx, reach, send);
   if (isAnswer(ready)) return ready;
-  return { status: 200, body: { id: await deliverReady(c, ctx, reach, ready) } };
+  return { status: 200, body: { id: await deliverReady(c, ctx, reach, ready, book) } };
 }
 
 /** `POST /emails/batch`: strict (the default) refuses the whole batch for one bad email; permissive sends the good ones and lists the errors. */
-async function sendBatch(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown): Promise<ResendAnswer> {
+async function sendBatch(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book?: WebhookBook): Promise<ResendAnswer> {
   if (!Array.isArray(body)) return resendError(422, 'validation_error', 'The request body must be a JSON array of emails (batch.send([...])).');
   if (body.length === 0 || body.length > RESEND_MAX_BATCH) return resendError(422, 'validation_error', `A batch has from 1 to ${RESEND_MAX_BATCH} emails; this one has ${body.length}.`);
   const permissive = c.req.header('x-batch-validation') === 'permissive';
@@ -92,7 +142,7 @@ async function sendBatch(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, b
   const errors: Array<{ index: number; message: string }> = [];
   for (const [index, ready] of readies.entries()) {
     if (isAnswer(ready)) errors.push({ index, message: (ready.body as { message: string }).message });
-    else data.push({ id: await deliverReady(c, ctx, reach, ready) });
+    else data.push({ id: await deliverReady(c, ctx, reach, ready, book) });
   }
   return { status: 200, body: permissive ? { data, errors } : { data } };
 }
@@ -131,13 +181,16 @@ const REFUSED = 'API key is invalid: this shared inboxkit service takes an inbox
 export function createResendRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const keys = createIdempotencyStore<ResendAnswer>();
-  const serve = (send: (c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown) => Promise<ResendAnswer>) => async (c: Context<AppEnv>) => {
+  const book: WebhookBook = new Map();
+  const refusal = (c: Context<AppEnv>) => resendError(c.req.header('authorization') ? 403 : 401, c.req.header('authorization') ? 'invalid_api_key' : 'missing_api_key', REFUSED);
+  const serve = (send: (c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book: WebhookBook) => Promise<ResendAnswer>) => async (c: Context<AppEnv>) => {
     const reach = emailReachOf(c, ctx);
-    if (!reach) return answer(c, resendError(c.req.header('authorization') ? 403 : 401, c.req.header('authorization') ? 'invalid_api_key' : 'missing_api_key', REFUSED));
-    return answer(c, await idempotent(c, keys, (body) => send(c, ctx, reach, body)));
+    if (!reach) return answer(c, refusal(c));
+    return answer(c, await idempotent(c, keys, (body) => send(c, ctx, reach, body, book)));
   };
   app.post('/emails', serve(sendOne));
   app.post('/emails/batch', serve(sendBatch));
-  app.all('*', (c) => answer(c, resendError(404, 'not_found', `${c.req.method} ${c.req.path.replace(/^\/email\/resend/, '')} is not served by inboxkit's Resend emulation: it serves POST /emails (emails.send) and POST /emails/batch (batch.send).`)));
+  app.post('/webhooks', async (c) => answer(c, emailReachOf(c, ctx) ? await createWebhook(c, book) : refusal(c)));
+  app.all('*', (c) => answer(c, resendError(404, 'not_found', `${c.req.method} ${c.req.path.replace(/^\/email\/resend/, '')} is not served by inboxkit's Resend emulation: it serves POST /emails (emails.send), POST /emails/batch (batch.send) and POST /webhooks (webhooks.create).`)));
   return app;
 }

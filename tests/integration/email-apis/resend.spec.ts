@@ -4,6 +4,8 @@
  * in each recipient's inbox, and what Resend refuses comes back as the SDK's
  * `{ error }`.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Resend } from 'resend';
 import { test, expect, verificationHtml } from './fixtures.ts';
 
@@ -117,4 +119,38 @@ test('bad input is Resend\'s own error shape: a missing from, a malformed to, a 
   const raw = await fetch(`${local.url}/email/resend/emails`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
   expect(raw.status).toBe(422);
   await inbox.expectNoMessage({}, { within: 300 });
+});
+
+test('webhooks.create() registers a loopback endpoint whose events arrive Svix-signed, verified by the SDK\'s webhooks.verify()', async ({ env, inbox, createInbox }) => {
+  const events: Array<{ type: string; to: string[]; emailId: string }> = [];
+  const resend = resendAt(env);
+  let secret = '';
+  const app = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const header = (name: string) => String(req.headers[name] ?? '');
+      const event = resend.webhooks.verify({ payload: body, headers: { id: header('svix-id'), timestamp: header('svix-timestamp'), signature: header('svix-signature') }, webhookSecret: secret }) as unknown as { type: string; data: { to: string[]; email_id: string } };
+      events.push({ type: event.type, to: event.data.to, emailId: event.data.email_id });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  try {
+    const endpoint = `http://127.0.0.1:${(app.address() as AddressInfo).port}/resend`;
+    const created = await resend.webhooks.create({ endpoint, events: ['email.delivered', 'email.bounced'] });
+    secret = created.data?.signing_secret ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    const bouncing = await createInbox();
+    await bouncing.failDeliveries({ code: 550, enhancedStatus: '5.2.1' });
+    const { data } = await resend.emails.send({ from: 'a@acme.test', to: [inbox.address, bouncing.address], subject: 'Hooked', text: 'x' });
+    await expect.poll(() => events.length).toBe(2);
+    expect(events).toEqual(expect.arrayContaining([
+      { type: 'email.delivered', to: [inbox.address], emailId: data?.id },
+      { type: 'email.bounced', to: [bouncing.address], emailId: data?.id },
+    ]));
+    expect((await resend.webhooks.create({ endpoint: 'http://example.com/hook', events: ['email.sent'] })).error).toMatchObject({ name: 'validation_error', message: expect.stringContaining('not a loopback host') });
+  } finally {
+    await new Promise<void>((resolve) => app.close(() => resolve()));
+  }
 });
