@@ -5,7 +5,10 @@
  * registered with the service is rendered with Handlebars, and what SendGrid
  * refuses is the SDK's `ResponseError` with SendGrid's `{ errors }`.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import sendgridClient from '@sendgrid/client';
+import { EventWebhook, EventWebhookHeader } from '@sendgrid/eventwebhook';
 import sendgridMail from '@sendgrid/mail';
 import { test, expect, registerTemplate, verificationHtml } from './fixtures.ts';
 
@@ -120,4 +123,40 @@ test('bad input is SendGrid\'s own { errors } naming the field: no from, no cont
   expect(unserved.status).toBe(404);
   expect(((await unserved.json()) as { errors: Array<{ message: string }> }).errors[0]?.message).toContain('POST /v3/mail/send');
   await inbox.expectNoMessage({}, { within: 300 });
+});
+
+test('the Event Webhook set through the settings API receives each recipient\'s events, ECDSA-signed so that @sendgrid/eventwebhook verifies them', async ({ env, inbox, createInbox }) => {
+  const batches: Array<{ events: Array<{ event: string; email: string; sg_message_id: string }>; valid: boolean }> = [];
+  let publicKey = '';
+  const app = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const verifier = new EventWebhook();
+      const valid = verifier.verifySignature(verifier.convertPublicKeyToECDSA(publicKey), body, String(req.headers[EventWebhookHeader.SIGNATURE().toLowerCase()]), String(req.headers[EventWebhookHeader.TIMESTAMP().toLowerCase()]));
+      batches.push({ events: JSON.parse(body) as Array<{ event: string; email: string; sg_message_id: string }>, valid });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  try {
+    const client = new Client();
+    client.setApiKey('SG.test-key');
+    client.setDefaultRequest('baseUrl', env.INBOXKIT_SENDGRID_BASE_URL ?? '');
+    await client.request({ method: 'PATCH', url: '/v3/user/webhooks/event/settings', body: { enabled: true, url: `http://127.0.0.1:${(app.address() as AddressInfo).port}/events`, delivered: true, bounce: true } });
+    const [signed] = await client.request({ method: 'PATCH', url: '/v3/user/webhooks/event/settings/signed', body: { enabled: true } });
+    publicKey = (signed.body as { public_key: string }).public_key;
+    const bouncing = await createInbox();
+    await bouncing.failDeliveries({ code: 550, enhancedStatus: '5.2.2' });
+    const mail = new MailService();
+    mail.setClient(client);
+    const [response] = await mail.send({ to: [inbox.address, bouncing.address], from: 'a@acme.test', subject: 'Evented', text: 'x' });
+    await expect.poll(() => batches.length).toBe(1);
+    expect(batches[0]?.valid).toBe(true);
+    const seen = batches[0]?.events.map((e) => `${e.event} ${e.email}`);
+    expect(seen).toEqual(expect.arrayContaining([`processed ${inbox.address}`, `delivered ${inbox.address}`, `processed ${bouncing.address}`, `bounce ${bouncing.address}`]));
+    expect(batches[0]?.events[0]?.sg_message_id.startsWith(String(response.headers['x-message-id']))).toBe(true);
+  } finally {
+    await new Promise<void>((resolve) => app.close(() => resolve()));
+  }
 });
