@@ -17,9 +17,13 @@ import type { AppEnv, ServerContext } from '../context/context.ts';
 import type { EmailToCompose } from '../email/compose.ts';
 import { POSTMARK_MAX_BATCH, POSTMARK_TEST_TOKEN, parsePostmarkSend, postmarkError, postmarkMessageId, postmarkSent } from '../email/postmark.ts';
 import type { PostmarkAnswer, PostmarkSend } from '../email/postmark.ts';
+import { MAX_POSTMARK_WEBHOOKS_PER_CALLER, parsePostmarkWebhook, postmarkEvent, postmarkWebhookAnswer } from '../email/postmark-webhooks.ts';
+import type { PostmarkWebhook } from '../email/postmark-webhooks.ts';
 import { renderTemplate } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
+import { callbackProblem, postJsonBody } from '../sms/callbacks.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf } from './email-intake.ts';
+import type { CheckedSend } from './email-intake.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
 
 function answer(c: Context<AppEnv>, a: PostmarkAnswer): Response {
@@ -36,6 +40,22 @@ interface SendScope {
   templates: TemplateRegistry;
   owner: string;
   test: boolean;
+  /** The caller's webhooks. */
+  webhooks: readonly PostmarkWebhook[];
+  log: ServerContext['logger'];
+}
+
+/** Posts each recipient's Delivery or Bounce event to the caller's webhooks of the send's stream; a failure is logged, never retried. */
+function postEvents(scope: SendScope, send: PostmarkSend, checked: CheckedSend, messageId: string): void {
+  const stream = send.email.tags.find((t) => t.startsWith('message-stream='))?.slice('message-stream='.length) ?? 'outbound';
+  const tag = send.email.tags.find((t) => !t.startsWith('message-stream=')) ?? '';
+  for (const check of checked.checks) {
+    const kind = check.verdict === 'undeliverable' ? 'Bounce' : 'Delivery';
+    const event = postmarkEvent(kind, { messageId, recipient: check.recipient, from: send.envelopeFrom, subject: send.email.subject, tag, stream }, check.verdict === 'undeliverable' ? `${check.fault.code} ${check.fault.text}` : '');
+    for (const hook of scope.webhooks.filter((w) => w.messageStream === stream && (kind === 'Bounce' ? w.bounce : w.delivery))) {
+      postJsonBody(hook.url, JSON.stringify(event), hook.headers).catch((error: unknown) => scope.log.warn({ err: error, url: hook.url, messageId }, 'email: a Postmark webhook failed'));
+    }
+  }
 }
 
 /** The email of a send, its template rendered when registered (else stored with its alias and model). */
@@ -67,6 +87,7 @@ async function sendOne(c: Context<AppEnv>, ctx: ServerContext, scope: SendScope,
   }
   if (!checked.reachedAny) return postmarkError(300, `Invalid 'To' address: none of ${send.recipients.join(', ')} is an active inboxkit inbox this caller may send to; create the inbox first (POST /api/v1/inboxes).`);
   await deliverEmail(c, ctx, scope.reach, { provider: 'postmark', envelopeFrom: send.envelopeFrom, raw, providerId: messageId }, checked.accepted);
+  if (scope.webhooks.length > 0) postEvents(scope, send, checked, messageId);
   return postmarkSent(send.to, messageId, false);
 }
 
@@ -85,6 +106,7 @@ const REFUSED = 'Request does not contain a valid Server token: this shared inbo
 /** The Postmark routes, mounted at `/email/postmark`. */
 export function createPostmarkRoutes(ctx: ServerContext, parts: { templates: TemplateRegistry }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const hooks = new Map<string, PostmarkWebhook[]>();
   const serve = (send: (c: Context<AppEnv>, scope: SendScope, body: unknown) => Promise<PostmarkAnswer>) => async (c: Context<AppEnv>) => {
     const token = c.req.header('x-postmark-server-token');
     if (!token) return answer(c, postmarkError(10, NO_TOKEN, 401));
@@ -93,12 +115,27 @@ export function createPostmarkRoutes(ctx: ServerContext, parts: { templates: Tem
     if (!reach) return answer(c, postmarkError(10, REFUSED, 401));
     const body: unknown = await c.req.json().catch(() => undefined);
     if (body === undefined) return answer(c, postmarkError(402, 'Received invalid JSON input.'));
-    return answer(c, await send(c, { reach, templates: parts.templates, owner: templateOwnerOf(c), test }, body));
+    const owner = templateOwnerOf(c);
+    return answer(c, await send(c, { reach, templates: parts.templates, owner, test, webhooks: hooks.get(owner) ?? [], log: ctx.logger }, body));
   };
+  app.post(
+    '/webhooks',
+    serve(async (_c, scope, body) => {
+      const hook = parsePostmarkWebhook(body);
+      if ('error' in hook) return postmarkError(300, hook.error);
+      const problem = callbackProblem(hook.url);
+      if (problem) return postmarkError(300, `Invalid webhook Url: ${problem}.`);
+      const own = hooks.get(scope.owner) ?? [];
+      while (own.length >= MAX_POSTMARK_WEBHOOKS_PER_CALLER) own.shift();
+      own.push(hook);
+      hooks.set(scope.owner, own);
+      return { status: 200, body: postmarkWebhookAnswer(hook) };
+    }),
+  );
   app.post('/email', serve((c, scope, body) => sendOne(c, ctx, scope, body, false)));
   app.post('/email/withTemplate', serve((c, scope, body) => sendOne(c, ctx, scope, body, true)));
   app.post('/email/batch', serve((c, scope, body) => sendBatch(c, ctx, scope, body, false)));
   app.post('/email/batchWithTemplates', serve((c, scope, body) => sendBatch(c, ctx, scope, (body as { Messages?: unknown } | null)?.Messages, true)));
-  app.all('*', (c) => answer(c, postmarkError(404, `${c.req.method} ${c.req.path.replace(/^\/email\/postmark/, '')} is not served by inboxkit's Postmark emulation: it serves POST /email (sendEmail), /email/batch (sendEmailBatch), /email/withTemplate (sendEmailWithTemplate) and /email/batchWithTemplates (sendEmailBatchWithTemplates).`, 404)));
+  app.all('*', (c) => answer(c, postmarkError(404, `${c.req.method} ${c.req.path.replace(/^\/email\/postmark/, '')} is not served by inboxkit's Postmark emulation: it serves POST /email (sendEmail), /email/batch (sendEmailBatch), /email/withTemplate (sendEmailWithTemplate) /email/batchWithTemplates (sendEmailBatchWithTemplates) and /webhooks (createWebhook).`, 404)));
   return app;
 }

@@ -39,6 +39,11 @@ export async function postJson(url: string, json: Record<string, string>): Promi
   return post(url, JSON.stringify(json), { 'content-type': 'application/json' });
 }
 
+/** POSTs a JSON body as given with extra headers (Postmark's webhooks); resolves with the answer's status, or rejects. */
+export async function postJsonBody(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return post(url, body, { ...headers, 'content-type': 'application/json' });
+}
+
 /** POSTs a body as given (signed JSON of the email providers' events) to a webhook; resolves with the answer's status, or rejects. */
 export async function postBody(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
   return post(url, body, headers);

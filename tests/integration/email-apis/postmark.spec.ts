@@ -5,6 +5,8 @@
  * template registered with the service is rendered, and what Postmark
  * refuses is the SDK's error with Postmark's `ErrorCode`.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { ServerClient } from 'postmark';
 import { test, expect, registerTemplate, verificationHtml } from './fixtures.ts';
 
@@ -76,4 +78,34 @@ test('bad input is Postmark\'s own error: a bad From, no body, no token, an unse
   expect(await failure(postmark.getBounces())).toMatchObject({ statusCode: 404, message: expect.stringContaining('GET /bounces') });
   void local;
   await inbox.expectNoMessage({}, { within: 300 });
+});
+
+test('createWebhook() registers a loopback URL that receives each recipient\'s Delivery or Bounce event, with the webhook\'s Basic credentials', async ({ env, inbox, createInbox }) => {
+  const posts: Array<{ event: { RecordType: string; MessageID: string; Recipient?: string; Email?: string }; authorization: string }> = [];
+  const app = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      posts.push({ event: JSON.parse(body) as { RecordType: string; MessageID: string }, authorization: String(req.headers.authorization) });
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  try {
+    const postmark = postmarkAt(env);
+    const url = `http://127.0.0.1:${(app.address() as AddressInfo).port}/postmark`;
+    const hook = await postmark.createWebhook({ Url: url, MessageStream: 'outbound', HttpAuth: { Username: 'hook', Password: 's3cret' }, Triggers: { Delivery: { Enabled: true }, Bounce: { Enabled: true } } });
+    expect(hook.Url).toBe(url);
+    const bouncing = await createInbox();
+    await bouncing.failDeliveries({ code: 550, enhancedStatus: '5.2.1' });
+    const sent = await postmark.sendEmail({ From: 'a@acme.test', To: `${inbox.address}, ${bouncing.address}`, Subject: 'Hooked', TextBody: 'x' });
+    await expect.poll(() => posts.length).toBe(2);
+    expect(posts.every((p) => p.authorization === `Basic ${Buffer.from('hook:s3cret').toString('base64')}`)).toBe(true);
+    expect(posts.map((p) => p.event)).toEqual(expect.arrayContaining([
+      expect.objectContaining({ RecordType: 'Delivery', MessageID: sent.MessageID, Recipient: inbox.address }),
+      expect.objectContaining({ RecordType: 'Bounce', MessageID: sent.MessageID, Email: bouncing.address }),
+    ]));
+  } finally {
+    await new Promise<void>((resolve) => app.close(() => resolve()));
+  }
 });
