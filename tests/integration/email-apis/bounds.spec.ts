@@ -32,3 +32,18 @@ test('a send over --max-recipients or --max-message-size is the provider\'s erro
   for (const inbox of inboxes) expect((await inbox.messages()).items.map((m) => m.subject)).toEqual(inbox === inboxes[0] ? ['Fits'] : []);
   await client.close();
 });
+
+base('copies sent through an email provider\'s API are counted in /metrics by the provider, beside SMTP\'s', async () => {
+  const server = await startServer({ port: 0, smtpPort: 0, metrics: true });
+  try {
+    const client = createClient({ baseUrl: server.url });
+    const [a, b] = [await client.inboxes.create(), await client.inboxes.create()];
+    await new Resend('re_test', { baseUrl: `${server.url}/email/resend` }).emails.send({ from: 'x@acme.test', to: [a.address, b.address], subject: 'Counted', text: 'x' });
+    await a.waitForMessage(undefined, { timeout: 10_000 });
+    const metrics = await (await fetch(`${server.url}/metrics`)).text();
+    expect(metrics).toMatch(/inboxkit_intake_stored_total\{channel="resend"\} 2/);
+    await client.close();
+  } finally {
+    await server.close();
+  }
+});
