@@ -141,7 +141,7 @@ export function parseResendSend(body: unknown): ResendSend | ResendAnswer {
   const tags = tagsOf(json.tags);
   const headers = headersOf(json.headers);
   for (const part of [...Object.values(fields), attachments, tags, headers]) if (isAnswer(part)) return part;
-  const [to, cc, bcc, replyTo] = [fields.to, fields.cc, fields.bcc, fields.replyTo] as MailAddress[][];
+  const [to, cc, bcc] = [fields.to, fields.cc, fields.bcc] as MailAddress[][];
   const template = typeof json.template === 'object' && json.template !== null ? (json.template as Json) : null;
   const email: ResendSend['email'] = {
     provider: 'resend',
@@ -159,6 +159,5 @@ export function parseResendSend(body: unknown): ResendSend | ResendAnswer {
     scheduledAt: text(json, 'scheduled_at'),
   };
   const recipients = [...(to ?? []), ...(cc ?? []), ...(bcc ?? [])].map((a) => a.address);
-  void replyTo;
   return { email, recipients, envelopeFrom: from[0].address };
 }

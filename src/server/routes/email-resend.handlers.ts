@@ -20,6 +20,8 @@ import { RESEND_MAX_BATCH, parseResendSend, resendError, resendId } from '../ema
 import type { ResendAnswer, ResendSend } from '../email/resend.ts';
 import { MAX_RESEND_WEBHOOKS_PER_CALLER, newResendWebhook, resendEventBody, svixHeaders } from '../email/resend-webhooks.ts';
 import type { ResendEventType, ResendWebhook } from '../email/resend-webhooks.ts';
+import { renderTemplate } from '../email/templates.ts';
+import type { TemplateRegistry } from '../email/templates.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import type { RecipientCheck } from '../intake/types.ts';
 import { callbackProblem, postBody } from '../sms/callbacks.ts';
@@ -44,7 +46,9 @@ interface ReadySend {
  * inbox's fault says `5.1.1` is refused at once as Resend refuses an invalid
  * address; `5.7.1` (suppressed) and other faults are accepted, not delivered.
  */
-async function readySend(ctx: ServerContext, reach: Reach, send: ResendSend): Promise<ReadySend | ResendAnswer> {
+async function readySend(ctx: ServerContext, reach: Reach, parsed: ResendSend, templates: TemplateLookup): Promise<ReadySend | ResendAnswer> {
+  const send = withTemplate(parsed, templates);
+  if (isAnswer(send)) return send;
   const limit = maxRecipientsOf(ctx, 3 * 50);
   if (send.recipients.length > limit) return resendError(422, 'validation_error', `Too many recipients: at most ${limit} in \`to\`, \`cc\` and \`bcc\` together on this service (--max-recipients).`);
   const id = resendId();
@@ -88,6 +92,22 @@ function postEvents(ctx: ServerContext, webhooks: readonly ResendWebhook[], read
   }
 }
 
+/** The caller's templates, as a send looks them up. */
+interface TemplateLookup {
+  registry: TemplateRegistry;
+  owner: string;
+}
+
+/** A template send rendered with its variables when the caller registered the template (Resend's `{{{VAR}}}` is Handlebars). */
+function withTemplate(send: ResendSend, templates: TemplateLookup): ResendSend | ResendAnswer {
+  const asked = send.email.template;
+  const template = asked ? templates.registry.get(templates.owner, 'resend', asked.id) : null;
+  if (!asked || !template) return send;
+  const rendered = renderTemplate(template, asked.data);
+  if ('error' in rendered) return resendError(422, 'validation_error', `Template ${asked.id}: ${rendered.error}`);
+  return { ...send, email: { ...send.email, subject: send.email.subject || rendered.subject, html: rendered.html ?? send.email.html, text: rendered.text ?? send.email.text } };
+}
+
 /** Stores a ready send in each accepted inbox, then tells the caller's webhooks: its id. */
 async function deliverReady(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, ready: ReadySend, book?: WebhookBook): Promise<string> {
   await deliverEmail(c, ctx, reach, { provider: 'resend', envelopeFrom: ready.send.envelopeFrom, raw: ready.raw, providerId: ready.id }, ready.checked.accepted);
@@ -114,23 +134,23 @@ async function createWebhook(c: Context<AppEnv>, book: WebhookBook): Promise<Res
 }
 
 /** `POST /emails`. */
-async function sendOne(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book?: WebhookBook): Promise<ResendAnswer> {
+async function sendOne(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book: WebhookBook, templates: TemplateLookup): Promise<ResendAnswer> {
   const send = parseResendSend(body);
   if (isAnswer(send)) return send;
-  const ready = await readySend(ctx, reach, send);
+  const ready = await readySend(ctx, reach, send, templates);
   if (isAnswer(ready)) return ready;
   return { status: 200, body: { id: await deliverReady(c, ctx, reach, ready, book) } };
 }
 
 /** `POST /emails/batch`: strict (the default) refuses the whole batch for one bad email; permissive sends the good ones and lists the errors. */
-async function sendBatch(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book?: WebhookBook): Promise<ResendAnswer> {
+async function sendBatch(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book: WebhookBook, templates: TemplateLookup): Promise<ResendAnswer> {
   if (!Array.isArray(body)) return resendError(422, 'validation_error', 'The request body must be a JSON array of emails (batch.send([...])).');
   if (body.length === 0 || body.length > RESEND_MAX_BATCH) return resendError(422, 'validation_error', `A batch has from 1 to ${RESEND_MAX_BATCH} emails; this one has ${body.length}.`);
   const permissive = c.req.header('x-batch-validation') === 'permissive';
   const readies: Array<ReadySend | ResendAnswer> = [];
   for (const item of body) {
     const send = parseResendSend(item);
-    readies.push(isAnswer(send) ? send : await readySend(ctx, reach, send));
+    readies.push(isAnswer(send) ? send : await readySend(ctx, reach, send, templates));
   }
   const firstBad = readies.findIndex(isAnswer);
   if (firstBad >= 0 && !permissive) {
@@ -178,15 +198,16 @@ async function idempotent(c: Context<AppEnv>, keys: IdempotencyStore<ResendAnswe
 const REFUSED = 'API key is invalid: this shared inboxkit service takes an inboxkit API key as the Resend API key (new Resend("tm_…", { baseUrl })).';
 
 /** The Resend routes, mounted at `/email/resend`. */
-export function createResendRoutes(ctx: ServerContext): Hono<AppEnv> {
+export function createResendRoutes(ctx: ServerContext, parts: { templates: TemplateRegistry }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const keys = createIdempotencyStore<ResendAnswer>();
   const book: WebhookBook = new Map();
   const refusal = (c: Context<AppEnv>) => resendError(c.req.header('authorization') ? 403 : 401, c.req.header('authorization') ? 'invalid_api_key' : 'missing_api_key', REFUSED);
-  const serve = (send: (c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book: WebhookBook) => Promise<ResendAnswer>) => async (c: Context<AppEnv>) => {
+  const serve = (send: (c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book: WebhookBook, templates: TemplateLookup) => Promise<ResendAnswer>) => async (c: Context<AppEnv>) => {
     const reach = emailReachOf(c, ctx);
     if (!reach) return answer(c, refusal(c));
-    return answer(c, await idempotent(c, keys, (body) => send(c, ctx, reach, body, book)));
+    const templates = { registry: parts.templates, owner: callerKeyOf(c) };
+    return answer(c, await idempotent(c, keys, (body) => send(c, ctx, reach, body, book, templates)));
   };
   app.post('/emails', serve(sendOne));
   app.post('/emails/batch', serve(sendBatch));

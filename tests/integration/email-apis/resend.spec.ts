@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Resend } from 'resend';
-import { test, expect, verificationHtml } from './fixtures.ts';
+import { test, expect, registerTemplate, verificationHtml } from './fixtures.ts';
 
 function resendAt(env: Record<string, string>): Resend {
   return new Resend('re_test_key', { baseUrl: env.INBOXKIT_RESEND_BASE_URL });
@@ -91,6 +91,15 @@ test('a template send without a registered template is stored with its id and va
   expect(JSON.parse(message.headers['x-inboxkit-template-data'] ?? 'null')).toEqual({ name: 'Ada', code: '640211' });
   expect(message.text).toContain('welcome-v2');
   expect(message.otp()).toBe('640211');
+});
+
+test('a template registered with the service is rendered with the send\'s variables, so link() and otp() read it', async ({ env, local, inbox }) => {
+  await registerTemplate(local.url, 'resend', 'verify-v1', { subject: 'Your code, {{{NAME}}}', html: '<a href="{{{LINK}}}">Verify</a> Code {{{CODE}}}' });
+  const { error } = await resendAt(env).emails.send({ from: 'a@acme.test', to: inbox.address, template: { id: 'verify-v1', variables: { NAME: 'Ada', LINK: 'https://app.acme.test/r?k=2', CODE: '880088' } } } as never);
+  expect(error).toBeNull();
+  const message = await inbox.waitForMessage({ subject: 'Your code, Ada' });
+  expect(message.link('Verify').href).toBe('https://app.acme.test/r?k=2');
+  expect(message.otp()).toBe('880088');
 });
 
 test('an inbox failing deliveries with 5.1.1 is Resend\'s 422 validation_error through the SDK, and nothing is stored', async ({ env, inbox }) => {
