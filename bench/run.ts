@@ -2,7 +2,7 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms,balancer] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms,email-apis,balancer] [-- --cpu-prof]`
  *
  * The `postgres` section (SQLite beside one and two PostgreSQL nodes) needs
  * `INBOXKIT_BENCH_POSTGRES_URL`; without it, it says so and is skipped.
@@ -48,10 +48,12 @@ import { runChecks } from './sections/checks.ts';
 import type { ChecksResult } from './sections/checks.ts';
 import { runBalancer } from './sections/balancer.ts';
 import type { BalancerOutcome } from './sections/balancer.ts';
+import { runEmailApis } from './sections/email-apis.ts';
+import type { EmailApisResult } from './sections/email-apis.ts';
 import { runSms } from './sections/sms.ts';
 import type { SmsResult } from './sections/sms.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms', 'balancer'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms', 'email-apis', 'balancer'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -89,6 +91,7 @@ interface Results {
   viewer?: ViewerResult;
   checks?: ChecksResult;
   sms?: SmsResult;
+  emailApis?: EmailApisResult;
   postgres?: PostgresResult[];
   balancer?: BalancerOutcome;
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
@@ -152,6 +155,7 @@ if (want('startup')) {
 }
 if (want('checks')) results.checks = await runChecks({ count: quick ? 13 : 53, log });
 if (want('sms')) results.sms = await runSms({ count: quick ? 21 : 101, log });
+if (want('email-apis')) results.emailApis = await runEmailApis({ count: quick ? 21 : 101, log });
 if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
 if (want('postgres')) {
   const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
@@ -217,6 +221,8 @@ check('viewer: first page of a 1,000-message inbox p50 ≤ 300 ms', results.view
 check('viewer: new mail shown ≤ 200 ms after the SMTP 250 (p99)', results.viewer?.live.p99, 200, ' ms');
 const firstWait = results.firstWait;
 if (results.sms) check('SMS through the twilio SDK → code in hand, p50 ≤ the email path\'s p50 + 5 ms', results.sms.sms.p50 - results.sms.email.p50, 5, ' ms more');
+const smtpPath = results.emailApis?.find((r) => r.path === 'email, SMTP');
+for (const row of results.emailApis ?? []) if (smtpPath && row !== smtpPath) check(`email through the ${row.path} → code in hand, p50 ≤ the SMTP path's p50 + 5 ms`, row.latency.p50 - smtpPath.latency.p50, 5, ' ms more');
 if (firstWait) check('first wait after start p50 ≤ a later wait\'s p50 + 20 ms (no warm-up left for the first test)', firstWait.first.p50 - firstWait.second.p50, 20, ' ms more');
 results.targets = targets;
 
@@ -375,6 +381,13 @@ if (results.sms) {
     'SMS beside email: send (twilio SDK messages.create, or SMTP) → the test holds the message and its code (ms)',
     ['path', 'n', 'p50', 'p95', 'max'],
     [['SMS, twilio SDK', sms], ['email, SMTP', email]].map(([name, s]) => [name as string, String((s as typeof sms).n), fmt((s as typeof sms).p50), fmt((s as typeof sms).p95), fmt((s as typeof sms).max)]),
+  );
+}
+if (results.emailApis) {
+  section(
+    'Email through the providers\' APIs beside SMTP: send (each SDK, or SMTP) → the test holds the message and its code (ms)',
+    ['path', 'n', 'p50', 'p95', 'max'],
+    results.emailApis.map((r) => [r.path, String(r.latency.n), fmt(r.latency.p50), fmt(r.latency.p95), fmt(r.latency.max)]),
   );
 }
 section('Targets', ['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured, t.met === null ? '–' : t.met ? 'met' : 'MISSED']));
