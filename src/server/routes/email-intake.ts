@@ -9,7 +9,8 @@
  * (an invalid mailbox) and `5.7.1` (a suppressed recipient) are verdicts
  * `refused`, which each route turns into its provider's refusal at send or
  * its silent suppression; any other refusal (`undeliverable`, `temporary`)
- * is accepted and never delivered, as a bounce the provider reports later.
+ * is accepted and never delivered, as a bounce the provider reports later
+ * (a `4xx` is tried once more first, as the provider retries).
  *
  * @packageDocumentation
  */
@@ -46,13 +47,24 @@ export interface CheckedSend {
 /** Checks each recipient once (case-insensitively the same address is one), in the order given. */
 export async function checkRecipients(ctx: ServerContext, provider: ProviderId, reach: Reach, recipients: readonly string[]): Promise<CheckedSend> {
   const unique = [...new Map(recipients.map((r) => [r.toLowerCase(), r])).values()];
-  const checks = await Promise.all(unique.map((to) => ctx.intake.check(emailChannel(provider), reach, to)));
+  const checks = await Promise.all(unique.map((to) => checkRetryingOnce(ctx, provider, reach, to)));
   return {
     checks,
     refused: checks.filter((c): c is Extract<RecipientCheck, { verdict: 'refused' }> => c.verdict === 'refused'),
     accepted: checks.filter((c): c is AcceptedCheck => c.verdict === 'accepted'),
     reachedAny: checks.some((c) => c.verdict !== 'unknown'),
   };
+}
+
+/**
+ * Checks one recipient; a temporary refusal (4xx) is tried once more, as the
+ * provider retries it: a greylisting inbox (one refusal) is delivered, a
+ * lasting 4xx stays undelivered.
+ */
+async function checkRetryingOnce(ctx: ServerContext, provider: ProviderId, reach: Reach, to: string): Promise<RecipientCheck> {
+  const first = await ctx.intake.check(emailChannel(provider), reach, to);
+  if (first.verdict !== 'undeliverable' || first.fault.class !== 'temporary') return first;
+  return ctx.intake.check(emailChannel(provider), reach, to);
 }
 
 /** A send to deliver. */

@@ -163,3 +163,13 @@ test('webhooks.create() registers a loopback endpoint whose events arrive Svix-s
     await new Promise<void>((resolve) => app.close(() => resolve()));
   }
 });
+
+test('a greylisting inbox (one 451) is delivered, as the provider retries; a lasting 4xx is accepted and never delivered', async ({ env, inbox }) => {
+  const resend = resendAt(env);
+  await inbox.failDeliveries({ kind: 'greylist' });
+  expect((await resend.emails.send({ from: 'a@acme.test', to: inbox.address, subject: 'Greylisted', text: 'code 515151' })).error).toBeNull();
+  expect((await inbox.waitForMessage({ subject: 'Greylisted' })).otp()).toBe('515151');
+  await inbox.failDeliveries({ code: 452 });
+  expect((await resend.emails.send({ from: 'a@acme.test', to: inbox.address, subject: 'Deferred', text: 'x' })).error).toBeNull();
+  await inbox.expectNoMessage({ subject: 'Deferred' }, { within: 300 });
+});
