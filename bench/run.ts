@@ -2,7 +2,7 @@
  * `npm run bench`: inboxkit against the tools people pick instead (MailDev 3's
  * push channel, a 500 ms polling waiter), on this machine, in one run.
  *
- * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms,balancer,imap] [-- --cpu-prof]`
+ * Usage: `npm run bench [-- --quick] [-- --only delivery,intake,fixtures,scaling,startup,fanout,suite,viewer,postgres,checks,sms,email-apis,balancer,imap] [-- --cpu-prof]`
  *
  * The `postgres` section (SQLite beside one and two PostgreSQL nodes) needs
  * `INBOXKIT_BENCH_POSTGRES_URL`; without it, it says so and is skipped.
@@ -48,12 +48,14 @@ import { runChecks } from './sections/checks.ts';
 import type { ChecksResult } from './sections/checks.ts';
 import { runBalancer } from './sections/balancer.ts';
 import type { BalancerOutcome } from './sections/balancer.ts';
+import { runEmailApis } from './sections/email-apis.ts';
+import type { EmailApisResult } from './sections/email-apis.ts';
 import { runSms } from './sections/sms.ts';
 import { runImapIdle } from './sections/imap-idle.ts';
 import type { ImapIdleResult } from './sections/imap-idle.ts';
 import type { SmsResult } from './sections/sms.ts';
 
-const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms', 'balancer', 'imap'] as const;
+const SECTIONS = ['delivery', 'intake', 'fixtures', 'scaling', 'startup', 'fanout', 'suite', 'viewer', 'postgres', 'checks', 'sms', 'email-apis', 'balancer', 'imap'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const args = process.argv.slice(2);
@@ -92,6 +94,7 @@ interface Results {
   checks?: ChecksResult;
   sms?: SmsResult;
   imap?: ImapIdleResult;
+  emailApis?: EmailApisResult;
   postgres?: PostgresResult[];
   balancer?: BalancerOutcome;
   targets?: Array<{ target: string; measured: string; met: boolean | null }>;
@@ -163,6 +166,7 @@ if (want('imap')) {
     await host.stop();
   }
 }
+if (want('email-apis')) results.emailApis = await runEmailApis({ count: quick ? 21 : 101, log });
 if (want('viewer')) results.viewer = await runViewer({ build: build.dir, messages: 1000, loads: quick ? 5 : 20, live: quick ? 20 : 100, log }, hostOptions);
 if (want('postgres')) {
   const pgResults = await runPostgres(process.env.INBOXKIT_BENCH_POSTGRES_URL?.trim() || null, { samples: quick ? 100 : 300, intake: quick ? 400 : 1000, log });
@@ -229,6 +233,8 @@ check('viewer: new mail shown ≤ 200 ms after the SMTP 250 (p99)', results.view
 const firstWait = results.firstWait;
 if (results.imap) check('SMTP send → IMAP IDLE EXISTS at the client, p50 within 2 ms of the event stream\'s', results.imap.idle.p50 - results.imap.sse.p50, 2, ' ms more');
 if (results.sms) check('SMS through the twilio SDK → code in hand, p50 ≤ the email path\'s p50 + 5 ms', results.sms.sms.p50 - results.sms.email.p50, 5, ' ms more');
+const smtpPath = results.emailApis?.find((r) => r.path === 'email, SMTP');
+for (const row of results.emailApis ?? []) if (smtpPath && row !== smtpPath) check(`email through the ${row.path} → code in hand, p50 ≤ the SMTP path's p50 + 5 ms`, row.latency.p50 - smtpPath.latency.p50, 5, ' ms more');
 if (firstWait) check('first wait after start p50 ≤ a later wait\'s p50 + 20 ms (no warm-up left for the first test)', firstWait.first.p50 - firstWait.second.p50, 20, ' ms more');
 results.targets = targets;
 
@@ -405,6 +411,13 @@ if (results.imap) {
       ['event stream, message event', String(sse.n), fmt(sse.p50), fmt(sse.p95), fmt(sse.p99)],
       ['SMTP 250 at the sender', String(smtpAck.n), fmt(smtpAck.p50), fmt(smtpAck.p95), fmt(smtpAck.p99)],
     ],
+  );
+}
+if (results.emailApis) {
+  section(
+    'Email through the providers\' APIs beside SMTP: send (each SDK, or SMTP) → the test holds the message and its code (ms)',
+    ['path', 'n', 'p50', 'p95', 'max'],
+    results.emailApis.map((r) => [r.path, String(r.latency.n), fmt(r.latency.p50), fmt(r.latency.p95), fmt(r.latency.max)]),
   );
 }
 section('Targets', ['target', 'measured', 'verdict'], targets.map((t) => [t.target, t.measured, t.met === null ? '–' : t.met ? 'met' : 'MISSED']));

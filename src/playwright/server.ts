@@ -98,6 +98,16 @@ export interface InboxkitServerEnv {
   INBOXKIT_SMS_URL: string;
   /** Where the `plivo` SDK's requests go: its `url` option is `<this>/v1/Account/<authId>`. */
   INBOXKIT_PLIVO_BASE_URL: string;
+  /** Where the `resend` SDK's requests go: its `baseUrl` option (or `RESEND_BASE_URL`). See docs/email-apis.md. */
+  INBOXKIT_RESEND_BASE_URL: string;
+  /** Where `@sendgrid/mail`'s requests go: the `baseUrl` of its `@sendgrid/client`. */
+  INBOXKIT_SENDGRID_BASE_URL: string;
+  /** The `requestHost` of the `postmark` SDK's `ServerClient` (host and path, no scheme; with `useHttps: false`). */
+  INBOXKIT_POSTMARK_REQUEST_HOST: string;
+  /** The `endpoint` of `@aws-sdk/client-sesv2` and `@aws-sdk/client-ses`. */
+  INBOXKIT_SES_ENDPOINT: string;
+  /** The `url` of `mailgun.js`'s client. */
+  INBOXKIT_MAILGUN_URL: string;
   [name: string]: string;
 }
 
@@ -190,8 +200,20 @@ function resolvePorts(host: string, asked: readonly number[], args: readonly str
 }
 
 /** The provider endpoints of a service at `baseUrl`, one variable per provider API (from the provider table). */
-function smsEnv(baseUrl: string) {
-  return providerEnv(baseUrl) as Pick<InboxkitServerEnv, 'INBOXKIT_TWILIO_BASE_URL' | 'INBOXKIT_SNS_ENDPOINT' | 'INBOXKIT_VONAGE_REST_HOST' | 'INBOXKIT_SMS_URL' | 'INBOXKIT_PLIVO_BASE_URL'>;
+function providersEnv(baseUrl: string) {
+  return providerEnv(baseUrl) as Pick<
+    InboxkitServerEnv,
+    | 'INBOXKIT_TWILIO_BASE_URL'
+    | 'INBOXKIT_SNS_ENDPOINT'
+    | 'INBOXKIT_VONAGE_REST_HOST'
+    | 'INBOXKIT_SMS_URL'
+    | 'INBOXKIT_PLIVO_BASE_URL'
+    | 'INBOXKIT_RESEND_BASE_URL'
+    | 'INBOXKIT_SENDGRID_BASE_URL'
+    | 'INBOXKIT_POSTMARK_REQUEST_HOST'
+    | 'INBOXKIT_SES_ENDPOINT'
+    | 'INBOXKIT_MAILGUN_URL'
+  >;
 }
 
 /**
@@ -207,7 +229,10 @@ function smsEnv(baseUrl: string) {
  *   and one variable per SMS provider API (`INBOXKIT_TWILIO_BASE_URL`,
  *   `INBOXKIT_SNS_ENDPOINT`, `INBOXKIT_VONAGE_REST_HOST`,
  *   `INBOXKIT_PLIVO_BASE_URL`, `INBOXKIT_SMS_URL`)
- *   so that it sends its SMS there.
+ *   so that it sends its SMS there, and one per email provider API
+ *   (`INBOXKIT_RESEND_BASE_URL`, `INBOXKIT_SENDGRID_BASE_URL`,
+ *   `INBOXKIT_POSTMARK_REQUEST_HOST`, `INBOXKIT_SES_ENDPOINT`,
+ *   `INBOXKIT_MAILGUN_URL`; docs/email-apis.md) for mail it sends through them.
  *
  * A port of 0 is replaced by a free port when the config is loaded, so the URLs
  * are known before the service starts. Playwright loads the config again in
@@ -264,7 +289,7 @@ export function inboxkitServer(options: InboxkitServerOptions = {}): InboxkitSer
       gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
     },
     use: { inboxkit: domain !== undefined ? { baseUrl, domain } : { baseUrl } },
-    env: { INBOXKIT_BASE_URL: baseUrl, INBOXKIT_SMTP_HOST: smtpHost, INBOXKIT_SMTP_PORT: String(smtpPort), ...smsEnv(baseUrl), ...mailboxEnv },
+    env: { INBOXKIT_BASE_URL: baseUrl, INBOXKIT_SMTP_HOST: smtpHost, INBOXKIT_SMTP_PORT: String(smtpPort), ...providersEnv(baseUrl), ...mailboxEnv },
     baseUrl,
     smtpHost,
     smtpPort,

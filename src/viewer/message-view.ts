@@ -12,6 +12,7 @@ import { formatAddress, formatAddresses, formatBytes, h, replace, time } from '.
 import { rendersPanel, withoutRemoteImages } from './render-views.ts';
 import { checksPanel } from './checks-panel.ts';
 import { smsHeading, smsInfo, smsMetaRows, smsPanel } from './sms-view.ts';
+import { emailVia } from './via.ts';
 
 /** What the message pane needs from the app. */
 export interface MessageViewContext {
@@ -298,6 +299,7 @@ export function renderMessage(pane: HTMLElement, message: Message, ctx: MessageV
     ...(message.cc.length > 0 ? metaRow('Cc', formatAddresses(message.cc)) : []),
     ...(message.replyTo.length > 0 ? metaRow('Reply-To', formatAddresses(message.replyTo)) : []),
     ...metaRow('Received', time(message.receivedAt)),
+    ...metaRow('Via', emailVia(message)),
     ...metaRow('Size', formatBytes(message.size)),
   );
   replace(

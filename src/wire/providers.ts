@@ -27,6 +27,12 @@ export interface ProviderRow {
    * shares another's variable (Twilio Verify is reached through Twilio's).
    */
   readonly env: string | null;
+  /**
+   * What the variable holds: the URL (the default), or `host` for an SDK whose
+   * option takes a host and path without the scheme (Postmark's `requestHost`:
+   * `127.0.0.1:8025/email/postmark`).
+   */
+  readonly envForm?: 'url' | 'host';
   /** The SDK an app uses (an npm package), and the option that points it here. */
   readonly sdk: { readonly package: string; readonly option: string } | null;
 }
@@ -40,7 +46,27 @@ export const PROVIDERS = [
   { id: 'vonage-verify', channel: 'sms', label: 'Vonage Verify', mount: '/sms/vonage/verify', env: null, sdk: { package: '@vonage/server-sdk', option: 'apiHost (reached through INBOXKIT_VONAGE_REST_HOST)' } },
   { id: 'plivo', channel: 'sms', label: 'Plivo Messages', mount: '/sms/plivo', env: 'INBOXKIT_PLIVO_BASE_URL', sdk: { package: 'plivo', option: 'baseUrl (see docs/phones.md)' } },
   { id: 'inboxkit', channel: 'sms', label: 'POST /api/v1/sms', mount: '/api/v1/sms', env: 'INBOXKIT_SMS_URL', sdk: null },
+  { id: 'resend', channel: 'email', label: 'Resend', mount: '/email/resend', env: 'INBOXKIT_RESEND_BASE_URL', sdk: { package: 'resend', option: 'baseUrl (or RESEND_BASE_URL)' } },
+  { id: 'sendgrid', channel: 'email', label: 'SendGrid', mount: '/email/sendgrid', env: 'INBOXKIT_SENDGRID_BASE_URL', sdk: { package: '@sendgrid/mail', option: "a @sendgrid/client with setDefaultRequest('baseUrl', …), given to sgMail.setClient()" } },
+  { id: 'postmark', channel: 'email', label: 'Postmark', mount: '/email/postmark', env: 'INBOXKIT_POSTMARK_REQUEST_HOST', envForm: 'host', sdk: { package: 'postmark', option: 'requestHost (with useHttps: false)' } },
+  { id: 'ses', channel: 'email', label: 'Amazon SES', mount: '/email/ses', env: 'INBOXKIT_SES_ENDPOINT', sdk: { package: '@aws-sdk/client-sesv2', option: 'endpoint' } },
+  { id: 'mailgun', channel: 'email', label: 'Mailgun', mount: '/email/mailgun', env: 'INBOXKIT_MAILGUN_URL', sdk: { package: 'mailgun.js', option: 'url' } },
 ] as const satisfies readonly ProviderRow[];
+
+/**
+ * The header that says which provider's API an email came through (its
+ * row's id), on the MIME the service composes for it: the viewer names it.
+ */
+export const EMAIL_VIA_HEADER = 'x-inboxkit-via';
+
+/** The header with the id the provider's API answered for the email (Resend's `id`, SendGrid's `x-message-id` …). */
+export const EMAIL_VIA_ID_HEADER = 'x-inboxkit-via-id';
+
+/** The header with the id of the template an email was sent by (SendGrid's `template_id`, Postmark's alias …). */
+export const EMAIL_TEMPLATE_HEADER = 'x-inboxkit-template';
+
+/** The header with the template data of a template send, as JSON (cut at 8 KB). */
+export const EMAIL_TEMPLATE_DATA_HEADER = 'x-inboxkit-template-data';
 
 /** A provider's id. */
 export type ProviderId = (typeof PROVIDERS)[number]['id'];
@@ -61,6 +87,8 @@ export function providerLabel(id: string): string | null {
 /** The variables that point each provider's SDK at a service whose origin is `baseUrl`. */
 export function providerEnv(baseUrl: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const row of PROVIDERS as readonly ProviderRow[]) if (row.env) env[row.env] = `${baseUrl}${row.mount}`;
+  for (const row of PROVIDERS as readonly ProviderRow[]) {
+    if (row.env) env[row.env] = row.envForm === 'host' ? `${baseUrl.replace(/^[a-z]+:\/\//i, '')}${row.mount}` : `${baseUrl}${row.mount}`;
+  }
   return env;
 }

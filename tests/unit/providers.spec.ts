@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PROVIDERS, providerEnv, providerLabel } from '../../src/wire/providers.ts';
+import type { ProviderRow } from '../../src/wire/providers.ts';
 import { inboxkitServer } from '../../src/playwright/server.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -15,7 +16,8 @@ test('every row with a variable is in the env inboxkitServer() hands the app, po
   const server = inboxkitServer({ port: 8025, smtpPort: 2525 });
   for (const row of PROVIDERS) {
     if (!row.env) continue;
-    expect(server.env[row.env], row.id).toBe(`${server.baseUrl}${row.mount}`);
+    const origin = (row as ProviderRow).envForm === 'host' ? server.baseUrl.replace(/^http:\/\//, '') : server.baseUrl;
+    expect(server.env[row.env], row.id).toBe(`${origin}${row.mount}`);
   }
   expect(Object.keys(providerEnv('http://x'))).toEqual(PROVIDERS.flatMap((row) => (row.env ? [row.env] : [])));
 });
@@ -28,7 +30,7 @@ test('every row has a route factory in the server\'s table, and every row a labe
   }
 });
 
-test('every row\'s variable is named in the phones guide, so a spec author finds it', () => {
-  const guide = readFileSync(join(root, 'docs/phones.md'), 'utf8');
-  for (const row of PROVIDERS) if (row.env) expect(guide, row.env).toContain(row.env);
+test('every row\'s variable is named in its channel\'s guide (SMS: the phones guide, email: the email APIs guide), so a spec author finds it', () => {
+  const guides = { sms: readFileSync(join(root, 'docs/phones.md'), 'utf8'), email: readFileSync(join(root, 'docs/email-apis.md'), 'utf8') };
+  for (const row of PROVIDERS) if (row.env) expect(guides[row.channel], row.env).toContain(row.env);
 });

@@ -145,7 +145,7 @@ export function createAuthMiddleware(
     const clientAddress = clientAddressOf(c);
     const resolved = await resolvePrincipal(
       ctx,
-      { authorization: providerAuthorization(c.req.path, c.req.header('authorization')), inboxToken: c.req.header('x-inbox-token') },
+      { authorization: providerAuthorization(c.req.path, c.req.header('authorization'), (name) => c.req.header(name)), inboxToken: c.req.header('x-inbox-token') },
       clientAddress,
     );
     const principal = resolved instanceof HttpError ? null : resolved;

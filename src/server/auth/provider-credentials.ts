@@ -25,13 +25,26 @@ function isInboxkitSecret(secret: string): boolean {
 }
 
 /**
+ * Provider credentials that travel in a header of their own rather than in
+ * `Authorization`, by the mount of the provider that reads them (Postmark's
+ * server token).
+ */
+const CREDENTIAL_HEADERS: ReadonlyArray<{ mount: string; header: string }> = [{ mount: '/email/postmark', header: 'x-postmark-server-token' }];
+
+/**
  * The `Authorization` header to resolve for a request: unchanged off the
  * provider paths; on them, `Bearer <key>` when the provider credential
  * carries an inboxkit key (or is `Bearer` with an inboxkit key or session
- * token), else none (anonymous).
+ * token), else none (anonymous). `header` reads the request's other headers,
+ * for the providers whose credential has a header of its own.
  */
-export function providerAuthorization(path: string, authorization: string | undefined): string | undefined {
-  if (!isProviderPath(path) || authorization === undefined) return authorization;
+export function providerAuthorization(path: string, authorization: string | undefined, header?: (name: string) => string | undefined): string | undefined {
+  if (!isProviderPath(path)) return authorization;
+  if (authorization === undefined) {
+    const own = CREDENTIAL_HEADERS.find((row) => path === row.mount || path.startsWith(`${row.mount}/`));
+    const secret = own && header ? header(own.header)?.trim() : undefined;
+    return secret !== undefined && isInboxkitSecret(secret) ? `Bearer ${secret}` : undefined;
+  }
   const basic = /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
   if (basic?.[1]) {
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');

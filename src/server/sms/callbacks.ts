@@ -50,6 +50,8 @@ export interface Webhooks {
   postForm(caller: string, url: string, params: Record<string, string>, headers: Record<string, string>): Promise<{ status: number; body: string }>;
   /** POSTs JSON, charged to `caller`; rejects as `postForm` does. */
   postJson(caller: string, url: string, json: Record<string, string>): Promise<{ status: number; body: string }>;
+  /** POSTs a body as given (a provider's signed event JSON) with its headers, charged to `caller`; rejects as `postForm` does. */
+  postBody(caller: string, url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }>;
   /** Webhooks in flight on this node. */
   inFlight(): number;
 }
@@ -111,6 +113,7 @@ export function createWebhooks(policy: WebhookPolicy, limits: WebhookLimits = DE
   return {
     postForm: (caller, url, params, headers) => post(caller, url, new URLSearchParams(params).toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers }),
     postJson: (caller, url, json) => post(caller, url, JSON.stringify(json), { 'content-type': 'application/json' }),
+    postBody: (caller, url, body, headers) => post(caller, url, body, headers),
     inFlight: () => total,
   };
 }

@@ -26,8 +26,13 @@ test('inboxkitServer gives a webServer entry that runs the CLI with this Node.js
     INBOXKIT_TWILIO_BASE_URL: 'http://127.0.0.1:8025/sms/twilio',
     INBOXKIT_SNS_ENDPOINT: 'http://127.0.0.1:8025/sms/sns',
     INBOXKIT_VONAGE_REST_HOST: 'http://127.0.0.1:8025/sms/vonage',
-    INBOXKIT_PLIVO_BASE_URL: 'http://127.0.0.1:8025/sms/plivo',
     INBOXKIT_SMS_URL: 'http://127.0.0.1:8025/api/v1/sms',
+    INBOXKIT_PLIVO_BASE_URL: 'http://127.0.0.1:8025/sms/plivo',
+    INBOXKIT_RESEND_BASE_URL: 'http://127.0.0.1:8025/email/resend',
+    INBOXKIT_SENDGRID_BASE_URL: 'http://127.0.0.1:8025/email/sendgrid',
+    INBOXKIT_POSTMARK_REQUEST_HOST: '127.0.0.1:8025/email/postmark',
+    INBOXKIT_SES_ENDPOINT: 'http://127.0.0.1:8025/email/ses',
+    INBOXKIT_MAILGUN_URL: 'http://127.0.0.1:8025/email/mailgun',
   });
 });
 

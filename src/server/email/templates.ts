@@ -1,0 +1,104 @@
+/**
+ * Templates registered with the service, rendered as the providers render
+ * theirs. A test (or an operator) registers a template for a provider and
+ * an id with `PUT /email/templates/{provider}/{id}`; a send by that id is then
+ * rendered with the send's data (Handlebars, which SendGrid's dynamic
+ * templates, Mailgun's and SES's `{{ }}` use, and whose `{{var}}`,
+ * `{{#if}}` and `{{#each}}` Postmark's Mustachio shares), so `link()` and
+ * `otp()` work on a template-sent mail. Templates belong to the caller that
+ * registered them (a key's sends find its templates; local callers share
+ * theirs) and live on the node, bounded.
+ *
+ * @packageDocumentation
+ */
+import Handlebars from 'handlebars';
+
+/** A template's parts: each is a Handlebars source. */
+export interface EmailTemplate {
+  subject: string;
+  html: string | null;
+  text: string | null;
+}
+
+/** A template rendered with a send's data. */
+export interface RenderedTemplate {
+  subject: string;
+  html: string | undefined;
+  text: string | undefined;
+}
+
+/** Templates one caller keeps, per node. */
+export const MAX_TEMPLATES_PER_CALLER = 1_000;
+
+/** The largest template (its parts together), in characters. */
+export const MAX_TEMPLATE_CHARS = 256 * 1024;
+
+/** The service's templates (one per server: no module state). */
+export interface TemplateRegistry {
+  /** Registers (or replaces) a template; the oldest of the caller's goes when it holds {@link MAX_TEMPLATES_PER_CALLER}. */
+  put(owner: string, provider: string, id: string, template: EmailTemplate): void;
+  get(owner: string, provider: string, id: string): EmailTemplate | null;
+  delete(owner: string, provider: string, id: string): boolean;
+}
+
+/** Creates an empty registry. */
+export function createTemplateRegistry(): TemplateRegistry {
+  const byOwner = new Map<string, Map<string, EmailTemplate>>();
+  const key = (provider: string, id: string) => `${provider}\n${id}`;
+  return {
+    put(owner, provider, id, template) {
+      const own = byOwner.get(owner) ?? new Map<string, EmailTemplate>();
+      own.delete(key(provider, id));
+      while (own.size >= MAX_TEMPLATES_PER_CALLER) own.delete(own.keys().next().value as string);
+      own.set(key(provider, id), template);
+      byOwner.set(owner, own);
+    },
+    get(owner, provider, id) {
+      return byOwner.get(owner)?.get(key(provider, id)) ?? null;
+    },
+    delete(owner, provider, id) {
+      return byOwner.get(owner)?.delete(key(provider, id)) ?? false;
+    },
+  };
+}
+
+/** Renders one part: Handlebars, HTML-escaping `{{ }}` in HTML only (`{{{ }}}` stays raw), as the providers do. */
+function renderPart(source: string, data: unknown, html: boolean): string {
+  const template = Handlebars.compile(source, { noEscape: !html, strict: false });
+  return template(data ?? {}, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
+}
+
+/**
+ * Renders a template with a send's data, or the error naming the part that
+ * does not compile (a template error the provider would report at send).
+ */
+export function renderTemplate(template: EmailTemplate, data: unknown): RenderedTemplate | { error: string } {
+  try {
+    return {
+      subject: renderPart(template.subject, data, false),
+      html: template.html === null ? undefined : renderPart(template.html, data, true),
+      text: template.text === null ? undefined : renderPart(template.text, data, false),
+    };
+  } catch (error) {
+    return { error: `the template does not render: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+  }
+}
+
+/** Reads a template registration's JSON body (`{ subject, html, text }`), or the error naming what is wrong. */
+export function parseTemplate(body: unknown): EmailTemplate | { error: string } {
+  if (typeof body !== 'object' || body === null) return { error: 'The body must be JSON: { "subject": "…", "html": "…", "text": "…" } (Handlebars sources; html or text required).' };
+  const json = body as Record<string, unknown>;
+  const part = (name: string) => (typeof json[name] === 'string' ? (json[name] as string) : null);
+  const template = { subject: part('subject') ?? '', html: part('html'), text: part('text') };
+  if (template.html === null && template.text === null) return { error: 'A template needs `html` or `text` (Handlebars sources).' };
+  if (template.subject.length + (template.html?.length ?? 0) + (template.text?.length ?? 0) > MAX_TEMPLATE_CHARS) return { error: `A template is at most ${MAX_TEMPLATE_CHARS} characters.` };
+  for (const source of [template.subject, template.html, template.text]) {
+    if (source === null) continue;
+    try {
+      Handlebars.precompile(source);
+    } catch (error) {
+      return { error: `The template does not compile: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+    }
+  }
+  return template;
+}
