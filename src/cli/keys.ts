@@ -165,7 +165,7 @@ async function listKeys(store: Store, json: boolean, io: CliIo): Promise<number>
 function revokeRequest(values: Values, isApiKeyShape: (key: string) => boolean): { key?: string; id?: string } {
   const { key, id } = values as { key?: string; id?: string };
   if ((key === undefined) === (id === undefined)) throw new UsageError('keys revoke needs --key tm_… (the key) or --id key_… (from keys list), one of them.');
-  if (key !== undefined && !isApiKeyShape(key)) throw new UsageError(`keys revoke needs --key with the API key to revoke ("tm_" and at least 16 letters, digits, "-" or "_"), got "${key.slice(0, 8)}…".`);
+  if (key !== undefined && !isApiKeyShape(key)) throw new UsageError(`keys revoke needs --key with the API key to revoke (it starts with "tm_", then at least 16 letters, digits, "-" or "_"), got "${key.slice(0, 8)}…".`);
   if (id !== undefined && !/^key_[0-9a-f]{12}$/.test(id)) throw new UsageError(`--id must be a key id as keys list shows it (key_ and 12 hex digits), got "${id}".`);
   return { key, id };
 }

@@ -7,11 +7,14 @@
  * `{{#if}}` and `{{#each}}` Postmark's Mustachio shares), so `link()` and
  * `otp()` work on a template-sent mail. Templates belong to the caller that
  * registered them (a key's sends find its templates; local callers share
- * theirs) and live on the node, bounded.
+ * theirs) and live on the node, bounded. Handlebars is an optional peer
+ * dependency, loaded on the first template (few tests send by template).
  *
  * @packageDocumentation
  */
-import Handlebars from 'handlebars';
+import type HandlebarsModule from 'handlebars';
+
+type Handlebars = typeof HandlebarsModule;
 
 /** A template's parts: each is a Handlebars source. */
 export interface EmailTemplate {
@@ -62,8 +65,18 @@ export function createTemplateRegistry(): TemplateRegistry {
   };
 }
 
+/** Loads Handlebars (Node's module cache keeps it), or the error that says how to install it. */
+async function loadHandlebars(): Promise<Handlebars | { error: string }> {
+  try {
+    const loaded = (await import('handlebars')) as unknown as { default?: Handlebars } & Handlebars;
+    return loaded.default ?? loaded;
+  } catch {
+    return { error: 'email templates need the optional package handlebars, which is not installed: npm i -D handlebars (next to inboxkit), then send again.' };
+  }
+}
+
 /** Renders one part: Handlebars, HTML-escaping `{{ }}` in HTML only (`{{{ }}}` stays raw), as the providers do. */
-function renderPart(source: string, data: unknown, html: boolean): string {
+function renderPart(Handlebars: Handlebars, source: string, data: unknown, html: boolean): string {
   const template = Handlebars.compile(source, { noEscape: !html, strict: false });
   return template(data ?? {}, { allowProtoPropertiesByDefault: false, allowProtoMethodsByDefault: false });
 }
@@ -72,12 +85,14 @@ function renderPart(source: string, data: unknown, html: boolean): string {
  * Renders a template with a send's data, or the error naming the part that
  * does not compile (a template error the provider would report at send).
  */
-export function renderTemplate(template: EmailTemplate, data: unknown): RenderedTemplate | { error: string } {
+export async function renderTemplate(template: EmailTemplate, data: unknown): Promise<RenderedTemplate | { error: string }> {
+  const Handlebars = await loadHandlebars();
+  if ('error' in Handlebars) return Handlebars;
   try {
     return {
-      subject: renderPart(template.subject, data, false),
-      html: template.html === null ? undefined : renderPart(template.html, data, true),
-      text: template.text === null ? undefined : renderPart(template.text, data, false),
+      subject: renderPart(Handlebars, template.subject, data, false),
+      html: template.html === null ? undefined : renderPart(Handlebars, template.html, data, true),
+      text: template.text === null ? undefined : renderPart(Handlebars, template.text, data, false),
     };
   } catch (error) {
     return { error: `the template does not render: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
@@ -85,13 +100,15 @@ export function renderTemplate(template: EmailTemplate, data: unknown): Rendered
 }
 
 /** Reads a template registration's JSON body (`{ subject, html, text }`), or the error naming what is wrong. */
-export function parseTemplate(body: unknown): EmailTemplate | { error: string } {
+export async function parseTemplate(body: unknown): Promise<EmailTemplate | { error: string }> {
   if (typeof body !== 'object' || body === null) return { error: 'The body must be JSON: { "subject": "…", "html": "…", "text": "…" } (Handlebars sources; html or text required).' };
   const json = body as Record<string, unknown>;
   const part = (name: string) => (typeof json[name] === 'string' ? (json[name] as string) : null);
   const template = { subject: part('subject') ?? '', html: part('html'), text: part('text') };
   if (template.html === null && template.text === null) return { error: 'A template needs `html` or `text` (Handlebars sources).' };
   if (template.subject.length + (template.html?.length ?? 0) + (template.text?.length ?? 0) > MAX_TEMPLATE_CHARS) return { error: `A template is at most ${MAX_TEMPLATE_CHARS} characters.` };
+  const Handlebars = await loadHandlebars();
+  if ('error' in Handlebars) return Handlebars;
   for (const source of [template.subject, template.html, template.text]) {
     if (source === null) continue;
     try {

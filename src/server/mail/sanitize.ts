@@ -121,10 +121,10 @@ function textOf(root: Element): string {
   return text;
 }
 
-/** Whether `node` is an `a` element or inside one (following the cleaned tree's parents). */
-function insideLink(node: ParentNode | null): boolean {
+/** Whether `node` is a `tag` element or inside one (following the cleaned tree's parents). */
+function insideTag(node: ParentNode | null, tag: string): boolean {
   for (let at: ParentNode | null = node; at !== null; at = 'parentNode' in at ? (at.parentNode as ParentNode | null) : null) {
-    if ('tagName' in at && at.tagName === 'a') return true;
+    if ('tagName' in at && at.tagName === tag) return true;
   }
   return false;
 }
@@ -151,8 +151,9 @@ function cleanNodes(nodes: ChildNode[], parent: ParentNode, depth: number, pass:
       cleanNodes(node.childNodes, parent, depth + 1, pass, out);
       continue;
     }
-    // The parser can nest a link in a link (adoption around a table); read back, the inner one closes the outer.
-    if (tag === 'a' && insideLink(parent)) pass.unsettled = true;
+    // The parser can nest a link in a link (adoption around a table), or a paragraph in a paragraph (a <p>
+    // fostered out of a table inside one); read back, the inner one closes the outer.
+    if ((tag === 'a' || tag === 'p') && insideTag(parent, tag)) pass.unsettled = true;
     node.parentNode = parent;
     node.attrs = cleanAttributes(node, pass);
     if (tag === 'style') {

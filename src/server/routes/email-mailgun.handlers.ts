@@ -88,7 +88,7 @@ async function emailOf(form: MailgunForm, scope: MailgunScope, id: string): Prom
   email.template = { id: templateName, data };
   const template = scope.templates.get(scope.owner, 'mailgun', templateName);
   if (!template) return email;
-  const rendered = renderTemplate(template, data);
+  const rendered = await renderTemplate(template, data);
   if ('error' in rendered) return mailgunError(400, `template ${templateName}: ${rendered.error}`);
   return { ...email, subject: email.subject || rendered.subject, html: rendered.html ?? email.html, text: rendered.text ?? email.text };
 }

@@ -61,13 +61,13 @@ function postEvents(scope: SendScope, send: PostmarkSend, checked: CheckedSend, 
 }
 
 /** The email of a send, its template rendered when registered (else stored with its alias and model). */
-function emailOf(send: PostmarkSend, messageId: string, scope: SendScope): EmailToCompose | PostmarkAnswer {
+async function emailOf(send: PostmarkSend, messageId: string, scope: SendScope): Promise<EmailToCompose | PostmarkAnswer> {
   const email: EmailToCompose = { ...send.email, providerId: messageId };
   if (!send.template) return email;
   email.template = { id: send.template.id, data: send.template.model };
   const template = scope.templates.get(scope.owner, 'postmark', send.template.id);
   if (!template) return email;
-  const rendered = renderTemplate(template, send.template.model);
+  const rendered = await renderTemplate(template, send.template.model);
   if ('error' in rendered) return postmarkError(1109, `The template ${send.template.id} does not render: ${rendered.error}`);
   return { ...email, subject: rendered.subject, html: rendered.html, text: rendered.text };
 }
@@ -77,7 +77,7 @@ async function sendOne(c: Context<AppEnv>, ctx: ServerContext, scope: SendScope,
   const send = parsePostmarkSend(body, withTemplate);
   if (isAnswer(send)) return send;
   const messageId = postmarkMessageId();
-  const email = emailOf(send, messageId, scope);
+  const email = await emailOf(send, messageId, scope);
   if (isAnswer(email)) return email;
   const raw = await composeWithin(ctx, email);
   if (!raw) return postmarkError(300, `The email is larger than this service's limit of ${ctx.config.maxMessageBytes} bytes (--max-message-size).`);

@@ -47,7 +47,7 @@ interface ReadySend {
  * address; `5.7.1` (suppressed) and other faults are accepted, not delivered.
  */
 async function readySend(ctx: ServerContext, reach: Reach, parsed: ResendSend, templates: TemplateLookup): Promise<ReadySend | ResendAnswer> {
-  const send = withTemplate(parsed, templates);
+  const send = await withTemplate(parsed, templates);
   if (isAnswer(send)) return send;
   const limit = maxRecipientsOf(ctx, 3 * 50);
   if (send.recipients.length > limit) return resendError(422, 'validation_error', `Too many recipients: at most ${limit} in \`to\`, \`cc\` and \`bcc\` together on this service (--max-recipients).`);
@@ -99,11 +99,11 @@ interface TemplateLookup {
 }
 
 /** A template send rendered with its variables when the caller registered the template (Resend's `{{{VAR}}}` is Handlebars). */
-function withTemplate(send: ResendSend, templates: TemplateLookup): ResendSend | ResendAnswer {
+async function withTemplate(send: ResendSend, templates: TemplateLookup): Promise<ResendSend | ResendAnswer> {
   const asked = send.email.template;
   const template = asked ? templates.registry.get(templates.owner, 'resend', asked.id) : null;
   if (!asked || !template) return send;
-  const rendered = renderTemplate(template, asked.data);
+  const rendered = await renderTemplate(template, asked.data);
   if ('error' in rendered) return resendError(422, 'validation_error', `Template ${asked.id}: ${rendered.error}`);
   return { ...send, email: { ...send.email, subject: send.email.subject || rendered.subject, html: rendered.html ?? send.email.html, text: rendered.text ?? send.email.text } };
 }

@@ -92,7 +92,7 @@ function isAnswer(value: unknown): value is SendGridAnswer {
 }
 
 /** The email one personalization makes: the send's fields with its own, its template rendered when registered. */
-function emailOf(send: SendGridSend, p: SendGridPersonalization, messageId: string, templates: TemplateRegistry, owner: string): EmailToCompose | SendGridAnswer {
+async function emailOf(send: SendGridSend, p: SendGridPersonalization, messageId: string, templates: TemplateRegistry, owner: string): Promise<EmailToCompose | SendGridAnswer> {
   const email: EmailToCompose = {
     provider: 'sendgrid',
     providerId: messageId,
@@ -112,7 +112,7 @@ function emailOf(send: SendGridSend, p: SendGridPersonalization, messageId: stri
   email.template = { id: send.templateId, data: p.dynamicTemplateData ?? p.substitutions };
   const template = templates.get(owner, 'sendgrid', send.templateId);
   if (!template) return email;
-  const rendered = renderTemplate(template, p.dynamicTemplateData ?? {});
+  const rendered = await renderTemplate(template, p.dynamicTemplateData ?? {});
   if ('error' in rendered) return sendGridError(400, `The template_id ${send.templateId}: ${rendered.error}`, 'template_id');
   return { ...email, subject: p.subject ?? (rendered.subject || email.subject), text: rendered.text ?? email.text, html: rendered.html ?? email.html };
 }
@@ -140,7 +140,7 @@ async function mailSend(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, te
   const owner = templateOwnerOf(c);
   const raws: Uint8Array[] = [];
   for (const p of send.personalizations) {
-    const email = emailOf(send, p, messageId, templates, owner);
+    const email = await emailOf(send, p, messageId, templates, owner);
     if (isAnswer(email)) return email;
     const raw = await composeWithin(ctx, email);
     if (!raw) return sendGridError(413, `The email is larger than this service's limit of ${ctx.config.maxMessageBytes} bytes (--max-message-size).`);

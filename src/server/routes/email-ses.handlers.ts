@@ -56,11 +56,11 @@ function tagsOf(value: unknown): string[] {
 }
 
 /** The email of a template send: rendered when the template is registered, else stored with its name and data. */
-function templateEmail(base: EmailToCompose, name: string, templateData: unknown, scope: SesScope): EmailToCompose | SesAnswer {
+async function templateEmail(base: EmailToCompose, name: string, templateData: unknown, scope: SesScope): Promise<EmailToCompose | SesAnswer> {
   const email: EmailToCompose = { ...base, template: { id: name, data: templateData } };
   const template = scope.templates.get(scope.owner, 'ses', name);
   if (!template) return email;
-  const rendered = renderTemplate(template, templateData);
+  const rendered = await renderTemplate(template, templateData);
   if ('error' in rendered) return sesError(400, 'BadRequestException', `Template ${name}: ${rendered.error}`);
   return { ...email, subject: rendered.subject, html: rendered.html, text: rendered.text };
 }
@@ -101,7 +101,7 @@ async function messageOf(ctx: ServerContext, scope: SesScope, json: Json, messag
     const name = typeof template.TemplateName === 'string' ? template.TemplateName : typeof template.TemplateArn === 'string' ? template.TemplateArn.split('/').pop() ?? '' : '';
     if (name === '') return sesError(400, 'BadRequestException', 'Missing required field: Content.Template.TemplateName.');
     const templateData = templateDataOf(template.TemplateData);
-    email = isAnswer(templateData) ? templateData : templateEmail(base, name, templateData, scope);
+    email = isAnswer(templateData) ? templateData : await templateEmail(base, name, templateData, scope);
   } else {
     return sesError(400, 'BadRequestException', 'Content must have one of Simple, Raw or Template.');
   }
@@ -145,11 +145,11 @@ async function sendBulk(c: Context<AppEnv>, ctx: ServerContext, scope: SesScope,
 }
 
 /** `CreateEmailTemplate`: registers the template with the service (SES's `{{ }}` is Handlebars). */
-function createTemplate(scope: SesScope, json: Json): SesAnswer {
+async function createTemplate(scope: SesScope, json: Json): Promise<SesAnswer> {
   const name = typeof json.TemplateName === 'string' ? json.TemplateName : '';
   if (name === '') return sesError(400, 'BadRequestException', 'Missing required field: TemplateName.');
   const content = (json.TemplateContent ?? {}) as Json;
-  const template = parseTemplate({ subject: content.Subject, html: content.Html, text: content.Text });
+  const template = await parseTemplate({ subject: content.Subject, html: content.Html, text: content.Text });
   if ('error' in template) return sesError(400, 'BadRequestException', template.error);
   if (scope.templates.get(scope.owner, 'ses', name)) return sesError(400, 'AlreadyExistsException', `Template ${name} already exists.`);
   scope.templates.put(scope.owner, 'ses', name, template);
@@ -165,7 +165,7 @@ async function sesV1(c: Context<AppEnv>, ctx: ServerContext, templates: Template
   const reach = emailReachOf(c, ctx);
   if (!reach) return xmlOf(v1Answer(action, sesError(403, 'InvalidClientTokenId', REFUSED)));
   const scope = { reach, templates, owner: templateOwnerOf(c) };
-  const result = action === 'CreateTemplate' ? createTemplate(scope, v2TemplateOf(form)) : await sendEmail(c, ctx, scope, v2SendOf(action, form));
+  const result = action === 'CreateTemplate' ? await createTemplate(scope, v2TemplateOf(form)) : await sendEmail(c, ctx, scope, v2SendOf(action, form));
   return xmlOf(v1Answer(action, result));
 }
 

@@ -32,7 +32,7 @@ export function createEmailTemplateRoutes(templates: TemplateRegistry): Hono<App
   app.put('/:provider/:id', async (c) => {
     const provider = c.req.param('provider');
     if (!EMAIL_PROVIDERS.includes(provider)) return problem(c, 404, `${provider} is not an email provider this service speaks (${EMAIL_PROVIDERS.join(', ')}).`);
-    const template = parseTemplate(await c.req.json().catch(() => null));
+    const template = await parseTemplate(await c.req.json().catch(() => null));
     if ('error' in template) return problem(c, 400, template.error);
     templates.put(templateOwnerOf(c), provider, c.req.param('id'), template);
     return c.json({ data: { provider, id: c.req.param('id') } }, 200);
