@@ -131,10 +131,10 @@ test.describe('the packed package in a user\'s project', { tag: '@heavy' }, () =
     });
   }
 
-  test('installed, inboxkit with everything it needs at run time takes at most 40 MB of a project (no dev tooling)', async () => {
+  test('installed, inboxkit with everything it needs at run time takes at most 42 MB of a project (no dev tooling)', async () => {
     const { bytes, packages } = await installedSize(path.join(root, 'module'), 'inboxkit');
     const mb = (bytes / 1e6).toFixed(1);
     printFigure(`footprint: inboxkit and its dependencies take ${mb} MB in ${packages} packages`);
-    expect(bytes, `inboxkit and its dependencies take ${mb} MB (${packages} packages); the bound is 40 MB. A part few users need can be an optional peer dependency loaded on first use (npm run footprint shows what each dependency brings).`).toBeLessThanOrEqual(40e6);
+    expect(bytes, `inboxkit and its dependencies take ${mb} MB (${packages} packages); the bound is 42 MB. A part few users need can be an optional peer dependency loaded on first use (npm run footprint shows what each dependency brings).`).toBeLessThanOrEqual(42e6);
   });
 });
