@@ -119,7 +119,7 @@ function createApi(ctx: ServerContext, options: AppOptions): OpenAPIHono<AppEnv>
     createPhoneRoutes(ctx),
   ];
   for (const routes of resources) api.route('/', routes);
-  api.route('/', createMetaRoutes(openApiDocumentOf(api)));
+  api.route('/', createMetaRoutes(openApiDocumentOf(api), () => ctx.listening));
   return api;
 }
 

@@ -187,6 +187,9 @@ async function serve(ctx: ServerContext, options: StartServerOptions, metrics: S
   cleanups.push(() => mailboxes.close());
   const port = (http.address() as AddressInfo).port;
   ctx.ownPorts.push(port, smtp.port, ...[mailboxes.imap, mailboxes.pop3].flatMap((listener) => (listener ? [listener.port] : [])));
+  ctx.listening.smtp = { host: config.smtp.host, port: smtp.port };
+  ctx.listening.imap = mailboxes.imap;
+  ctx.listening.pop3 = mailboxes.pop3;
   drain = createDrain({ noticeMs: config.operations.drainNoticeMs, timeoutMs: config.operations.drainTimeoutMs, http, smtp, streams: ctx.liveStreams, metrics, logger: ctx.logger });
   // Runs before smtp.close(): ends the delays of delivery faults, so in-flight sessions finish.
   cleanups.push(() => ctx.faults.close());

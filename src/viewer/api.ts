@@ -10,6 +10,7 @@ import type { SpamCheck } from '../wire/spam-check.ts';
 import type { AuthenticationCheck, AuthenticationCheckRequest } from '../wire/authentication-check.ts';
 import { createParser } from 'eventsource-parser';
 import type { Inbox, Message, MessageSummary } from '../wire/schemas.ts';
+import type { ServiceListeners } from '../wire/service.ts';
 
 /** How the viewer authenticates: an inbox token, or a bearer credential (API key, session token, operator token). */
 export type Credential = { kind: 'inboxToken'; value: string } | { kind: 'bearer'; value: string };
@@ -89,6 +90,11 @@ export class Api {
   async #json<T>(method: string, path: string, signal?: AbortSignal, body?: unknown): Promise<T> {
     const res = await this.#call(method, path, signal, body);
     return ((await res.json()) as { data: T }).data;
+  }
+
+  /** Where the service's mail listeners are (inboxkit extension: `GET /service`). */
+  service(): Promise<ServiceListeners> {
+    return this.#json('GET', '/service');
   }
 
   /** The inboxes the credential can see (one page). */

@@ -9,6 +9,7 @@ import { ApiFailure } from './api.ts';
 import { addressText, formatAddress, h, replace, time } from './dom.ts';
 import { renderInboxes } from './inboxes.ts';
 import { isSmsSummary, phoneNumberOf } from './sms-view.ts';
+import { mailboxHelp } from './mailbox-help.ts';
 import { backLink, badCredentialPage, errorPage, unreachablePage } from './pages.ts';
 import { hashOf } from './route.ts';
 import { announce, layout, plural, setLive } from './shell.ts';
@@ -36,6 +37,19 @@ function messageLink(s: State, message: MessageSummary): HTMLElement {
           ]),
     ),
   );
+}
+
+/** A place for the IMAP/POP3 help, filled once the service says where they are (a service without them, or an older one, leaves it empty). */
+function mailboxHelpSlot(s: State, inbox: Inbox): HTMLElement {
+  const slot = h('div', { id: 'mailbox-help-slot' });
+  s.api.service().then(
+    (listeners) => {
+      const details = mailboxHelp(inbox, listeners);
+      if (details) slot.append(details);
+    },
+    () => undefined,
+  );
+  return slot;
 }
 
 /** "3 messages", or "3 SMS" for a phone. */
@@ -123,6 +137,7 @@ export async function openInbox(s: State, inboxId: string): Promise<boolean> {
       (error: Error) => announce(`Could not delete the inbox: ${error.message}`),
     );
   });
+  const help = mailboxHelpSlot(s, inbox);
   const more = h('button', { type: 'button', id: 'load-more', class: 'more' }, 'Load older messages');
   more.addEventListener('click', () => void loadMore(s));
   const list = h('ul', { id: 'message-list', class: 'items', 'aria-label': 'Messages' });
@@ -131,6 +146,7 @@ export async function openInbox(s: State, inboxId: string): Promise<boolean> {
     listPane,
     h('div', { class: 'pane-head' }, h('h2', { id: 'messages-heading', class: 'address' }, phoneNumberOf(inbox) ?? addressText(inbox.address)), h('div', { class: 'toolbar' }, deleteInbox)),
     inbox.label ? h('p', { class: 'label' }, inbox.label) : null,
+    help,
     form,
     h('p', { id: 'message-count', class: 'muted small', role: 'status' }),
     list,

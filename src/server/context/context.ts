@@ -16,6 +16,7 @@ import { createIntake } from '../intake/intake.ts';
 import { isSharedService } from '../auth/caller.ts';
 import { createWebhooks } from '../sms/callbacks.ts';
 import { createNodePools } from './pools.ts';
+import type { ServiceListeners } from '../../wire/service.ts';
 import type { NodePools } from './pools.ts';
 import type { Webhooks } from '../sms/callbacks.ts';
 import type { Intake } from '../intake/intake.ts';
@@ -72,6 +73,8 @@ export interface ServerContext {
   webhooks: Webhooks;
   /** The ports this service listens on, filled in as they open (webhooks never call them). */
   ownPorts: number[];
+  /** Where the mail listeners are (`GET /service`), filled in as they open; null for one not started. */
+  listening: ServiceListeners;
   /** The slots of open event streams per credential and per client address on this node. */
   streamCaps: StreamCaps;
   /** The event streams open on this node (a drain hands them over) and what happens to them. */
@@ -160,6 +163,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     intake,
     webhooks,
     ownPorts,
+    listening: { smtp: null, imap: null, pop3: null },
     pools: createNodePools(),
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
     liveStreams: createLiveStreams(),

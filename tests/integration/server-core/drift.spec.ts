@@ -38,6 +38,7 @@ test('every status, media type and header the server sends for each operation is
   // Service, account, domains.
   const doc = (await call('GET', '/openapi.json')).json as OpenApiDoc;
   await call('GET', '/healthz');
+  await call('GET', '/service');
   await call('GET', '/domains');
   await call('GET', '/me');
   await call('GET', '/me', { bearer: 'tm_notakeynotakeynotakeynotakey' });
