@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { addressesOf, isMailAddress } from './compose.ts';
 import type { EmailAttachment, EmailToCompose } from './compose.ts';
+import { isAnswer } from './answer.ts';
 
 /** Postmark's limit of recipients per email (To, Cc and Bcc together), and of emails per batch. */
 export const POSTMARK_MAX_RECIPIENTS = 50;
@@ -67,9 +68,6 @@ function addressField(json: Json, field: string): string[] | PostmarkAnswer {
   return addresses.map((a) => a.address);
 }
 
-function isAnswer(value: unknown): value is PostmarkAnswer {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}
 
 function attachmentsOf(value: unknown): EmailAttachment[] | PostmarkAnswer {
   if (value === undefined || value === null) return [];

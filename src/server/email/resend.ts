@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { addressesOf, isMailAddress } from './compose.ts';
 import type { EmailAttachment, EmailToCompose, MailAddress } from './compose.ts';
+import { isAnswer } from './answer.ts';
 
 /** Resend's limit of recipients per field (`to`, `cc`, `bcc`), and of emails per batch. */
 export const RESEND_MAX_RECIPIENTS = 50;
@@ -72,9 +73,6 @@ function addressField(body: Json, field: string): MailAddress[] | ResendAnswer {
   return addresses;
 }
 
-function isAnswer(value: unknown): value is ResendAnswer {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}
 
 /** The attachments of a send, decoded, or the error naming the bad one. */
 function attachmentsOf(value: unknown): EmailAttachment[] | ResendAnswer {

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { isMailAddress } from './compose.ts';
 import type { EmailAttachment } from './compose.ts';
+import { isAnswer } from './answer.ts';
 
 /** SendGrid's limits: recipients per request (to, cc and bcc of every personalization), and personalizations. */
 export const SENDGRID_MAX_RECIPIENTS = 1000;
@@ -79,9 +80,6 @@ function addressOf(value: unknown, field: string): SendGridAddress | SendGridAns
   return { email, name: typeof json.name === 'string' ? json.name : undefined };
 }
 
-function isAnswer(value: unknown): value is SendGridAnswer {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}
 
 function addressList(value: unknown, field: string): SendGridAddress[] | SendGridAnswer {
   if (value === undefined) return [];

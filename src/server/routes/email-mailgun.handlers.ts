@@ -22,14 +22,12 @@ import { renderTemplate } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf, maxRecipientsOf } from './email-intake.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
+import { isAnswer } from '../email/answer.ts';
 
 function answer(c: Context<AppEnv>, a: MailgunAnswer): Response {
   return typeof a.body === 'string' ? c.text(a.body, a.status) : c.json(a.body as object, a.status);
 }
 
-function isAnswer(value: unknown): value is MailgunAnswer {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}
 
 /** One email of a send (one per `to` recipient with `recipient-variables`), with its recipients. */
 interface Unit {

@@ -25,14 +25,12 @@ import { callbackProblem } from '../sms/callbacks.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf } from './email-intake.ts';
 import type { CheckedSend } from './email-intake.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
+import { isAnswer } from '../email/answer.ts';
 
 function answer(c: Context<AppEnv>, a: PostmarkAnswer): Response {
   return c.json(a.body as object, a.status);
 }
 
-function isAnswer(value: unknown): value is PostmarkAnswer {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}
 
 /** What a send is made in: the caller's reach, its templates, and whether the token is Postmark's test token. */
 interface SendScope {

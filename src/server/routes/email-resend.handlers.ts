@@ -27,6 +27,7 @@ import type { RecipientCheck } from '../intake/types.ts';
 import { callbackProblem } from '../sms/callbacks.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf, maxRecipientsOf } from './email-intake.ts';
 import type { CheckedSend } from './email-intake.ts';
+import { isAnswer } from '../email/answer.ts';
 
 function answer(c: Context<AppEnv>, a: ResendAnswer): Response {
   return c.json(a.body as object, a.status);
@@ -61,9 +62,6 @@ async function readySend(ctx: ServerContext, reach: Reach, parsed: ResendSend, t
   return { send, checked, id, raw };
 }
 
-function isAnswer(value: unknown): value is ResendAnswer {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}
 
 /** The caller's webhooks, on this node. */
 type WebhookBook = Map<string, ResendWebhook[]>;

@@ -27,6 +27,7 @@ import type { TemplateRegistry } from '../email/templates.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf, maxRecipientsOf } from './email-intake.ts';
 import type { CheckedSend } from './email-intake.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
+import { isAnswer } from '../email/answer.ts';
 
 /** Each caller's Event Webhook settings, on this node. */
 type SettingsBook = Map<string, SendGridWebhookSettings>;
@@ -87,9 +88,6 @@ function answer(c: Context<AppEnv>, a: SendGridAnswer): Response {
   return a.body === null ? c.body(null, a.status) : c.json(a.body as object, a.status);
 }
 
-function isAnswer(value: unknown): value is SendGridAnswer {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}
 
 /** The email one personalization makes: the send's fields with its own, its template rendered when registered. */
 async function emailOf(send: SendGridSend, p: SendGridPersonalization, messageId: string, templates: TemplateRegistry, owner: string): Promise<EmailToCompose | SendGridAnswer> {

@@ -24,6 +24,7 @@ import { parseTemplate, renderTemplate } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf } from './email-intake.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
+import { isAnswer } from '../email/answer.ts';
 
 type Json = Record<string, unknown>;
 
@@ -32,9 +33,6 @@ function answer(c: Context<AppEnv>, a: SesAnswer): Response {
   return c.json(a.body as object, a.status);
 }
 
-function isAnswer(value: unknown): value is SesAnswer {
-  return typeof value === 'object' && value !== null && 'status' in value && 'body' in value;
-}
 
 /** What a request sends in: the caller's reach and templates. */
 interface SesScope {

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { extractLinks, extractOtp, extractOtps, findLink, OtpNotFoundError, type ExtractSource } from '../../../src/extract/index.ts';
+import { extractLinks, extractOtp, extractOtps, findLink } from '../../../src/extract/index.ts';
+import { refusal, sms } from './sms-sources.ts';
 
 /**
  * Issue 49's general shapes: "token" names a code; a masked card number, a
@@ -8,18 +9,6 @@ import { extractLinks, extractOtp, extractOtps, findLink, OtpNotFoundError, type
  * text body the site's own address ending a sentence about the action does
  * not tie with the action's URL.
  */
-
-const sms = (text: string): ExtractSource => ({ text, html: null, subject: '' });
-
-function refusal(source: ExtractSource): OtpNotFoundError {
-  try {
-    extractOtp(source);
-  } catch (e) {
-    if (e instanceof OtpNotFoundError) return e;
-    throw e;
-  }
-  throw new Error('extractOtp returned a code');
-}
 
 test.describe('"token" names a code', () => {
   test('in an email and an SMS, in English, German, French, Russian and Japanese', () => {

@@ -1,23 +1,12 @@
 import { test, expect } from '@playwright/test';
-import { extractOtp, extractOtps, OtpNotFoundError, type ExtractSource } from '../../../src/extract/index.ts';
+import { extractOtp, extractOtps, OtpNotFoundError } from '../../../src/extract/index.ts';
+import { refusal, sms } from './sms-sources.ts';
 
 /**
  * Issue 49: an SMS of one to three sentences whose only number (4–8 digits,
  * at the edge of its sentence) is its code, whatever words label it; and a
  * number set apart under a label ("Your order no.") that is not a code.
  */
-
-const sms = (text: string): ExtractSource => ({ text, html: null, subject: '' });
-
-function refusal(source: ExtractSource): OtpNotFoundError {
-  try {
-    extractOtp(source);
-  } catch (e) {
-    if (e instanceof OtpNotFoundError) return e;
-    throw e;
-  }
-  throw new Error('extractOtp returned a code');
-}
 
 test.describe('the only number of a short SMS', () => {
   test('is its code, labelled by a password word in Japanese (full-width colon), Polish, Russian in Latin letters or a Finnish compound', () => {

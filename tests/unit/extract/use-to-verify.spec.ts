@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { extractOtp, extractOtps, type ExtractSource } from '../../../src/extract/index.ts';
+import { sms } from './sms-sources.ts';
 
 /**
  * Issue 39's SMS shape, in SMS and email alike: "Use 246810 to verify your
@@ -9,7 +10,6 @@ import { extractOtp, extractOtps, type ExtractSource } from '../../../src/extrac
  * out.
  */
 
-const sms = (text: string): ExtractSource => ({ text, html: null, subject: '' });
 const codes = (source: ExtractSource) => extractOtps(source).map((c) => c.code);
 
 test.describe('a number the message asks to be used to verify, confirm or sign in', () => {
