@@ -14,7 +14,7 @@ import type { AppEnv, ServerContext } from '../context/context.ts';
 import { basicCredentials, hexId } from '../sms/kit.ts';
 import { MAX_VERIFICATIONS_PER_PHONE } from '../sms/twilio-verify.ts';
 import { vonageNumber } from '../sms/vonage.ts';
-import { VONAGE_MAX_HELD_SECONDS, VONAGE_PIN_EXPIRY, checkVonageVerification, startVonageVerification, vonageServiceKey, vonageVerifyError } from '../sms/vonage-verify.ts';
+import { VONAGE_MAX_HELD_SECONDS, VONAGE_PIN_EXPIRY, cancelVonageVerification, checkVonageVerification, startVonageVerification, vonageServiceKey, vonageVerifyError } from '../sms/vonage-verify.ts';
 import { checkPhone, deliverChecked, smsReachOf, verifyOwnerOf } from './sms-intake.ts';
 import { paramsOf } from './vonage-params.ts';
 
@@ -91,8 +91,11 @@ export function createVonageVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const params = await paramsOf(c);
     if (params.cmd !== 'cancel') return c.json({ status: '3', error_text: `Invalid value for parameter \`cmd\`: the inboxkit service takes cancel only` });
     const key = { serviceSid: vonageServiceKey(ownerOf(c, params)), sid: params.request_id ?? '' };
-    const cancelled = await ctx.store.changeSmsVerification(key, ctx.now(), MAX_VERIFICATIONS_PER_PHONE, (current) => ({ write: null, result: current !== null }));
-    if (!cancelled) return c.json({ status: '6', error_text: `The requestId '${params.request_id ?? ''}' does not exist or its no longer active.` });
+    const requestId = params.request_id ?? '';
+    const now = ctx.now();
+    const outcome = await ctx.store.changeSmsVerification(key, now, MAX_VERIFICATIONS_PER_PHONE, (current) => cancelVonageVerification(current, now));
+    if (outcome === 'not_found') return c.json({ status: '6', error_text: `The requestId '${requestId}' does not exist or its no longer active.` });
+    if (outcome === 'too_soon') return c.json({ status: '19', error_text: `Verification request ['${requestId}'] can't be cancelled within the first 30 seconds.` });
     return c.json({ status: '0', command: 'cancel' });
   });
 

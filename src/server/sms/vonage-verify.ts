@@ -22,6 +22,8 @@ export const VONAGE_PIN_EXPIRY = 300;
  * one to it), so one caller cannot hold a phone for an hour.
  */
 export const VONAGE_MAX_HELD_SECONDS = 600;
+/** Vonage refuses to cancel a request in its first 30 seconds (status 19). */
+export const VONAGE_CANCEL_AFTER_MS = 30_000;
 
 /** The stored service key of a caller's Vonage verifications (the rows share Twilio Verify's table). */
 export function vonageServiceKey(callerKey: string): string {
@@ -65,4 +67,17 @@ export function checkVonageVerification(current: SmsVerificationRow | null, code
   const checks = current.checks + 1;
   if (checks >= VONAGE_MAX_WRONG) return { write: null, result: 'too_many' };
   return { write: { ...current, checks, updatedAt: now }, result: 'mismatch' };
+}
+
+/** The outcome of a cancel. */
+export type VonageCancel = 'cancelled' | 'too_soon' | 'not_found';
+
+/**
+ * Cancels a request, as Vonage does: not in its first 30 seconds (status 19,
+ * the request goes on), then at once (the request ends).
+ */
+export function cancelVonageVerification(current: SmsVerificationRow | null, now: number): SmsVerificationChange<VonageCancel> {
+  if (!current) return { result: 'not_found' };
+  if (now - current.createdAt < VONAGE_CANCEL_AFTER_MS) return { result: 'too_soon' };
+  return { write: null, result: 'cancelled' };
 }
