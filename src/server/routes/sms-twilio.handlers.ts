@@ -19,7 +19,10 @@ import type { ParsedForm } from '../sms/kit.ts';
 import { E164_PATTERN } from '../../wire/phones.ts';
 import { TWILIO_AUTH_ERROR, TWILIO_MAX_BODY, twilioError, twilioMessageResource, twilioSid, twilioSignature } from '../sms/twilio.ts';
 import type { TwilioError, TwilioMessageFields } from '../sms/twilio.ts';
-import { boundedForm, smsReachOf, textPhone } from './sms-intake.ts';
+import { boundedForm, smsReachOf, textPhone, verifyOwnerOf } from './sms-intake.ts';
+import { TWILIO_LEDGER_BOUNDS } from '../sms/twilio-ledger.ts';
+import type { TwilioLedger } from '../sms/twilio-ledger.ts';
+import { listQueryOf, twilioMessagePage } from '../sms/twilio-pages.ts';
 import { FormError } from '../http/form.ts';
 
 /** Answers a Twilio error in Twilio's shape. */
@@ -100,8 +103,8 @@ function refusalOf(outcome: RecipientOutcome): TwilioError | null {
   return twilioError(400, 21211, `Invalid 'To' Phone Number: ${to} (an inboxkit fault set on this phone).`);
 }
 
-/** `POST …/Messages.json`: parse, hand to the intake, answer. */
-async function sendMessage(c: Context<AppEnv>, ctx: ServerContext): Promise<Response> {
+/** `POST …/Messages.json`: parse, hand to the intake, answer; the ledger keeps the text and its status for fetch and list. */
+async function sendMessage(c: Context<AppEnv>, ctx: ServerContext, ledger: TwilioLedger): Promise<Response> {
   const reach = smsReachOf(c, ctx);
   if (!reach) return fail(c, TWILIO_AUTH_ERROR);
   const form = await boundedForm(c);
@@ -114,21 +117,46 @@ async function sendMessage(c: Context<AppEnv>, ctx: ServerContext): Promise<Resp
   const refusal = refusalOf(outcome);
   if (refusal) return fail(c, refusal);
   const message: TwilioMessageFields = { accountSid: send.accountSid, sid, to: send.to, from: send.from || null, messagingServiceSid: send.service || null, body: send.body, segments: segmentsOf(send.body), status: 'queued', createdAt: ctx.now() };
+  const undelivered = outcome.status === 'undelivered';
+  const final = undelivered ? { ...message, status: 'undelivered', errorCode: 30003, errorMessage: 'Unreachable destination handset' } : { ...message, status: 'delivered' };
+  const owner = verifyOwnerOf(c, send.accountSid);
+  ledger.record(owner, message);
+  // Delivered is reported once the phone holds the text: after its fault's delay, when it has one.
+  void settled.then(() => ledger.update(owner, sid, { status: final.status, errorCode: final.errorCode ?? null, errorMessage: final.errorMessage ?? null }));
   if (send.callback !== '') {
     const token = basicCredentials(c.req.header('authorization'))?.password ?? '';
-    const undelivered = outcome.status === 'undelivered';
     const caller = callerOf(c.var.principal, clientAddressOf(c)).key;
-    const report = () => reportStatus(ctx, caller, send.callback, token, undelivered ? { ...message, errorCode: 30003, errorMessage: 'Unreachable destination handset' } : message, undelivered ? ['sent', 'undelivered'] : ['sent', 'delivered']);
-    // Delivered is reported once the phone holds the text: after its fault's delay, when it has one.
-    void settled.then(report);
+    void settled.then(() => reportStatus(ctx, caller, send.callback, token, final, ['sent', final.status]));
   }
   return c.json(twilioMessageResource(message), 201);
 }
 
-/** The Twilio Messaging routes, mounted at `/sms/twilio`. */
-export function createTwilioRoutes(ctx: ServerContext): Hono<AppEnv> {
+/** `GET …/Messages/{Sid}.json` (`messages(sid).fetch()`): the Message resource of a text this owner sent through this node. */
+function fetchMessage(c: Context<AppEnv>, ctx: ServerContext, ledger: TwilioLedger): Response {
+  if (!smsReachOf(c, ctx)) return fail(c, TWILIO_AUTH_ERROR);
+  const sid = (c.req.param('file') ?? '').replace(/\.json$/, '');
+  const message = ledger.find(verifyOwnerOf(c, c.req.param('accountSid') ?? ''), sid);
+  if (!message) return fail(c, twilioError(404, 20404, `The requested resource /2010-04-01/Accounts/${c.req.param('accountSid') ?? ''}/Messages/${sid}.json was not found: no text with this sid was sent by this account through this inboxkit node (it keeps the newest ${TWILIO_LEDGER_BOUNDS.perOwner} per account).`));
+  return c.json(twilioMessageResource(message));
+}
+
+/** `GET …/Messages.json` (`messages.list()`, `messages.page()`): this owner's texts through this node, newest first, in Twilio's pages. */
+function listMessages(c: Context<AppEnv>, ctx: ServerContext, ledger: TwilioLedger): Response {
+  if (!smsReachOf(c, ctx)) return fail(c, TWILIO_AUTH_ERROR);
+  const accountSid = c.req.param('accountSid') ?? '';
+  const query = listQueryOf(new URL(c.req.url).searchParams);
+  if (typeof query === 'string') return fail(c, twilioError(400, 20001, query));
+  const all = ledger.list(verifyOwnerOf(c, accountSid), query.filter);
+  return c.json(twilioMessagePage(accountSid, query, all));
+}
+
+/** The Twilio Messaging routes, mounted at `/sms/twilio`; the ledger keeps what they sent. */
+export function createTwilioRoutes(ctx: ServerContext, parts: { twilioMessages: TwilioLedger }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  app.post('/api/2010-04-01/Accounts/:accountSid/Messages.json', (c) => sendMessage(c, ctx));
+  const ledger = parts.twilioMessages;
+  app.post('/api/2010-04-01/Accounts/:accountSid/Messages.json', (c) => sendMessage(c, ctx, ledger));
+  app.get('/api/2010-04-01/Accounts/:accountSid/Messages.json', (c) => listMessages(c, ctx, ledger));
+  app.get('/api/2010-04-01/Accounts/:accountSid/Messages/:file{[^/]+\\.json}', (c) => fetchMessage(c, ctx, ledger));
   return app;
 }
 
@@ -139,5 +167,5 @@ export function createTwilioRoutes(ctx: ServerContext): Hono<AppEnv> {
  */
 export function twilioUnserved(c: Context<AppEnv>): Response {
   const path = c.req.path.replace(/^\/sms\/twilio/, '');
-  return fail(c, twilioError(404, 20404, `The requested resource ${c.req.method} ${path} was not found: inboxkit's Twilio emulation serves messages.create() (POST /2010-04-01/Accounts/{AccountSid}/Messages.json) and Verify v2 (services.create, verifications.create, verificationChecks.create) only (see docs/phones.md).`));
+  return fail(c, twilioError(404, 20404, `The requested resource ${c.req.method} ${path} was not found: inboxkit's Twilio emulation serves messages.create(), messages(sid).fetch() and messages.list() (/2010-04-01/Accounts/{AccountSid}/Messages.json) and Verify v2 (services.create, verifications.create, verificationChecks.create) only (see docs/phones.md).`));
 }

@@ -21,6 +21,8 @@ import { createSendGridRoutes } from './email-sendgrid.handlers.ts';
 import { createEmailTemplateRoutes } from './email-templates.handlers.ts';
 import { createPlivoRoutes } from './sms-plivo.handlers.ts';
 import { twilioUnserved } from './sms-twilio.handlers.ts';
+import { createTwilioLedger } from '../sms/twilio-ledger.ts';
+import type { TwilioLedger } from '../sms/twilio-ledger.ts';
 import { vonageUnserved } from './sms-vonage.handlers.ts';
 import { createSnsRoutes } from './sms-sns.handlers.ts';
 import { createTwilioVerifyRoutes } from './sms-twilio-verify.handlers.ts';
@@ -34,6 +36,8 @@ type Unserved = (c: Context<AppEnv>) => Response;
 /** What the provider APIs share besides the context: the templates registered with the service. */
 export interface ProviderParts {
   templates: TemplateRegistry;
+  /** The texts Twilio's emulation took, for `messages(sid).fetch()` and `messages.list()`. */
+  twilioMessages: TwilioLedger;
 }
 
 /** The routes of each provider API; `inboxkit`'s own (`POST /api/v1/sms`) is part of the API's router. */
@@ -69,7 +73,7 @@ const UNSERVED: Partial<Record<Exclude<ProviderId, 'inboxkit'>, Unserved>> = {
  */
 export function createProviderRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const parts: ProviderParts = { templates: createTemplateRegistry() };
+  const parts: ProviderParts = { templates: createTemplateRegistry(), twilioMessages: createTwilioLedger() };
   app.route('/email/templates', createEmailTemplateRoutes(parts.templates));
   const rows = PROVIDERS.filter((row) => row.id !== 'inboxkit') as Array<(typeof PROVIDERS)[number] & { id: Exclude<ProviderId, 'inboxkit'> }>;
   for (const row of rows) app.route(row.mount, PROVIDER_ROUTES[row.id](ctx, parts));

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import twilioSdk from 'twilio';
 import { test, expect } from './fixtures.ts';
-import { AUTH_TOKEN } from './sdks.ts';
+import { AUTH_TOKEN, twilioAt } from './sdks.ts';
 
 test('an SMS sent with twilio messages.create() is the phone\'s next message, and otp() reads its code', async ({ phone, twilio }) => {
   const sent = await twilio.messages.create({ to: phone.number, from: '+15005550006', body: 'Your Acme verification code is 482913. It expires in 10 minutes.' });
@@ -82,4 +82,39 @@ test('the StatusCallback gets sent then delivered, signed so that twilio.validat
     app.closeAllConnections();
     await new Promise<void>((resolve) => app.close(() => resolve()));
   }
+});
+
+test('messages(sid).fetch() reads a sent text back: queued when created, delivered once the phone holds it', async ({ phone, twilio }) => {
+  const sent = await twilio.messages.create({ to: phone.number, from: '+15005550006', body: 'Your code is 246810' });
+  await phone.waitForMessage();
+  await expect.poll(async () => (await twilio.messages(sent.sid).fetch()).status).toBe('delivered');
+  const fetched = await twilio.messages(sent.sid).fetch();
+  expect(fetched).toMatchObject({ sid: sent.sid, to: phone.number, from: '+15005550006', body: 'Your code is 246810', errorCode: null, numSegments: '1' });
+});
+
+test('a text to a phone failed as undeliverable is fetched as undelivered with error 30003, as Twilio reports it', async ({ phone, twilio }) => {
+  await phone.failSms('undeliverable', { count: 1 });
+  const sent = await twilio.messages.create({ to: phone.number, from: '+15005550006', body: 'Your code is 135790' });
+  await expect.poll(async () => (await twilio.messages(sent.sid).fetch()).status).toBe('undelivered');
+  expect(await twilio.messages(sent.sid).fetch()).toMatchObject({ errorCode: 30003, errorMessage: 'Unreachable destination handset' });
+});
+
+test('messages.list() gives this account\'s texts newest first, filtered by To and From, page by page; another account sees none of them', async ({ createPhone, twilio, local }) => {
+  const [a, b] = [await createPhone(), await createPhone()];
+  const sids: string[] = [];
+  for (let i = 0; i < 5; i++) sids.push((await twilio.messages.create({ to: a.number, from: '+15005550006', body: `a ${i}` })).sid);
+  await twilio.messages.create({ to: b.number, from: '+15005550007', body: 'b' });
+  const toA = await twilio.messages.list({ to: a.number, pageSize: 2 });
+  expect(toA.map((m) => m.sid)).toEqual([...sids].reverse());
+  expect((await twilio.messages.list({ from: '+15005550007' })).map((m) => m.body)).toEqual(['b']);
+  expect(await twilio.messages.list({ to: a.number, limit: 3 })).toHaveLength(3);
+  const page = await twilio.messages.page({ to: a.number, pageSize: 2 });
+  expect(page.instances.map((m) => m.sid)).toEqual([sids[4], sids[3]]);
+  expect(page.nextPageUrl).toBeTruthy();
+  expect((await twilio.messages.list({ dateSentAfter: new Date(Date.now() - 60_000), to: a.number })).length).toBe(5);
+  expect(await twilio.messages.list({ dateSentBefore: new Date(Date.now() - 60_000) })).toEqual([]);
+  const other = twilioAt(`${local.url}/sms/twilio`, `AC${'f'.repeat(32)}`, AUTH_TOKEN);
+  expect(await other.messages.list({ to: a.number })).toEqual([]);
+  const foreign = await other.messages(sids[0]!).fetch().then(() => null, (e: unknown) => e as { status: number });
+  expect(foreign?.status).toBe(404);
 });

@@ -6,13 +6,13 @@
 import { CheckIfPhoneNumberIsOptedOutCommand, OptInPhoneNumberCommand, SNSClient } from '@aws-sdk/client-sns';
 import { test, expect } from './fixtures.ts';
 
-test('twilio messages(sid).fetch() and Lookup get Twilio\'s 404 (20404) naming what is served, as the SDK\'s RestException', async ({ twilio }) => {
+test('twilio messages(sid).fetch() of a sid never sent and Lookup get Twilio\'s 404 (20404) saying why, as the SDK\'s RestException', async ({ twilio }) => {
   const fetched = await twilio.messages('SM0123456789abcdef0123456789abcdef').fetch().then(() => null, (e: unknown) => e as { status: number; code: number; message: string });
   expect({ status: fetched?.status, code: fetched?.code }).toEqual({ status: 404, code: 20404 });
-  expect(fetched?.message).toContain('messages.create()');
+  expect(fetched?.message).toContain('no text with this sid was sent by this account');
   const lookup = await twilio.lookups.v2.phoneNumbers('+12025550123').fetch().then(() => null, (e: unknown) => e as { status: number; message: string });
   expect(lookup?.status).toBe(404);
-  expect(lookup?.message).toContain("inboxkit's Twilio emulation serves");
+  expect(lookup?.message).toContain("inboxkit's Twilio emulation serves messages.create(), messages(sid).fetch() and messages.list()");
 });
 
 test('Twilio Verify\'s unserved calls answer Twilio\'s 404 too, and its served ones still work', async ({ twilio, phone }) => {
