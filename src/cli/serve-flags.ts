@@ -111,6 +111,14 @@ const SERVE_SECTIONS: FlagSection[] = [
         flag: 'spam-check-concurrency', value: 'N', option: 'spamCheckConcurrency', parse: count,
         help: ['Spam checks sent to the scanner at once; the rest wait their turn,', 'round robin per caller (default 5, spamd\'s --max-children)'],
       },
+      {
+        flag: 'sms-verifications-per-phone', value: 'N', option: 'smsVerificationsPerPhone', parse: count,
+        help: ['Pending SMS verifications (Twilio Verify, Vonage Verify) one phone', 'holds; past it the oldest go (default 20)'],
+      },
+      {
+        flag: 'sms-verify-services-per-caller', value: 'N', option: 'smsVerifyServicesPerCaller', parse: count,
+        help: ['Twilio Verify services one caller keeps; past it the oldest go', '(default 1000)'],
+      },
     ],
   },
   {

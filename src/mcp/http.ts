@@ -17,6 +17,7 @@ import { loadMcpSdk } from './sdk.ts';
 import type { McpSdk } from './sdk.ts';
 import { EXTRA_HEADERS } from '../client/internal/transport.ts';
 import { createAnalysisRunner } from '../checks/analysis-runner.ts';
+import type { AnalysisRunner } from '../checks/analysis-runner.ts';
 import { DEFAULT_SESSION_LIMITS, McpSession } from './session.ts';
 import { admitSession, sessionKeys } from './session-shares.ts';
 import type { SessionCaller } from './session-shares.ts';
@@ -70,6 +71,12 @@ export interface McpServiceInfo {
    * @defaultValue derived from the request's credential headers
    */
   caller?: SessionCaller;
+  /**
+   * The service's analysis runner, which the sessions' link and code
+   * extraction runs in, so one bound holds for the node (the service closes it).
+   * @defaultValue a runner of the endpoint's own, made on first use and closed with it
+   */
+  analysis?: AnalysisRunner;
 }
 
 /** The mounted MCP endpoint. */
@@ -171,8 +178,9 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
   const idleTimeoutMs = options.idleTimeoutMs ?? 30 * 60 * 1000;
   const now = options.now ?? Date.now;
   const sessions = new Map<string, Entry>();
-  // One pool of bounded workers for every session's extraction: the bound is the node's, not each session's.
-  const analysis = createAnalysisRunner();
+  // The service's runner when it hands one (the node's bound); else one of the endpoint's own, for every session.
+  let own: AnalysisRunner | undefined;
+  const runnerFor = (service: McpServiceInfo) => service.analysis ?? (own ??= createAnalysisRunner());
   let sdk: Promise<McpSdk> | undefined;
   // Sessions being initialized, by share key: counted until they are sessions or refused, so a burst cannot pass a bound.
   const opening = { total: 0, byKey: new Map<string, number>() };
@@ -204,7 +212,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
     if (admitted !== 'open' && !('evict' in admitted)) return rpcError(admitted.status, admitted.message, { 'Retry-After': String(admitted.retryAfterSeconds) });
     if (admitted !== 'open') await drop(admitted.evict);
     const clientOptions = { baseUrl: service.apiUrl, ...credentialOf(request), [EXTRA_HEADERS]: service.onBehalfHeaders ?? {} };
-    const session = new McpSession(createClient(clientOptions), DEFAULT_SESSION_LIMITS, analysis);
+    const session = new McpSession(createClient(clientOptions), DEFAULT_SESSION_LIMITS, runnerFor(service));
     const server = createMcpServer(loaded, session, service.apiUrl);
     const keys = sessionKeys(caller);
     const entry: Omit<Entry, 'transport'> & { transport?: WebStandardStreamableHTTPServerTransport } = { key: credentialKey(request), keys, server, session, lastUsed: now() };
@@ -261,7 +269,7 @@ export function createMcpHttpHandler(options: McpHttpOptions = {}): McpHttpHandl
     },
     async close() {
       await Promise.all([...sessions.keys()].map(drop));
-      await analysis.close();
+      await own?.close();
     },
   };
 }

@@ -141,7 +141,7 @@ export function createApp(ctx: ServerContext, options: AppOptions = {}): OpenAPI
   if (options.observe) app.use('*', observeRequests(options.observe));
   useMiddleware(app, ctx, options.rateLimiter ?? createRateLimiter(ctx.store, ctx.config.rateLimitWindowSeconds), onBehalf);
   app.route(API_PREFIX, createApi(ctx, options));
-  serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl, onBehalf, callerOf: (c, address) => callerOf(c.var.principal, address) });
+  serveMounts(app, options.mounts ?? [], { apiPrefix: API_PREFIX, selfApiUrl: options.selfApiUrl, onBehalf, callerOf: (c, address) => callerOf(c.var.principal, address), analysis: ctx.pools.analysis });
   app.route('/', createProviderRoutes(ctx)); // the provider APIs (wire/providers.ts) as apps' SDKs call them
   // The web inbox viewer at `/`: static files, a client of the API above.
   if (options.viewerAssetsDir !== false) app.route('/', createViewerRoutes(options.viewerAssetsDir ? { assetsDir: options.viewerAssetsDir } : {}));

@@ -65,6 +65,17 @@ export interface BoundsOptions {
    */
   spamCheckConcurrency?: number;
   /**
+   * Pending SMS verifications (Twilio Verify, Vonage Verify) one phone holds,
+   * stored so every node shares them; past it the oldest go.
+   * @defaultValue `20`
+   */
+  smsVerificationsPerPhone?: number;
+  /**
+   * Twilio Verify services one caller (`callerOf`) keeps; past it the oldest go.
+   * @defaultValue `1000`
+   */
+  smsVerifyServicesPerCaller?: number;
+  /**
    * Active guest inboxes (made without an API key) per client address; `null`: no cap.
    * @defaultValue `10000`
    */
@@ -96,6 +107,8 @@ export interface ResolvedBounds {
   smtpAuthMaxFailures: number;
   smtpAuthFailureDelayMs: number;
   spamCheckConcurrency: number;
+  smsVerificationsPerPhone: number;
+  smsVerifyServicesPerCaller: number;
   sweepBatch: number;
   /** Null when off, or when the store is not in memory. */
   maxStoredBytes: number | null;
@@ -150,6 +163,8 @@ export function resolveBounds(options: BoundsOptions, inMemory: boolean, maxMess
     smtpAuthMaxFailures: capOrNull('smtpAuthMaxFailures', options.smtpAuthMaxFailures, 3) ?? 3,
     smtpAuthFailureDelayMs: options.smtpAuthFailureDelayMs === 0 ? 0 : (capOrNull('smtpAuthFailureDelayMs', options.smtpAuthFailureDelayMs, 250) ?? 250),
     spamCheckConcurrency: capOrNull('spamCheckConcurrency', options.spamCheckConcurrency, 5) ?? 5,
+    smsVerificationsPerPhone: capOrNull('smsVerificationsPerPhone', options.smsVerificationsPerPhone, 20) ?? 20,
+    smsVerifyServicesPerCaller: capOrNull('smsVerifyServicesPerCaller', options.smsVerifyServicesPerCaller, 1000) ?? 1000,
     sweepBatch: capOrNull('sweepBatch', options.sweepBatch, 100) ?? 100,
     maxStoredBytes: inMemory ? maxStoredBytes : null,
     forwardAllow: [...new Set(forwardAllow)],

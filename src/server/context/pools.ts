@@ -1,8 +1,9 @@
 /**
  * The node's pools and their bounds, made once per service from its
  * configuration and closed with it: the check shares (spam, authentication)
- * and the one analysis runner the authentication check works in. Routes
- * take them from the context; none makes its own.
+ * and the one analysis runner that the authentication check and the mounted
+ * MCP endpoint's extraction work in. Routes and mounts take them from the
+ * context; none makes its own.
  *
  * @packageDocumentation
  */
@@ -25,15 +26,18 @@ const SPAM_CHECKS = { name: 'spam checks', total: MAX_SCANS_IN_FLIGHT, perCaller
 export interface NodePools {
   /** Each check's slots, with a share per caller (`callerOf`). */
   checks: { spam: FairShare; authentication: FairShare };
-  /** The workers the authentication check runs in (time and heap bounds per job). */
+  /** The node's one analysis runner: the authentication check and the MCP endpoint's extraction run in it (time and heap bounds per job, 2 workers, 32 waiting). */
   analysis: AnalysisRunner;
   /** Ends the pools' workers; a job still running is stopped. */
   close(): Promise<void>;
 }
 
+/** Jobs the node's analysis runner holds waiting; the authentication checks, held to their share, leave the rest to the MCP endpoint. */
+const ANALYSIS_QUEUE = 32;
+
 /** Makes the node's pools. */
 export function createNodePools(): NodePools {
-  const analysis = createAnalysisRunner({ timeoutMs: AUTHENTICATION_TIMEOUT_MS, concurrency: 2, queue: AUTHENTICATION_CHECKS.total });
+  const analysis = createAnalysisRunner({ timeoutMs: AUTHENTICATION_TIMEOUT_MS, concurrency: 2, queue: ANALYSIS_QUEUE });
   return {
     checks: { spam: createFairShare(SPAM_CHECKS), authentication: createFairShare(AUTHENTICATION_CHECKS) },
     analysis,

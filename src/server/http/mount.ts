@@ -7,6 +7,7 @@
  *
  * @packageDocumentation
  */
+import type { AnalysisRunner } from '../../checks/analysis-runner.ts';
 import type { Context, Hono } from 'hono';
 import { clientAddressOf } from './client-address.ts';
 import type { OnBehalf } from './on-behalf.ts';
@@ -33,6 +34,12 @@ export interface MountInfo {
    * whether it is a guest. A mount with bounds of its own counts with this.
    */
   caller: MountCaller;
+  /**
+   * The node's one analysis runner (bounded workers, time and heap per job):
+   * a mount that analyses mail runs its jobs here, so the node's bound holds
+   * across the API's checks and the mount, and the drain closes it.
+   */
+  analysis: AnalysisRunner;
 }
 
 /** A request's caller, as the service's bounds count it. */
@@ -51,9 +58,9 @@ export interface AppMount {
 }
 
 /** What a mount is told about one request: the API root, the request id, its caller, and its caller's address with the headers that charge calls to it. */
-export function mountInfoOf(c: Context, apiUrl: string, onBehalf: OnBehalf, callerOf: (c: Context, clientAddress: string) => MountCaller): MountInfo {
+export function mountInfoOf(c: Context, apiUrl: string, options: Pick<ServeMountsOptions, 'onBehalf' | 'callerOf' | 'analysis'>): MountInfo {
   const clientAddress = clientAddressOf(c);
-  return { apiUrl, requestId: c.get('requestId') as string, clientAddress, onBehalfHeaders: onBehalf.headersFor(clientAddress), caller: callerOf(c, clientAddress) };
+  return { apiUrl, requestId: c.get('requestId') as string, clientAddress, onBehalfHeaders: options.onBehalf.headersFor(clientAddress), caller: options.callerOf(c, clientAddress), analysis: options.analysis };
 }
 
 /** Throws when a mount's path is malformed or would shadow the API, the viewer or another mount. */
@@ -84,12 +91,14 @@ export interface ServeMountsOptions {
   selfApiUrl?: (() => string) | undefined;
   /** Who a request is charged to (the service's `callerOf`, injected: this layer knows no principals). */
   callerOf: (c: Context, clientAddress: string) => MountCaller;
+  /** The node's analysis runner, handed to the mounts. */
+  analysis: AnalysisRunner;
 }
 
 /** Checks the mounts ({@link checkMounts}) and serves each on `app`, every method of its path. */
 export function serveMounts<E extends RequestIdEnv>(app: Hono<E>, mounts: readonly AppMount[], options: ServeMountsOptions): void {
   checkMounts(mounts, options.apiPrefix);
   for (const mount of mounts) {
-    app.all(mount.path, (c) => mount.handler(c.req.raw, mountInfoOf(c, options.selfApiUrl?.() ?? `http://localhost${options.apiPrefix}`, options.onBehalf, options.callerOf)));
+    app.all(mount.path, (c) => mount.handler(c.req.raw, mountInfoOf(c, options.selfApiUrl?.() ?? `http://localhost${options.apiPrefix}`, options)));
   }
 }

@@ -18,8 +18,6 @@ import { boundedForm, checkPhone, deliverChecked, smsReachOf, verifyOwnerOf } fr
 import { FormError } from '../http/form.ts';
 import type { TwilioError } from '../sms/twilio.ts';
 import {
-  MAX_SERVICES_PER_CALLER,
-  MAX_VERIFICATIONS_PER_PHONE,
   checkVerification,
   newService,
   serviceOrDefault,
@@ -56,7 +54,7 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const length = formField(form, 'CodeLength') === '' ? 6 : Number(formField(form, 'CodeLength'));
     if (!Number.isInteger(length) || length < 4 || length > 10) return fail(c, twilioError(400, 60200, 'Invalid parameter `CodeLength`: a whole number from 4 to 10.'));
     const service = newService(verifyOwnerOf(c, accountOf(c)), friendlyName, length, ctx.now());
-    await ctx.store.putSmsVerifyService(service, MAX_SERVICES_PER_CALLER);
+    await ctx.store.putSmsVerifyService(service, ctx.config.bounds.smsVerifyServicesPerCaller);
     return c.json(serviceResource(service, accountOf(c), service.createdAt, base(c)), 201);
   });
 
@@ -76,7 +74,7 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const serviceSid = c.req.param('serviceSid');
     const service = serviceOrDefault(serviceSid, await ctx.store.findSmsVerifyService(serviceSid));
     const start = { service, accountSid: accountOf(c), to, channel, inboxId: check.inbox.id, now };
-    const verification = await ctx.store.changeSmsVerification({ serviceSid, to }, now, MAX_VERIFICATIONS_PER_PHONE, (current) => startVerification(current, start));
+    const verification = await ctx.store.changeSmsVerification({ serviceSid, to }, now, ctx.config.bounds.smsVerificationsPerPhone, (current) => startVerification(current, start));
     if (verification === 'too_many') return fail(c, twilioError(429, 60203, 'Max send attempts reached'));
     // Undeliverable: Verify answers pending, as Twilio does, and the text never arrives.
     if (check.verdict === 'accepted') {
@@ -102,7 +100,7 @@ export function createTwilioVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const phone = pending && reach ? await findPhone(ctx.store, pending.to, ctx.now()) : null;
     if (!pending || !reach || !phone || !mayReach(reach, phone)) return fail(c, notFound);
     const now = ctx.now();
-    const checked = await ctx.store.changeSmsVerification(key, now, MAX_VERIFICATIONS_PER_PHONE, (current) => checkVerification(current, code, now));
+    const checked = await ctx.store.changeSmsVerification(key, now, ctx.config.bounds.smsVerificationsPerPhone, (current) => checkVerification(current, code, now));
     if (checked === null) return fail(c, notFound);
     if (checked === 'too_many') return fail(c, twilioError(429, 60202, 'Max check attempts reached'));
     return c.json(verificationCheckResource(checked), 200);

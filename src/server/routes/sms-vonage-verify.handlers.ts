@@ -12,7 +12,6 @@ import type { Context } from 'hono';
 import { E164_PATTERN } from '../../wire/phones.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
 import { basicCredentials, hexId } from '../sms/kit.ts';
-import { MAX_VERIFICATIONS_PER_PHONE } from '../sms/twilio-verify.ts';
 import { vonageNumber } from '../sms/vonage.ts';
 import { VONAGE_MAX_HELD_SECONDS, VONAGE_PIN_EXPIRY, cancelVonageVerification, checkVonageVerification, startVonageVerification, vonageServiceKey, vonageVerifyError } from '../sms/vonage-verify.ts';
 import { checkPhone, deliverChecked, smsReachOf, verifyOwnerOf } from './sms-intake.ts';
@@ -52,7 +51,7 @@ async function startVerify(c: Context<AppEnv>, ctx: ServerContext): Promise<Resp
   // A code lives at most VONAGE_MAX_HELD_SECONDS here, whatever pin_expiry asks: a verification holds its number (no concurrent one) while it lives.
   const pinExpirySeconds = Math.min(params.pin_expiry ? Number(params.pin_expiry) : VONAGE_PIN_EXPIRY, VONAGE_MAX_HELD_SECONDS);
   const start = { serviceKey, apiKey: basicCredentials(c.req.header('authorization'))?.user ?? params.api_key ?? '', to, inboxId: check.inbox.id, codeLength: (params.code_length ? Number(params.code_length) : 4) as 4 | 6, pinExpirySeconds, now } as const;
-  const started = await ctx.store.changeSmsVerification({ serviceSid: serviceKey, to }, now, MAX_VERIFICATIONS_PER_PHONE, (current) => startVonageVerification(current, start));
+  const started = await ctx.store.changeSmsVerification({ serviceSid: serviceKey, to }, now, ctx.config.bounds.smsVerificationsPerPhone, (current) => startVonageVerification(current, start));
   if ('concurrent' in started) return c.json(vonageVerifyError('10', 'Concurrent verifications to the same number are not allowed', started.concurrent));
   // Undeliverable: accepted (status 0), as Vonage accepts it, and the code never arrives.
   if (check.verdict === 'accepted') {
@@ -80,7 +79,7 @@ export function createVonageVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const requestId = params.request_id ?? '';
     const now = ctx.now();
     const key = { serviceSid: vonageServiceKey(ownerOf(c, params)), sid: requestId };
-    const outcome = await ctx.store.changeSmsVerification(key, now, MAX_VERIFICATIONS_PER_PHONE, (current) => checkVonageVerification(current, params.code ?? '', now));
+    const outcome = await ctx.store.changeSmsVerification(key, now, ctx.config.bounds.smsVerificationsPerPhone, (current) => checkVonageVerification(current, params.code ?? '', now));
     if (outcome === 'approved') return c.json({ request_id: requestId, event_id: hexId(16), status: '0', price: '0.00000000', currency: 'EUR', estimated_price_messages_sent: '0.00000000' });
     if (outcome === 'mismatch') return c.json(vonageVerifyError('16', 'The code provided does not match the expected value', requestId));
     if (outcome === 'too_many') return c.json(vonageVerifyError('17', 'The wrong code was provided too many times', requestId));
@@ -93,7 +92,7 @@ export function createVonageVerifyRoutes(ctx: ServerContext): Hono<AppEnv> {
     const key = { serviceSid: vonageServiceKey(ownerOf(c, params)), sid: params.request_id ?? '' };
     const requestId = params.request_id ?? '';
     const now = ctx.now();
-    const outcome = await ctx.store.changeSmsVerification(key, now, MAX_VERIFICATIONS_PER_PHONE, (current) => cancelVonageVerification(current, now));
+    const outcome = await ctx.store.changeSmsVerification(key, now, ctx.config.bounds.smsVerificationsPerPhone, (current) => cancelVonageVerification(current, now));
     if (outcome === 'not_found') return c.json({ status: '6', error_text: `The requestId '${requestId}' does not exist or its no longer active.` });
     if (outcome === 'too_soon') return c.json({ status: '19', error_text: `Verification request ['${requestId}'] can't be cancelled within the first 30 seconds.` });
     return c.json({ status: '0', command: 'cancel' });

@@ -5,8 +5,9 @@
  * the store keeps the pending verifications (so a check may land on any
  * node) and applies each change atomically. A code lives 10 minutes
  * (Twilio's default), a verification takes 5 checks and a number 5 sends in
- * that time; a phone holds at most {@link MAX_VERIFICATIONS_PER_PHONE}
- * verifications and a caller {@link MAX_SERVICES_PER_CALLER} services.
+ * that time; how many verifications a phone holds and services a caller
+ * keeps are bounds of the configuration (`smsVerificationsPerPhone`,
+ * `smsVerifyServicesPerCaller`).
  *
  * @packageDocumentation
  */
@@ -20,10 +21,6 @@ export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_CHECKS = 5;
 /** Sends a number takes within {@link CODE_TTL_MS} before 60203. */
 export const MAX_SENDS = 5;
-/** Pending verifications one phone holds (one per Verify service); past it the oldest go. */
-export const MAX_VERIFICATIONS_PER_PHONE = 20;
-/** Verify services one caller (API key's user, inbox token, or all anonymous loopback callers) keeps; past it the oldest go. */
-export const MAX_SERVICES_PER_CALLER = 1000;
 
 /** One verification as the API shows it. */
 export interface Verification extends SmsVerificationRow {

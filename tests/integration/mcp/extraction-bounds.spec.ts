@@ -11,6 +11,7 @@ import { startServer } from '../../../src/server/index.ts';
 import type { RunningServer } from '../../../src/server/index.ts';
 import { createMcpHttpHandler } from '../../../src/mcp/index.ts';
 import type { McpHttpHandler } from '../../../src/mcp/index.ts';
+import type { AnalysisRunner } from '../../../src/checks/analysis-runner.ts';
 
 const INITIALIZE = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 const MCP_HEADERS = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Protocol-Version': '2025-06-18' };
@@ -83,4 +84,38 @@ test('get_message, get_link, get_code and check_compatibility on an email of 4,0
     await health;
   }
   expect(Math.max(...waits), `/healthz waits (ms): ${waits.map((w) => w.toFixed(0)).join(', ')}`).toBeLessThan(2_000);
+});
+
+test('the MCP endpoint reads links and codes in the node\'s one analysis runner, which the service closes when it stops', async () => {
+  const handed = new Set<AnalysisRunner>();
+  const node = await startServer({
+    rateLimit: false,
+    mounts: [{ path: '/mcp', handler: (request, info) => (handed.add(info.analysis), mcp.handle(request, info)) }],
+  });
+  const runner = () => [...handed][0]!;
+  try {
+    const call = async (sessionId: string | null, message: object) => {
+      const res = await fetch(`${node.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...(sessionId ? { 'Mcp-Session-Id': sessionId } : {}) }, body: JSON.stringify(message) });
+      const body = await res.text();
+      return { sessionId: res.headers.get('mcp-session-id') ?? sessionId ?? '', text: body };
+    };
+    const { sessionId } = await call(null, INITIALIZE);
+    await call(sessionId, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    const created = await call(sessionId, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_inbox', arguments: {} } });
+    const address = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/.exec(created.text.replace(/\\n/g, ' '))?.[0];
+    const inboxId = /Inbox (ibx_[A-Za-z0-9]+)/.exec(created.text)?.[1];
+    const smtp = nodemailer.createTransport({ host: '127.0.0.1', port: node.smtpPort, secure: false, ignoreTLS: true });
+    await smtp.sendMail({ from: 'hello@acme.example', to: address!, subject: 'Code', text: 'Your code is 482913.' });
+    smtp.close();
+    const waited = await call(sessionId, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'wait_for_message', arguments: { inbox_id: inboxId, timeout_seconds: 60 } } });
+    const messageId = /Message (msg_[A-Za-z0-9]+)/.exec(waited.text)?.[1];
+    const code = await call(sessionId, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_code', arguments: { message_id: messageId } } });
+    expect(code.text).toContain('482913');
+    // One runner for every request to the mount, and the MCP tools' reading started its workers (nothing else here analyses mail).
+    expect(handed.size).toBe(1);
+    expect(runner().workersStarted).toBeGreaterThan(0);
+  } finally {
+    await node.close();
+  }
+  await expect(runner().run({ kind: 'links', html: '', text: 'x' } as never)).rejects.toThrow('shutting down');
 });

@@ -3,7 +3,10 @@
  * and texts it, the test reads it from the SMS, and the app's check approves it.
  */
 import type twilioSdk from 'twilio';
+import { createClient } from '../../../src/client/index.ts';
+import { startServer } from '../../../src/server/index.ts';
 import { test, expect } from './fixtures.ts';
+import { ACCOUNT_SID, AUTH_TOKEN, twilioAt } from './sdks.ts';
 
 type RestException = InstanceType<typeof twilioSdk.RestException>;
 
@@ -56,5 +59,31 @@ test('five wrong codes spend a verification (60202), and bad numbers or channels
   for (const params of [{ to: '12345', channel: 'sms' }, { to: '+12025551234', channel: 'sms' }, { to: phone.number, channel: 'call' }]) {
     const error = await failure(verify.verifications.create(params));
     expect({ status: error?.status, code: error?.code }, JSON.stringify(params)).toEqual({ status: 400, code: 60200 });
+  }
+});
+
+test('the operator\'s bounds hold: a phone keeps its newest --sms-verifications-per-phone verifications, a caller its newest --sms-verify-services-per-caller services', async () => {
+  const server = await startServer({ port: 0, smtpPort: 0, smsVerificationsPerPhone: 2, smsVerifyServicesPerCaller: 2 });
+  try {
+    const phone = await createClient({ baseUrl: server.url }).phones.create();
+    const number = phone.phoneNumber ?? '';
+    const twilio = twilioAt(`${server.url}/sms/twilio`, ACCOUNT_SID, AUTH_TOKEN);
+    const services = [];
+    for (const friendlyName of ['First', 'Second', 'Third']) services.push(await twilio.verify.v2.services.create({ friendlyName }));
+    const codes: string[] = [];
+    for (const service of services) {
+      await twilio.verify.v2.services(service.sid).verifications.create({ to: number, channel: 'sms' });
+      codes.push((await phone.waitForMessage()).otp());
+    }
+    // The first service is gone (its verification texts the default name), and so is its verification: the phone keeps two.
+    const texts = (await phone.messages()).items.length;
+    expect(texts).toBe(3);
+    const gone = await failure(twilio.verify.v2.services(services[0]!.sid).verificationChecks.create({ to: number, code: codes[0]! }));
+    expect({ status: gone?.status, code: gone?.code }).toEqual({ status: 404, code: 20404 });
+    expect((await twilio.verify.v2.services(services[2]!.sid).verificationChecks.create({ to: number, code: codes[2]! })).status).toBe('approved');
+    await twilio.verify.v2.services(services[0]!.sid).verifications.create({ to: number, channel: 'sms' });
+    expect((await phone.waitForMessage()).text).toMatch(/^Your Verify verification code is: \d{6}$/);
+  } finally {
+    await server.close();
   }
 });

@@ -35,6 +35,8 @@ const EVERY_FLAG: Record<string, [env: string, value: string | true]> = {
   'spam-check': ['INBOXKIT_SPAM_CHECK', 'spamd://127.0.0.1:783'],
   'spam-check-timeout': ['INBOXKIT_SPAM_CHECK_TIMEOUT', '5s'],
   'spam-check-concurrency': ['INBOXKIT_SPAM_CHECK_CONCURRENCY', '3'],
+  'sms-verifications-per-phone': ['INBOXKIT_SMS_VERIFICATIONS_PER_PHONE', '30'],
+  'sms-verify-services-per-caller': ['INBOXKIT_SMS_VERIFY_SERVICES_PER_CALLER', '200'],
   'smtp-tls-key': ['INBOXKIT_SMTP_TLS_KEY', PEM],
   'smtp-tls-cert': ['INBOXKIT_SMTP_TLS_CERT', PEM],
   'smtp-tls-self-signed': ['INBOXKIT_SMTP_TLS_SELF_SIGNED', true],
