@@ -18,9 +18,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { check, fixtures, HELD_OUT_PERCENT, isHeldOut, load, realCases, type RealCase } from '../tests/support/verification-corpus.ts';
 
-interface Tally { messages: number; projects: Set<string>; sms: number; smsSources: Set<string>; languages: Set<string>; codes: number; codesRight: number; links: number; linksRight: number; none: number; notices: number; falseCodes: number; failures: string[] }
+interface Tally { messages: number; projects: Set<string>; sms: number; smsSources: Set<string>; languages: Set<string>; codes: number; codesRight: number; links: number; linksRight: number; none: number; traps: number; falseCodes: number; failures: string[] }
 
-const tally = (): Tally => ({ messages: 0, projects: new Set(), sms: 0, smsSources: new Set(), languages: new Set(), codes: 0, codesRight: 0, links: 0, linksRight: 0, none: 0, notices: 0, falseCodes: 0, failures: [] });
+const tally = (): Tally => ({ messages: 0, projects: new Set(), sms: 0, smsSources: new Set(), languages: new Set(), codes: 0, codesRight: 0, links: 0, linksRight: 0, none: 0, traps: 0, falseCodes: 0, failures: [] });
 
 async function measure(cases: RealCase[]): Promise<{ heldOut: Tally; development: Tally }> {
   const out = { heldOut: tally(), development: tally() };
@@ -37,7 +37,7 @@ async function measure(cases: RealCase[]): Promise<{ heldOut: Tally; development
     }
     if (loaded.otp === 'none') {
       t.none++;
-      if (loaded.sms && loaded.link === undefined) t.notices++;
+      if (loaded.trap !== undefined) t.traps++;
       if (result.otp === 'falseCode') t.falseCodes++;
     } else if (loaded.otp !== undefined) {
       t.codes++;
@@ -75,7 +75,7 @@ function breadth(a: Tally, b: Tally): string {
   return [
     `breadth: ${messages} messages from ${union(a.projects, b.projects)} projects or providers, in ${union(a.languages, b.languages)} languages;`,
     `${a.sms + b.sms} SMS from ${union(a.smsSources, b.smsSources)} sources;`,
-    `${none} with no code (${pct(none, messages)}), ${a.notices + b.notices} of them SMS notices with neither code nor link`,
+    `${none} with no code (${pct(none, messages)}), ${a.traps + b.traps} of them traps (${pct(a.traps + b.traps, messages)}: orders, shipping, receipts, invoices, promotions, alerts, notices; X-Test-Trap)`,
   ].join(' ');
 }
 
