@@ -18,9 +18,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { check, fixtures, HELD_OUT_PERCENT, isHeldOut, load, realCases, type RealCase } from '../tests/support/verification-corpus.ts';
 
-interface Tally { messages: number; projects: Set<string>; sms: number; codes: number; codesRight: number; links: number; linksRight: number; none: number; falseCodes: number; failures: string[] }
+interface Tally { messages: number; projects: Set<string>; sms: number; smsSources: Set<string>; languages: Set<string>; codes: number; codesRight: number; links: number; linksRight: number; none: number; traps: number; falseCodes: number; failures: string[] }
 
-const tally = (): Tally => ({ messages: 0, projects: new Set(), sms: 0, codes: 0, codesRight: 0, links: 0, linksRight: 0, none: 0, falseCodes: 0, failures: [] });
+const tally = (): Tally => ({ messages: 0, projects: new Set(), sms: 0, smsSources: new Set(), languages: new Set(), codes: 0, codesRight: 0, links: 0, linksRight: 0, none: 0, traps: 0, falseCodes: 0, failures: [] });
 
 async function measure(cases: RealCase[]): Promise<{ heldOut: Tally; development: Tally }> {
   const out = { heldOut: tally(), development: tally() };
@@ -30,9 +30,14 @@ async function measure(cases: RealCase[]): Promise<{ heldOut: Tally; development
     const result = check(loaded, true);
     t.messages++;
     t.projects.add(c.project);
-    if (loaded.sms) t.sms++;
+    t.languages.add((loaded.languages ?? '').split('-')[0] ?? '');
+    if (loaded.sms) {
+      t.sms++;
+      t.smsSources.add(c.project);
+    }
     if (loaded.otp === 'none') {
       t.none++;
+      if (loaded.trap !== undefined) t.traps++;
       if (result.otp === 'falseCode') t.falseCodes++;
     } else if (loaded.otp !== undefined) {
       t.codes++;
@@ -62,6 +67,18 @@ function row(name: string, t: Tally): Record<string, string | number> {
   };
 }
 
+/** The breadth of both parts together, as the issue counts it. */
+function breadth(a: Tally, b: Tally): string {
+  const union = <T>(x: Set<T>, y: Set<T>) => new Set([...x, ...y]).size;
+  const messages = a.messages + b.messages;
+  const none = a.none + b.none;
+  return [
+    `breadth: ${messages} messages from ${union(a.projects, b.projects)} projects or providers, in ${union(a.languages, b.languages)} languages;`,
+    `${a.sms + b.sms} SMS from ${union(a.smsSources, b.smsSources)} sources;`,
+    `${none} with no code (${pct(none, messages)}), ${a.traps + b.traps} of them traps (${pct(a.traps + b.traps, messages)}: orders, shipping, receipts, invoices, promotions, alerts, notices; X-Test-Trap)`,
+  ].join(' ');
+}
+
 const cases = realCases();
 if (process.argv.includes('--record')) {
   const projects = [...new Set(cases.map((c) => c.project))].sort((a, b) => a.localeCompare(b));
@@ -75,6 +92,7 @@ if (process.argv.includes('--record')) {
 }
 const { heldOut, development } = await measure(cases);
 console.table([row('held-out', heldOut), row('development', development)]);
+console.log(breadth(heldOut, development));
 const show = process.argv.find((a) => a.startsWith('--failures'));
 if (show !== undefined) {
   const part = show === '--failures=heldout' ? heldOut : development;

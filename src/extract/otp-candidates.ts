@@ -141,6 +141,21 @@ export function isMixedCase(code: string): boolean {
   return /^[A-Za-z0-9]+$/.test(code) && /[a-z]/.test(code) && /[A-Z]/.test(code) && /\d/.test(code);
 }
 
+/** Letters and digits joined by `-` or `_`: the URL-safe base64 alphabet (RFC 4648 §5) with a separator inside (`Xk3vQp9_rT2mL8wZ1yB4cA`). */
+const BASE64URL = /^[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)+$/;
+
+/**
+ * A URL-safe base64 token of 17–64 characters mixing lower case, upper case
+ * and digits (`Xk3vQp9_rT2mL8wZ1yB4cA`, `r7Tn2WqK-9vLx4Bz0mYp3g`): a long
+ * token typed whole, its dashes and underscores included, read only with the
+ * evidence long tokens need. Shorter runs (`ses_Pq4Tx9Lm2`) stay identifiers.
+ */
+function base64urlToken(run: string, start: number, options: OtpOptions): Token | null {
+  if (!BASE64URL.test(run) || !isMixedCase(run.replace(/[-_]/g, ''))) return null;
+  const [min, max] = lengthRange(options, 'long');
+  return run.length >= Math.max(min, 17) && run.length <= max ? { raw: run, code: run, start, end: start + run.length, kind: 'long', spacedOut: false } : null;
+}
+
 /** A run of the characters tokens and base64 are made of; a mixed-case code is a whole run. */
 const TOKEN_RUN = /[A-Za-z0-9+/=_]+(?:[.-][A-Za-z0-9+/=_]+)*/g;
 
@@ -162,7 +177,7 @@ export function mixedTokensOf(masked: string, options: OtpOptions, rejectedParts
       continue;
     }
     if (run.length > 64) continue;
-    const dashed = dashedToken(run, m.index, options);
+    const dashed = dashedToken(run, m.index, options) ?? base64urlToken(run, m.index, options);
     if (dashed) { out.push(dashed); continue; }
     for (const piece of run.split(/[+/=_.-]+/)) {
       if (shape(piece, options) === 'mixed') rejectedParts.push({ raw: run, part: piece });

@@ -6,6 +6,9 @@
  * before extraction sees the bodies.
  *
  * X-Test-Expect-Otp: the code, or "none" when extractOtp must throw.
+ * X-Test-Trap: what a message that carries no code is instead (order,
+ * shipping, receipt, invoice, promo, alert, notice): the traps the corpus
+ * counts, apart from link-only mails.
  * X-Test-Expect-Link + X-Test-Link-Filter: findLink(filter) must return
  * exactly that href. The filter is JSON (an object of text/href/host strings,
  * or a string shorthand) or a RegExp literal such as `/reset/i`.
@@ -25,7 +28,7 @@ import { extractLinks, extractOtp, findLink, OtpNotFoundError, type ExtractInput
 export const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../fixtures');
 
 /** One message of a corpus and what it must yield. */
-export interface Case { file: string; subject: string | null; html: string | null; text: string | null; baseUrl: string | undefined; otp: string | undefined; link: string | undefined; filter: LinkFilterArg | undefined; languages: string | undefined; htmlOnly: boolean; sms: boolean }
+export interface Case { file: string; subject: string | null; html: string | null; text: string | null; baseUrl: string | undefined; otp: string | undefined; link: string | undefined; filter: LinkFilterArg | undefined; languages: string | undefined; trap: string | undefined; htmlOnly: boolean; sms: boolean }
 
 function parseFilter(value: string): LinkFilterArg {
   const literal = /^\/(.+)\/([a-z]*)$/.exec(value);
@@ -57,6 +60,7 @@ export async function load(dir: string, file: string): Promise<Case> {
     link: header('x-test-expect-link'),
     filter: filter ? parseFilter(filter) : undefined,
     languages: header('content-language'),
+    trap: header('x-test-trap'),
     htmlOnly: parsed.headers.get('content-type') !== undefined && (parsed.headers.get('content-type') as { value?: string }).value === 'text/html',
     sms,
   };

@@ -32,21 +32,24 @@ import { check, corpusFiles, fixtures, isHeldOut, load, REAL_CORPORA, realCases,
  * held-out part (tests/fixtures/heldout-split.json; `npm run extraction:heldout`).
  */
 test.describe('the breadth of the real corpora together', () => {
-  test('at least 260 messages from 45 projects, 130 of them SMS from 12 sources, a quarter with no code, in 50 languages', async () => {
+  test('at least 370 messages from 80 projects, 150 of them SMS from 20 sources, a quarter of them traps with no code, in 55 languages', async () => {
     const cases = realCases();
     const loaded = await Promise.all(cases.map(async (c) => ({ ...c, message: await load(join(fixtures, c.folder), c.file) })));
     const sms = loaded.filter((c) => c.message.sms);
     const none = loaded.filter((c) => c.message.otp === 'none');
+    const traps = loaded.filter((c) => c.message.trap !== undefined);
     const languages = new Set(loaded.map((c) => (c.message.languages ?? '').split('-')[0]));
     const projects = new Set(cases.map((c) => c.project));
     const sources = new Set(sms.map((c) => c.project));
-    printFigure(`real corpora: ${loaded.length} messages from ${projects.size} projects, ${sms.length} SMS from ${sources.size} sources, ${none.length} with no code, ${languages.size} languages`);
-    expect(loaded.length).toBeGreaterThanOrEqual(260);
-    expect(projects.size).toBeGreaterThanOrEqual(45);
-    expect(sms.length).toBeGreaterThanOrEqual(130);
-    expect(sources.size).toBeGreaterThanOrEqual(12);
+    printFigure(`real corpora: ${loaded.length} messages from ${projects.size} projects, ${sms.length} SMS from ${sources.size} sources, ${none.length} with no code, ${traps.length} of them traps, ${languages.size} languages`);
+    expect(loaded.length).toBeGreaterThanOrEqual(370);
+    expect(projects.size).toBeGreaterThanOrEqual(80);
+    expect(sms.length).toBeGreaterThanOrEqual(150);
+    expect(sources.size).toBeGreaterThanOrEqual(20);
     expect(none.length / loaded.length).toBeGreaterThanOrEqual(0.25);
-    expect(languages.size).toBeGreaterThanOrEqual(50);
+    expect(traps.length / loaded.length).toBeGreaterThanOrEqual(0.25);
+    for (const trap of traps) expect(trap.message.otp, `${trap.file} is marked a trap but expects a code`).toBe('none');
+    expect(languages.size).toBeGreaterThanOrEqual(55);
   });
 });
 
