@@ -45,10 +45,10 @@ test('webhooks.create() registers each event id, and each recipient\'s delivered
   const app = await receiver();
   try {
     const mg = new Mailgun(FormData).client({ username: 'api', key: API_KEY, url: env.INBOXKIT_MAILGUN_URL ?? '' });
-    const created = await mg.webhooks.create('acme.test', 'delivered', `${app.url}/delivered`);
+    const created = await mg.webhooks.create('acme.test', 'delivered', `${app.url}/delivered`, false);
     expect(created).toMatchObject({ id: 'delivered', url: `${app.url}/delivered`, urls: [`${app.url}/delivered`] });
-    await mg.webhooks.create('acme.test', 'permanent_fail', `${app.url}/failed`);
-    await mg.webhooks.create('acme.test', 'temporary_fail', `${app.url}/failed`);
+    await mg.webhooks.create('acme.test', 'permanent_fail', `${app.url}/failed`, false);
+    await mg.webhooks.create('acme.test', 'temporary_fail', `${app.url}/failed`, false);
     const signingKey = ((await (await fetch(`${env.INBOXKIT_MAILGUN_URL}/v5/accounts/http_signing_key`, { headers: { authorization: `Basic ${Buffer.from(`api:${API_KEY}`).toString('base64')}` } })).json()) as { http_signing_key: string }).http_signing_key;
     expect(signingKey).toBe(API_KEY);
 
@@ -78,13 +78,13 @@ test('list() and destroy() read and remove the registrations; a destroyed webhoo
   const app = await receiver();
   try {
     const mg = new Mailgun(FormData).client({ username: 'api', key: API_KEY, url: env.INBOXKIT_MAILGUN_URL ?? '' });
-    await mg.webhooks.create('quiet.test', 'delivered', `${app.url}/d`);
+    await mg.webhooks.create('quiet.test', 'delivered', `${app.url}/d`, false);
     expect(await mg.webhooks.list('quiet.test', {})).toEqual({ delivered: { urls: [`${app.url}/d`] } });
     await mg.webhooks.destroy('quiet.test', 'delivered');
     expect(await mg.webhooks.list('quiet.test', {})).toEqual({});
     await mg.messages.create('quiet.test', { from: 'a@quiet.test', to: [inbox.address], subject: 'Unheard', text: 'x' });
     await inbox.waitForMessage({ subject: 'Unheard' });
-    const refused = await mg.webhooks.create('quiet.test', 'delivered', 'https://hooks.example.com/mailgun').then(
+    const refused = await mg.webhooks.create('quiet.test', 'delivered', 'https://hooks.example.com/mailgun', false).then(
       () => null,
       (error: unknown) => error as { status: number; details: string },
     );
