@@ -20,12 +20,14 @@ interface MailgunPost {
   'event-data': { event: string; severity?: string; reason?: string; recipient: string; message: { headers: { 'message-id': string } }; 'delivery-status': { code: number } };
 }
 
+// #region verify
 /** Mailgun's documented check: HMAC-SHA256(signing key, timestamp + token), hex, compared in constant time. */
 function verifyMailgun(signingKey: string, { timestamp, token, signature }: MailgunPost['signature']): boolean {
   const expected = Buffer.from(createHmac('sha256', signingKey).update(timestamp + token).digest('hex'));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+// #endregion
 
 async function receiver(): Promise<{ url: string; posts: Array<{ path: string; body: MailgunPost }>; server: Server }> {
   const posts: Array<{ path: string; body: MailgunPost }> = [];
