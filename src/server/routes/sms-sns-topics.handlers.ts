@@ -3,8 +3,9 @@
  * notifications with `@aws-sdk/client-sns`: `CreateTopic`,
  * `SetTopicAttributes` (`SignatureVersion`), `Subscribe` of an HTTP(S)
  * endpoint (SNS posts the signed `SubscriptionConfirmation` to it),
- * `ConfirmSubscription` (or a GET of the `SubscribeURL`), and `Publish` to
- * a `TopicArn` the caller holds. The signing certificate's PEM is at
+ * `ConfirmSubscription` (or a GET of the `SubscribeURL`), `Unsubscribe` (or a
+ * GET of a notification's `UnsubscribeURL`), and `Publish` to a `TopicArn`
+ * the caller holds. The signing certificate's PEM is at
  * `GET /sms/sns/SigningCert.pem`, for the app to trust (see
  * `sms/sns-signing.ts`).
  *
@@ -24,7 +25,7 @@ import type { SnsTopics } from '../sms/sns-topics.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
 
 /** The SNS actions on topics this file serves. */
-export const SNS_TOPIC_ACTIONS = ['CreateTopic', 'SetTopicAttributes', 'Subscribe', 'ConfirmSubscription', 'Publish'] as const;
+export const SNS_TOPIC_ACTIONS = ['CreateTopic', 'SetTopicAttributes', 'Subscribe', 'ConfirmSubscription', 'Unsubscribe', 'Publish'] as const;
 
 /** The Query protocol's map entries (`Attributes.entry.N.key` / `.value`). */
 function attributesOf(form: ParsedForm): Map<string, string> {
@@ -80,6 +81,12 @@ export function confirmSubscription(topics: SnsTopics, topicArn: string, token: 
   return snsResult('ConfirmSubscription', { SubscriptionArn: subscription.arn });
 }
 
+/** `Unsubscribe`, by the SDK or by a visit to a notification's `UnsubscribeURL`: the subscription's ARN. */
+export function unsubscribe(topics: SnsTopics, subscriptionArn: string): SnsAnswer {
+  if (!topics.unsubscribe(subscriptionArn)) return snsError(404, 'NotFound', `Subscription does not exist: ${subscriptionArn || '(no SubscriptionArn)'}`);
+  return snsResult('Unsubscribe');
+}
+
 /** `Publish` to a topic the caller holds: a notification to each confirmed subscription. */
 function publishToArn(c: Context<AppEnv>, ctx: ServerContext, topics: SnsTopics, form: ParsedForm): SnsAnswer {
   const arn = formField(form, 'TopicArn') || formField(form, 'TargetArn');
@@ -111,6 +118,7 @@ export async function topicAction(c: Context<AppEnv>, ctx: ServerContext, topics
   }
   if (action === 'Subscribe') return subscribe(c, ctx, topics, form);
   if (action === 'ConfirmSubscription') return confirmSubscription(topics, formField(form, 'TopicArn'), formField(form, 'Token'));
+  if (action === 'Unsubscribe') return unsubscribe(topics, formField(form, 'SubscriptionArn'));
   if (action === 'Publish' && formField(form, 'PhoneNumber') === '' && (formField(form, 'TopicArn') || formField(form, 'TargetArn'))) return publishToArn(c, ctx, topics, form);
   return null;
 }

@@ -19,7 +19,7 @@ import type { ParsedForm } from '../sms/kit.ts';
 import { SNS_MAX_SMS, messageAttributes, optInResponse, optedOutResponse, publishResponse, snsError, snsSender } from '../sms/sns.ts';
 import type { SnsAnswer } from '../sms/sns.ts';
 import { boundedForm, smsReachOf, textPhone } from './sms-intake.ts';
-import { SNS_TOPIC_ACTIONS, confirmSubscription, topicAction } from './sms-sns-topics.handlers.ts';
+import { SNS_TOPIC_ACTIONS, confirmSubscription, topicAction, unsubscribe } from './sms-sns-topics.handlers.ts';
 import type { SnsTopics } from '../sms/sns-topics.ts';
 import { FormError } from '../http/form.ts';
 
@@ -92,8 +92,13 @@ export function createSnsRoutes(ctx: ServerContext, parts: { snsTopics: SnsTopic
     if (pem instanceof Error) return c.text(`${pem.message}\n`, 503);
     return c.body(pem, 200, { 'content-type': 'application/x-pem-file' });
   });
-  // An app confirms a subscription by visiting the SubscribeURL of its SubscriptionConfirmation.
-  app.get('/*', (c) => (c.req.query('Action') === 'ConfirmSubscription' ? answer(c, confirmSubscription(parts.snsTopics, c.req.query('TopicArn') ?? '', c.req.query('Token') ?? '')) : answer(c, snsError(400, 'InvalidAction', 'GET serves ConfirmSubscription (the SubscribeURL) only; the SDK POSTs its actions.'))));
+  // An app confirms a subscription by visiting the SubscribeURL of its SubscriptionConfirmation, and ends it at a notification's UnsubscribeURL.
+  app.get('/*', (c) => {
+    const action = c.req.query('Action');
+    if (action === 'ConfirmSubscription') return answer(c, confirmSubscription(parts.snsTopics, c.req.query('TopicArn') ?? '', c.req.query('Token') ?? ''));
+    if (action === 'Unsubscribe') return answer(c, unsubscribe(parts.snsTopics, c.req.query('SubscriptionArn') ?? ''));
+    return answer(c, snsError(400, 'InvalidAction', 'GET serves ConfirmSubscription (the SubscribeURL) and Unsubscribe (the UnsubscribeURL) only; the SDK POSTs its actions.'));
+  });
   // The SDK posts to the endpoint's path with a slash added (`/sms/sns/`).
   app.post('/*', (c) => publish(c, ctx, parts.snsTopics));
   return app;

@@ -51,12 +51,12 @@ export interface SnsTopics {
   create(owner: string, name: string, region: string, signatureVersion: '1' | '2'): SnsTopic | { error: string };
   /** The caller's topic of an ARN, or null. */
   get(owner: string, arn: string): SnsTopic | null;
-  /** Any caller's topic of an ARN (a notification's publisher, a token's confirmation), or null. */
-  find(arn: string): SnsTopic | null;
   /** A pending subscription of an endpoint (an existing one of the same endpoint is answered again); the reason it cannot, else. */
   subscribe(topic: SnsTopic, endpoint: string, reachedAs: { host: string; origin: string }): SnsSubscription | { error: string };
   /** Confirms the subscription a token was posted for; null when no subscription of the topic has it. */
   confirm(topicArn: string, token: string): SnsSubscription | null;
+  /** Removes a subscription by its ARN (the `UnsubscribeURL` names it, as on AWS); whether it was there. */
+  unsubscribe(subscriptionArn: string): boolean;
 }
 
 /** Makes the topics of one node. */
@@ -81,7 +81,6 @@ export function createSnsTopics(): SnsTopics {
       const topic = byArn.get(arn);
       return topic && topic.owner === owner ? topic : null;
     },
-    find: (arn) => byArn.get(arn) ?? null,
     subscribe(topic, endpoint, reachedAs) {
       const existing = topic.subscriptions.find((s) => s.endpoint === endpoint);
       if (existing) return existing;
@@ -94,6 +93,13 @@ export function createSnsTopics(): SnsTopics {
       const subscription = byArn.get(topicArn)?.subscriptions.find((s) => s.token === token) ?? null;
       if (subscription) subscription.confirmed = true;
       return subscription;
+    },
+    unsubscribe(subscriptionArn) {
+      const topic = byArn.get(subscriptionArn.slice(0, subscriptionArn.lastIndexOf(':')));
+      const index = topic?.subscriptions.findIndex((s) => s.arn === subscriptionArn) ?? -1;
+      if (!topic || index < 0) return false;
+      topic.subscriptions.splice(index, 1);
+      return true;
     },
   };
 }

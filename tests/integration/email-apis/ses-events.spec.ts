@@ -98,7 +98,7 @@ test('SES events reach an SNS subscription as signed Notifications the SNS messa
   }
 });
 
-test('a recipient whose inbox fails permanently is a Bounce event, and a Notification changed on its way fails the validator', async ({ env, inbox, createInbox }) => {
+test('a recipient whose inbox fails permanently is a Bounce event, a Notification changed on its way fails the validator, and its UnsubscribeURL ends the subscription', async ({ env, inbox, createInbox }) => {
   await trustSigningCertificate(env.INBOXKIT_SNS_ENDPOINT ?? '');
   const app = await snsEndpoint(new MessageValidator(LOCAL_HOST));
   try {
@@ -124,6 +124,11 @@ test('a recipient whose inbox fails permanently is a Bounce event, and a Notific
     const tampered = { ...notification!.message, Message: notification!.message.Message!.replace('Bounce', 'Delivery') };
     const verdict = await new Promise<string>((resolve) => new MessageValidator(LOCAL_HOST).validate(tampered, (error) => resolve(error ? error.message : 'verified')));
     expect(verdict).toBe('The message signature is invalid.');
+
+    // The UnsubscribeURL ends the subscription: subscribing again is a new one, confirmed anew.
+    expect((await fetch(notification!.message.UnsubscribeURL ?? '')).status).toBe(200);
+    await sns.send(new SubscribeCommand({ TopicArn, Protocol: 'http', Endpoint: app.url }));
+    await expect.poll(() => app.received.filter((r) => r.type === 'SubscriptionConfirmation').length).toBe(2);
   } finally {
     await new Promise<void>((resolve) => app.server.close(() => resolve()));
   }
