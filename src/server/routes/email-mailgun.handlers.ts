@@ -128,7 +128,7 @@ async function emailOf(form: MailgunForm, scope: MailgunScope, id: string): Prom
   if (!templateName) return email;
   const data = variables ?? JSON.parse(email.headers['X-Mailgun-Variables'] ?? '{}');
   email.template = { id: templateName, data };
-  const template = scope.templates.get(scope.owner, 'mailgun', templateName);
+  const template = await scope.templates.get(scope.owner, 'mailgun', templateName);
   if (!template) return email;
   const rendered = await renderTemplate(template, data);
   if ('error' in rendered) return mailgunError(400, `template ${templateName}: ${rendered.error}`);

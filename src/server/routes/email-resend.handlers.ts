@@ -99,7 +99,7 @@ interface TemplateLookup {
 /** A template send rendered with its variables when the caller registered the template (Resend's `{{{VAR}}}` is Handlebars). */
 async function withTemplate(send: ResendSend, templates: TemplateLookup): Promise<ResendSend | ResendAnswer> {
   const asked = send.email.template;
-  const template = asked ? templates.registry.get(templates.owner, 'resend', asked.id) : null;
+  const template = asked ? await templates.registry.get(templates.owner, 'resend', asked.id) : null;
   if (!asked || !template) return send;
   const rendered = await renderTemplate(template, asked.data);
   if ('error' in rendered) return resendError(422, 'validation_error', `Template ${asked.id}: ${rendered.error}`);

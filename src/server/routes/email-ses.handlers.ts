@@ -67,7 +67,7 @@ function tagsOf(value: unknown): string[] {
 /** The email of a template send: rendered when the template is registered, else stored with its name and data. */
 async function templateEmail(base: EmailToCompose, name: string, templateData: unknown, scope: SesScope): Promise<EmailToCompose | SesAnswer> {
   const email: EmailToCompose = { ...base, template: { id: name, data: templateData } };
-  const template = scope.templates.get(scope.owner, 'ses', name);
+  const template = await scope.templates.get(scope.owner, 'ses', name);
   if (!template) return email;
   const rendered = await renderTemplate(template, templateData);
   if ('error' in rendered) return sesError(400, 'BadRequestException', `Template ${name}: ${rendered.error}`);
@@ -167,8 +167,8 @@ async function createTemplate(scope: SesScope, json: Json): Promise<SesAnswer> {
   const content = (json.TemplateContent ?? {}) as Json;
   const template = await parseTemplate({ subject: content.Subject, html: content.Html, text: content.Text });
   if ('error' in template) return sesError(400, 'BadRequestException', template.error);
-  if (scope.templates.get(scope.owner, 'ses', name)) return sesError(400, 'AlreadyExistsException', `Template ${name} already exists.`);
-  scope.templates.put(scope.owner, 'ses', name, template);
+  if (await scope.templates.get(scope.owner, 'ses', name)) return sesError(400, 'AlreadyExistsException', `Template ${name} already exists.`);
+  await scope.templates.put(scope.owner, 'ses', name, template);
   return { status: 200, body: {} };
 }
 

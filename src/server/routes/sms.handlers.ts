@@ -75,7 +75,7 @@ const UNSERVED: Partial<Record<Exclude<ProviderId, 'inboxkit'>, Unserved>> = {
  */
 export function createProviderRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const parts: ProviderParts = { templates: createTemplateRegistry(), snsTopics: createSnsTopics(), sesConfigurationSets: createSesConfigurationSets() };
+  const parts: ProviderParts = { templates: createTemplateRegistry(ctx.store, ctx.now), snsTopics: createSnsTopics(), sesConfigurationSets: createSesConfigurationSets() };
   app.route('/email/templates', createEmailTemplateRoutes(parts.templates));
   const rows = PROVIDERS.filter((row) => row.id !== 'inboxkit') as Array<(typeof PROVIDERS)[number] & { id: Exclude<ProviderId, 'inboxkit'> }>;
   for (const row of rows) app.route(row.mount, PROVIDER_ROUTES[row.id](ctx, parts));
