@@ -23,6 +23,7 @@ import { createPostgresCapacity } from './postgres/capacity.ts';
 import { createPostgresFaults } from './postgres/faults.ts';
 import { createPostgresSmsVerifications } from './postgres/sms-verifications.ts';
 import { createPostgresEmailTemplates } from './postgres/email-templates.ts';
+import { createPostgresIdempotency } from './postgres/idempotency.ts';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -114,6 +115,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createPostgresRetention(sql),
     ...createPostgresSmsVerifications(sql),
     ...createPostgresEmailTemplates(sql),
+    ...createPostgresIdempotency(sql),
     poolState: () => ({ busy: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => (closing ??= pool.end()),
   };

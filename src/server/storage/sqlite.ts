@@ -20,6 +20,7 @@ import { createSqliteCapacity } from './sqlite/capacity.ts';
 import { createSqliteFaults } from './sqlite/faults.ts';
 import { createSqliteSmsVerifications } from './sqlite/sms-verifications.ts';
 import { createSqliteEmailTemplates } from './sqlite/email-templates.ts';
+import { createSqliteIdempotency } from './sqlite/idempotency.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
 import { secureDatabaseFile } from './sqlite/file-access.ts';
@@ -89,6 +90,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     ...createSqliteRetention(sql),
     ...createSqliteSmsVerifications(sql),
     ...createSqliteEmailTemplates(sql),
+    ...createSqliteIdempotency(sql),
     async close() {
       if (closed) return;
       closed = true;

@@ -3,7 +3,7 @@
  * other sees; streams see every message whichever node received it; a node
  * killed mid-intake loses nothing it acknowledged; a database restart costs
  * no event; an email template registered through one node renders a send
- * through the other.
+ * through the other, and a Resend idempotency key holds across both.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +17,7 @@ import { spawnServe } from '../../support/serve.ts';
 import { createInbox, getJson, inOrderWithoutGaps, listAll, recordCallerEvents, recordStream, sendMany } from './cluster.ts';
 import sendgridMail from '@sendgrid/mail';
 import { Client } from '@sendgrid/client';
+import { Resend } from 'resend';
 
 const { MailService } = sendgridMail as unknown as { MailService: new () => typeof sendgridMail };
 
@@ -140,6 +141,17 @@ test.describe('two nodes on one PostgreSQL', () => {
 
     expect((await fetch(`${b.url}/email/templates/sendgrid/d-shared`, { method: 'DELETE' })).status).toBe(204);
     expect((await fetch(`${a.url}/email/templates/sendgrid/d-shared`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  test('a Resend send repeated under its Idempotency-Key through the other node answers the first id and sends once', async () => {
+    const [a, b] = nodes as [RunningServer, RunningServer];
+    const inbox = await createInbox(a.apiUrl);
+    const email = { from: 'a@acme.test', to: inbox.address, subject: 'Once', text: 'code 404040' };
+    const [first, again] = [await new Resend('re_test', { baseUrl: `${a.url}/email/resend` }).emails.send(email, { idempotencyKey: 'signup-42' }), await new Resend('re_test', { baseUrl: `${b.url}/email/resend` }).emails.send(email, { idempotencyKey: 'signup-42' })];
+    expect(again.data?.id).toBe(first.data?.id);
+    await expect.poll(async () => (await listAll(b.apiUrl, inbox)).length).toBe(1);
+    const other = await new Resend('re_test', { baseUrl: `${b.url}/email/resend` }).emails.send({ ...email, subject: 'Changed' }, { idempotencyKey: 'signup-42' });
+    expect(other.error?.name).toBe('invalid_idempotent_request');
   });
 
   test('4 concurrent senders x 250 messages over both nodes arrive complete and in seq order in every stream, listing and raw source @heavy', async () => {

@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import type { EmailTemplateRow } from './email-template-types.ts';
+import type { EmailTemplateRow } from './provider-state-types.ts';
 import { text, textOrNull } from './rows.ts';
 import type { Row } from './rows.ts';
 
