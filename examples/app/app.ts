@@ -4,8 +4,9 @@
  *
  * Flows: sign-up with a confirmation link, passwordless login with a 6-digit
  * code, password reset with an expiring link, an invoice with a PDF attachment,
- * a newsletter with tracking-wrapped links, and two-factor sign-in with an
- * authenticator app. State lives in memory, per
+ * a newsletter with tracking-wrapped links, two-factor sign-in with an
+ * authenticator app, phone verification through Twilio Verify, and a beta
+ * waitlist whose mail goes through Resend's API. State lives in memory, per
  * instance.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
@@ -28,6 +29,8 @@ import { createStore, normaliseEmail } from './store.ts';
 import { createTwoFactor } from './two-factor.ts';
 import { createPhoneVerification } from './phone.ts';
 import type { PhoneOptions } from './phone.ts';
+import { createWaitlist } from './waitlist.ts';
+import type { WaitlistOptions } from './waitlist.ts';
 
 /** How to start the example app. */
 export interface ExampleAppOptions {
@@ -78,6 +81,11 @@ export interface ExampleAppOptions {
    * @defaultValue none: the phone pages are not offered
    */
   phone?: PhoneOptions;
+  /**
+   * The beta waitlist (`/waitlist`), whose mail goes through Resend's API with the `resend` SDK.
+   * @defaultValue none: the waitlist pages are not offered
+   */
+  waitlist?: Omit<WaitlistOptions, 'from'>;
 }
 
 /** A running example app. */
@@ -464,6 +472,9 @@ export async function startExampleApp(options: ExampleAppOptions): Promise<Examp
 
     // 7. Phone verification through Twilio Verify (examples/app/phone.ts).
     ...(options.phone ? createPhoneVerification(options.phone, { html: (status, body) => html(status, body), redirect: (location) => redirect(location) }) : {}),
+
+    // 8. The beta waitlist, its mail sent through Resend's API (examples/app/waitlist.ts).
+    ...(options.waitlist ? createWaitlist({ ...options.waitlist, from: options.from ?? 'Acme <no-reply@acme.example>' }, { html: (status, body) => html(status, body), publicUrl: () => base }) : {}),
   };
 
   function verifyForm(email: string): string {

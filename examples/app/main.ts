@@ -6,7 +6,8 @@
  * (default 2525), PUBLIC_URL (base of email links, default the listen URL),
  * RESET_LINK_TTL_SECONDS (default 900), INBOXKIT_TWILIO_BASE_URL (where the
  * twilio SDK's requests go), TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN,
- * TWILIO_VERIFY_SERVICE_SID (made-up defaults).
+ * TWILIO_VERIFY_SERVICE_SID (made-up defaults), INBOXKIT_RESEND_BASE_URL
+ * (where the resend SDK's requests go), RESEND_API_KEY (a made-up default).
  */
 import { startExampleApp } from './app.ts';
 
@@ -42,6 +43,11 @@ const app = await startExampleApp({
     accountSid: env.TWILIO_ACCOUNT_SID || `AC${'0'.repeat(32)}`,
     authToken: env.TWILIO_AUTH_TOKEN || 'example-auth-token',
     verifyServiceSid: env.TWILIO_VERIFY_SERVICE_SID || `VA${'0'.repeat(32)}`,
+  },
+  // The waitlist's mail goes through Resend's API; with INBOXKIT_RESEND_BASE_URL (inboxkitServer().env) the SDK talks to the inbox service.
+  waitlist: {
+    ...(env.INBOXKIT_RESEND_BASE_URL ? { resendBaseUrl: env.INBOXKIT_RESEND_BASE_URL } : {}),
+    apiKey: env.RESEND_API_KEY || 're_example_key',
   },
 }).catch((error: unknown) => {
   console.error(`The example app could not start: ${error instanceof Error ? error.message : String(error)}. Is the port free? Set PORT to another one.`);

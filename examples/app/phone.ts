@@ -15,7 +15,7 @@ import { escapeHtml } from './html.ts';
 import { form, p, page } from './pages.ts';
 
 /** What a page handler returns (the app's reply shape). */
-interface Reply {
+export interface Reply {
   status: number;
   body: string;
   type?: string;
@@ -23,7 +23,7 @@ interface Reply {
 }
 
 /** The part of a request a handler reads. */
-interface RequestContext {
+export interface RequestContext {
   url: URL;
   form: URLSearchParams;
   email: string | undefined;

@@ -7,6 +7,7 @@
  */
 import { formatAddress } from '../client/internal/format.ts';
 import type { Address, ExtractedLink, InboxHandle, MessageSummary, OtpCandidate, ReceivedMessage } from '../client/index.ts';
+import { cameByLine } from './tools-email.ts';
 
 /** Links listed in a message summary; more are counted, and get_link finds any of them. */
 const MAX_LINKS_SHOWN = 15;
@@ -60,6 +61,7 @@ export function messageText(message: ReceivedMessage, maxTextChars: number, foun
     `To: ${addresses(message.to)}`,
     `Subject: ${oneLine(message.subject, 300)}`,
     `Received: ${message.receivedAt}`,
+    cameByLine(message.headers),
     codeLine(codes),
     ...(found.bounds.length > 0 ? [`Not everything was read: ${found.bounds.join('; ')}.`] : []),
     links.length > 0 ? `Links (${links.length}):` : 'Links: none',

@@ -19,9 +19,10 @@ import { createInbox, deleteInbox, listInboxes, listMessages, waitForMessage } f
 import { checkLinks } from './tools-links.ts';
 import { checkCompatibilityTool, getCode, getLink, getMessage } from './tools-message.ts';
 import { createPhone } from './tools-phone.ts';
+import { getAppSettings } from './tools-email.ts';
 
 /** Every tool, in the order a host lists them. A fixed list: a session cannot add tools. */
-export const TOOLS: readonly ToolDefinition[] = [createInbox, createPhone, waitForMessage, getLink, getCode, getMessage, listMessages, listInboxes, deleteInbox, checkCompatibilityTool, checkLinks];
+export const TOOLS: readonly ToolDefinition[] = [createInbox, createPhone, waitForMessage, getLink, getCode, getMessage, listMessages, listInboxes, deleteInbox, checkCompatibilityTool, checkLinks, getAppSettings];
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {

@@ -180,6 +180,7 @@ async function serve(ctx: ServerContext, options: StartServerOptions, metrics: S
   cleanups.push(() => ctx.intake.close());
   const http = await listen(createHttpServer(app.fetch, config.http.host, ctx, rateLimiter, hooks), config.http.host, config.http.port);
   cleanups.push(() => closeHttp(http));
+  cleanups.push(() => ctx.snsSigning.close());
   const smtp = await startIntake(ctx, metrics);
   cleanups.push(() => smtp.close());
   // IMAP and POP3 (issue 46): after the intake, whose TLS key and certificate they share.
@@ -276,6 +277,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...clock,
       ...(bus ? { bus } : {}),
       ...(options.operatorToken !== undefined ? { operatorToken: options.operatorToken } : {}),
+      snsCertificate: (names) => makeSelfSigned(names),
     });
     cleanups.push(() => ctx.pools.close());
     const served = await serve(ctx, options, metrics, cleanups);

@@ -16,6 +16,8 @@ import { createIntake } from '../intake/intake.ts';
 import { isSharedService } from '../auth/caller.ts';
 import { createWebhooks } from '../sms/callbacks.ts';
 import { createNodePools } from './pools.ts';
+import { createSnsSigning, noSnsCertificate } from '../sms/sns-signing.ts';
+import type { SnsSigning } from '../sms/sns-signing.ts';
 import type { ServiceListeners } from '../../wire/service.ts';
 import type { NodePools } from './pools.ts';
 import type { Webhooks } from '../sms/callbacks.ts';
@@ -73,6 +75,8 @@ export interface ServerContext {
   webhooks: Webhooks;
   /** The ports this service listens on, filled in as they open (webhooks never call them). */
   ownPorts: number[];
+  /** The key SNS posts are signed with and the HTTPS listener of its certificate, made on first need; whoever owns the context closes it. */
+  snsSigning: SnsSigning;
   /** Where the mail listeners are (`GET /service`), filled in as they open; null for one not started. */
   listening: ServiceListeners;
   /** The slots of open event streams per credential and per client address on this node. */
@@ -109,6 +113,11 @@ export interface ServerContextOptions {
    * @defaultValue none: no `tmo_…` credential is accepted
    */
   operatorToken?: string;
+  /**
+   * Makes the key and self-signed certificate SNS posts are signed with (SES's events), on first need.
+   * @defaultValue none: an SNS subscription is refused, naming why
+   */
+  snsCertificate?: (names: string[]) => Promise<{ key: string; cert: string }>;
   /**
    * The node's mail parts the intake uses: where large messages are parsed
    * (a worker pool), the forwarding queue, and the metrics told of stored copies.
@@ -163,6 +172,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     intake,
     webhooks,
     ownPorts,
+    snsSigning: createSnsSigning({ listenHost: options.config.http.host, ownPorts, makeCertificate: options.snsCertificate ?? noSnsCertificate }),
     listening: { smtp: null, imap: null, pop3: null },
     pools: createNodePools(),
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),

@@ -2,30 +2,31 @@
  * Idempotency keys, as Resend honours them: a send repeated with the same
  * key and the same body within 24 hours answers the first send's answer and
  * sends nothing; the same key with another body, or while the first is
- * still in flight, is refused. Bounded: each caller keeps at most
- * {@link IdempotencyLimits.perCaller} keys and the node at most
- * {@link IdempotencyLimits.total} (the oldest forgotten first).
+ * still in flight, is refused. Kept in the service's store, so a repeat
+ * through any node of a team service is answered alike. Bounded: each
+ * caller keeps at most {@link IDEMPOTENCY_LIMITS}`.perOwner` keys and the
+ * store at most `.total` (the oldest forgotten first).
  *
  * @packageDocumentation
  */
 import { createHash } from 'node:crypto';
 
-/** The bounds of a key store. */
+/** The bounds of the keys: how many per caller and in all, and for how long. */
 export interface IdempotencyLimits {
   /** Keys one caller keeps (its oldest forgotten first). */
-  perCaller: number;
-  /** Keys the node keeps. */
+  perOwner: number;
+  /** Keys the store keeps. */
   total: number;
   /** How long a key is remembered, in ms. */
   ttlMs: number;
 }
 
-/** Resend's bounds: 24 hours; 1,000 keys a caller, 20,000 a node. */
-export const IDEMPOTENCY_LIMITS: IdempotencyLimits = { perCaller: 1_000, total: 20_000, ttlMs: 24 * 60 * 60 * 1000 };
+/** Resend's bounds: 24 hours; 1,000 keys a caller, 20,000 in all. */
+export const IDEMPOTENCY_LIMITS: IdempotencyLimits = { perOwner: 1_000, total: 20_000, ttlMs: 24 * 60 * 60 * 1000 };
 
 /** What a key says of a request. */
 export type IdempotencyVerdict<T> =
-  /** New: send, then {@link IdempotencyStore.settle} (or {@link IdempotencyStore.forget} on failure). */
+  /** New: send, then {@link IdempotentSends.settle} (or {@link IdempotentSends.forget} on failure). */
   | { kind: 'new' }
   /** Seen with the same body: answer this again. */
   | { kind: 'replay'; answer: T }
@@ -34,62 +35,31 @@ export type IdempotencyVerdict<T> =
   /** The first request with this key is still in flight. */
   | { kind: 'in_flight' };
 
-interface Entry<T> {
-  caller: string;
-  bodyHash: string;
-  answer: T | null;
-  at: number;
+/** The store's part the keys use (`Store` has it). */
+export interface IdempotencyKeyStorage {
+  claimIdempotencyKey(ref: { owner: string; key: string }, bodyHash: string, now: number, bounds: IdempotencyLimits): Promise<{ kind: 'new' } | { kind: 'seen'; bodyHash: string; answer: string | null }>;
+  settleIdempotencyKey(ref: { owner: string; key: string }, answer: string): Promise<void>;
+  forgetIdempotencyKey(ref: { owner: string; key: string }): Promise<void>;
 }
 
-/** A node's store of idempotency keys (one per provider route factory: no module state). */
-export interface IdempotencyStore<T> {
-  claim(caller: string, key: string, body: string, now: number): IdempotencyVerdict<T>;
-  settle(caller: string, key: string, answer: T): void;
-  forget(caller: string, key: string): void;
+/** A route's idempotent sends over the store; answers are kept as JSON. */
+export interface IdempotentSends<T> {
+  claim(caller: string, key: string, body: string, now: number): Promise<IdempotencyVerdict<T>>;
+  settle(caller: string, key: string, answer: T): Promise<void>;
+  forget(caller: string, key: string): Promise<void>;
 }
 
-/** Creates a bounded key store. */
-export function createIdempotencyStore<T>(limits: IdempotencyLimits = IDEMPOTENCY_LIMITS): IdempotencyStore<T> {
-  const entries = new Map<string, Entry<T>>();
-  const perCaller = new Map<string, string[]>();
-  const id = (caller: string, key: string) => `${caller}\n${key}`;
-  const drop = (entryId: string) => {
-    const entry = entries.get(entryId);
-    if (!entry) return;
-    entries.delete(entryId);
-    const own = perCaller.get(entry.caller);
-    const index = own?.indexOf(entryId) ?? -1;
-    if (own && index >= 0) own.splice(index, 1);
-    if (own?.length === 0) perCaller.delete(entry.caller);
-  };
-  const expire = (now: number) => {
-    for (const [entryId, entry] of entries) {
-      if (now - entry.at < limits.ttlMs && entries.size < limits.total) break;
-      drop(entryId);
-    }
-  };
+/** The idempotent sends of a route, over the service's store. */
+export function createIdempotentSends<T>(store: IdempotencyKeyStorage, limits: IdempotencyLimits = IDEMPOTENCY_LIMITS): IdempotentSends<T> {
   return {
-    claim(caller, key, body, now) {
-      expire(now);
+    async claim(caller, key, body, now) {
       const bodyHash = createHash('sha256').update(body).digest('hex');
-      const entry = entries.get(id(caller, key));
-      if (entry) {
-        if (entry.bodyHash !== bodyHash) return { kind: 'mismatch' };
-        return entry.answer === null ? { kind: 'in_flight' } : { kind: 'replay', answer: entry.answer };
-      }
-      const own = perCaller.get(caller) ?? [];
-      while (own.length >= limits.perCaller && own[0] !== undefined) drop(own[0]);
-      entries.set(id(caller, key), { caller, bodyHash, answer: null, at: now });
-      own.push(id(caller, key));
-      perCaller.set(caller, own);
-      return { kind: 'new' };
+      const claim = await store.claimIdempotencyKey({ owner: caller, key }, bodyHash, now, limits);
+      if (claim.kind === 'new') return claim;
+      if (claim.bodyHash !== bodyHash) return { kind: 'mismatch' };
+      return claim.answer === null ? { kind: 'in_flight' } : { kind: 'replay', answer: JSON.parse(claim.answer) as T };
     },
-    settle(caller, key, answer) {
-      const entry = entries.get(id(caller, key));
-      if (entry) entry.answer = answer;
-    },
-    forget(caller, key) {
-      drop(id(caller, key));
-    },
+    settle: (caller, key, answer) => store.settleIdempotencyKey({ owner: caller, key }, JSON.stringify(answer)),
+    forget: (caller, key) => store.forgetIdempotencyKey({ owner: caller, key }),
   };
 }

@@ -13,7 +13,7 @@ import type { SesAnswer } from './ses.ts';
 const XMLNS = 'http://ses.amazonaws.com/doc/2010-12-01/';
 
 /** The v1 actions served. */
-export const SES_V1_ACTIONS = ['SendEmail', 'SendRawEmail', 'SendTemplatedEmail', 'CreateTemplate'] as const;
+export const SES_V1_ACTIONS = ['SendEmail', 'SendRawEmail', 'SendTemplatedEmail', 'CreateTemplate', 'CreateConfigurationSet', 'CreateConfigurationSetEventDestination'] as const;
 
 /** A form as read from the request: every field's string value. */
 export type QueryForm = Record<string, string>;
@@ -49,7 +49,7 @@ function destinationOf(form: QueryForm): Record<string, string[]> | undefined {
 
 /** A v1 send read as the v2 `SendEmail` body the service serves. */
 export function v2SendOf(action: string, form: QueryForm): Record<string, unknown> {
-  const common = { FromEmailAddress: form.Source, ReplyToAddresses: members(form, 'ReplyToAddresses'), EmailTags: tagsOf(form) };
+  const common = { FromEmailAddress: form.Source, ReplyToAddresses: members(form, 'ReplyToAddresses'), EmailTags: tagsOf(form), ConfigurationSetName: form.ConfigurationSetName };
   if (action === 'SendRawEmail') {
     const destinations = members(form, 'Destinations');
     return { ...common, Destination: destinations.length > 0 ? { ToAddresses: destinations } : undefined, Content: { Raw: { Data: form['RawMessage.Data'] } } };
@@ -67,10 +67,20 @@ export function v2TemplateOf(form: QueryForm): Record<string, unknown> {
   return { TemplateName: form['Template.TemplateName'], TemplateContent: { Subject: form['Template.SubjectPart'], Html: form['Template.HtmlPart'], Text: form['Template.TextPart'] } };
 }
 
+/** A v1 `CreateConfigurationSetEventDestination` read as v2's body (v1's lowercase event types, `SNSDestination.TopicARN`). */
+export function v2EventDestinationOf(form: QueryForm): Record<string, unknown> {
+  const sns = form['EventDestination.SNSDestination.TopicARN'];
+  return {
+    EventDestinationName: form['EventDestination.Name'],
+    EventDestination: { Enabled: form['EventDestination.Enabled'] !== 'false', MatchingEventTypes: members(form, 'EventDestination.MatchingEventTypes').map((t) => t.replace(/([a-z])([A-Z])/g, '$1_$2').toUpperCase()), ...(sns ? { SnsDestination: { TopicArn: sns } } : {}) },
+  };
+}
+
 /** v1's error codes for v2's exceptions. */
 function v1Code(type: string): string {
   if (type === 'BadRequestException') return 'InvalidParameterValue';
   if (type === 'AlreadyExistsException') return 'AlreadyExists';
+  if (type === 'NotFoundException') return 'ConfigurationSetDoesNotExist';
   return type;
 }
 

@@ -7,7 +7,8 @@
  * `{{#if}}` and `{{#each}}` Postmark's Mustachio shares), so `link()` and
  * `otp()` work on a template-sent mail. Templates belong to the caller that
  * registered them (a key's sends find its templates; local callers share
- * theirs) and live on the node, bounded. Handlebars is an optional peer
+ * theirs) and live in the store, bounded, so every node of a team service
+ * renders them. Handlebars is an optional peer
  * dependency, loaded on the first template (few tests send by template).
  *
  * @packageDocumentation
@@ -30,38 +31,33 @@ export interface RenderedTemplate {
   text: string | undefined;
 }
 
-/** Templates one caller keeps, per node. */
+/** Templates one caller keeps. */
 export const MAX_TEMPLATES_PER_CALLER = 1_000;
 
 /** The largest template (its parts together), in characters. */
 export const MAX_TEMPLATE_CHARS = 256 * 1024;
 
-/** The service's templates (one per server: no module state). */
+/** The service's templates, kept in its store (so any node of a team service renders them). */
 export interface TemplateRegistry {
   /** Registers (or replaces) a template; the oldest of the caller's goes when it holds {@link MAX_TEMPLATES_PER_CALLER}. */
-  put(owner: string, provider: string, id: string, template: EmailTemplate): void;
-  get(owner: string, provider: string, id: string): EmailTemplate | null;
-  delete(owner: string, provider: string, id: string): boolean;
+  put(owner: string, provider: string, id: string, template: EmailTemplate): Promise<void>;
+  get(owner: string, provider: string, id: string): Promise<EmailTemplate | null>;
+  delete(owner: string, provider: string, id: string): Promise<boolean>;
 }
 
-/** Creates an empty registry. */
-export function createTemplateRegistry(): TemplateRegistry {
-  const byOwner = new Map<string, Map<string, EmailTemplate>>();
-  const key = (provider: string, id: string) => `${provider}\n${id}`;
+/** The store's part the registry uses (`Store` has it). */
+export interface TemplateStore {
+  putEmailTemplate(key: { owner: string; provider: string; id: string }, template: EmailTemplate, now: number, maxPerOwner: number): Promise<void>;
+  findEmailTemplate(key: { owner: string; provider: string; id: string }): Promise<EmailTemplate | null>;
+  deleteEmailTemplate(key: { owner: string; provider: string; id: string }): Promise<boolean>;
+}
+
+/** The registry over a store, at the service's clock. */
+export function createTemplateRegistry(store: TemplateStore, now: () => number): TemplateRegistry {
   return {
-    put(owner, provider, id, template) {
-      const own = byOwner.get(owner) ?? new Map<string, EmailTemplate>();
-      own.delete(key(provider, id));
-      while (own.size >= MAX_TEMPLATES_PER_CALLER) own.delete(own.keys().next().value as string);
-      own.set(key(provider, id), template);
-      byOwner.set(owner, own);
-    },
-    get(owner, provider, id) {
-      return byOwner.get(owner)?.get(key(provider, id)) ?? null;
-    },
-    delete(owner, provider, id) {
-      return byOwner.get(owner)?.delete(key(provider, id)) ?? false;
-    },
+    put: (owner, provider, id, template) => store.putEmailTemplate({ owner, provider, id }, template, now(), MAX_TEMPLATES_PER_CALLER),
+    get: (owner, provider, id) => store.findEmailTemplate({ owner, provider, id }),
+    delete: (owner, provider, id) => store.deleteEmailTemplate({ owner, provider, id }),
   };
 }
 

@@ -9,6 +9,7 @@ import { z } from '@hono/zod-openapi';
 import type { Env } from 'hono';
 import { API_PREFIX, StreamAccessRevokedSchema, StreamInboxGoneSchema, StreamReadySchema } from '../../wire/schemas.ts';
 import { BEARER_SCHEME, INBOX_TOKEN_SCHEME, SHARED_RESPONSES } from './openapi.ts';
+import { providerExtensions } from './document-providers.ts';
 
 /** The OpenAPI document's `info`. */
 const INFO = {
@@ -45,9 +46,11 @@ export function registerSecuritySchemes<E extends Env>(api: OpenAPIHono<E>): voi
 
 /**
  * Completes the generated document with what no route declares: the schemas of
- * the stream's event data (so clients can generate types for them), and
+ * the stream's event data (so clients can generate types for them),
  * `components.responses` for the answers that belong to no operation (405,
- * unknown path, refused before routing), built like an operation's error response.
+ * unknown path, refused before routing), built like an operation's error
+ * response, and the provider APIs and the template endpoint served from the
+ * origin (`document-providers.ts`).
  */
 function completeDocument<D>(generated: D): D {
   const doc = generated as { paths: Record<string, Record<string, { responses: Record<string, { headers: object; content: object }> }>>; components?: Record<string, Record<string, unknown>> };
@@ -62,7 +65,9 @@ function completeDocument<D>(generated: D): D {
     const allow = 'allow' in shared ? { Allow: { description: shared.allow, required: true, schema: { type: 'string' } } } : {};
     responses[name] = { description: shared.description, headers: { ...template.headers, ...allow }, content: template.content };
   }
-  doc.components = { ...doc.components, schemas, responses };
+  const providers = providerExtensions();
+  doc.components = { ...doc.components, schemas: { ...schemas, ...providers.schemas }, responses };
+  Object.assign(doc, providers.extensions);
   return generated;
 }
 

@@ -5,8 +5,10 @@
  * `POST /v3/{domain}/messages.mime` (a MIME `message`) check every
  * recipient with the intake, store the email in each recipient's inbox and
  * answer Mailgun's `{ id, message }`, or Mailgun's `{ message }` error.
- * `o:testmode` is answered and nothing delivered, as Mailgun does. Other
- * paths answer Mailgun's 404.
+ * `o:testmode` is answered and nothing delivered, as Mailgun does. Each
+ * recipient's event (`delivered`, `failed`) is posted to the domain's
+ * webhooks (`email-mailgun-webhooks.handlers.ts`). Other paths answer
+ * Mailgun's 404.
  *
  * @packageDocumentation
  */
@@ -23,6 +25,10 @@ import type { TemplateRegistry } from '../email/templates.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf, maxRecipientsOf } from './email-intake.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
 import { isAnswer } from '../email/answer.ts';
+import { mailgunEvent, webhookIdOf } from '../email/mailgun-webhooks.ts';
+import type { MailgunDomainHooks, MailgunOutcome } from '../email/mailgun-webhooks.ts';
+import type { RecipientCheck } from '../intake/types.ts';
+import { createMailgunWebhookRoutes } from './email-mailgun-webhooks.handlers.ts';
 
 function answer(c: Context<AppEnv>, a: MailgunAnswer): Response {
   return typeof a.body === 'string' ? c.text(a.body, a.status) : c.json(a.body as object, a.status);
@@ -41,10 +47,47 @@ interface MailgunScope {
   templates: TemplateRegistry;
   owner: string;
   domain: string;
+  /** The webhooks of the caller's domain, or null without any. */
+  hooks: MailgunDomainHooks | null;
+  /** The node's webhook sender and its log. */
+  sender: ServerContext['webhooks'];
+  log: ServerContext['logger'];
+}
+
+/** What a send's events say of it. */
+interface Sent {
+  id: string;
+  envelopeFrom: string;
+  subject: string;
+  tags: string[];
+}
+
+/** A recipient's outcome as Mailgun's events report it, or null for one the service does not hold. */
+function outcomeOf(check: RecipientCheck): MailgunOutcome | null {
+  if (check.verdict === 'accepted') return { event: 'delivered' };
+  if (check.verdict === 'unknown') return null;
+  const message = `${check.fault.code} ${check.fault.text}`;
+  if (check.verdict === 'refused') return { event: 'failed', severity: 'permanent', reason: 'suppress-bounce', code: 605, message: `Not delivering to previously bounced address (inboxkit: the inbox's fault, ${message})` };
+  return { event: 'failed', severity: check.fault.class === 'temporary' ? 'temporary' : 'permanent', reason: check.fault.class === 'temporary' ? 'generic' : 'bounce', code: check.fault.code, message };
+}
+
+/** Posts each recipient's event to the URLs of its webhook id; a failure is logged, never retried. */
+function postEvents(scope: MailgunScope, sent: Sent, checks: readonly RecipientCheck[]): void {
+  const hooks = scope.hooks;
+  if (!hooks) return;
+  for (const check of checks) {
+    const outcome = outcomeOf(check);
+    if (!outcome) continue;
+    for (const url of hooks.urls.get(webhookIdOf(outcome)) ?? []) {
+      const body = mailgunEvent({ messageId: sent.id, recipient: check.recipient, from: sent.envelopeFrom, subject: sent.subject, tags: sent.tags }, outcome, hooks.signingKey);
+      scope.sender.postBody(scope.owner, url, JSON.stringify(body), { 'content-type': 'application/json' }).catch((error: unknown) => scope.log.warn({ err: error, url, messageId: sent.id }, 'email: a Mailgun webhook failed'));
+    }
+  }
 }
 
 /** Checks every unit's recipients and stores each: Mailgun's answer. */
-async function deliverUnits(c: Context<AppEnv>, ctx: ServerContext, scope: MailgunScope, envelopeFrom: string, units: Unit[], id: string, testMode: boolean): Promise<MailgunAnswer> {
+async function deliverUnits(c: Context<AppEnv>, ctx: ServerContext, scope: MailgunScope, sent: Sent, units: Unit[], testMode: boolean): Promise<MailgunAnswer> {
+  const { id, envelopeFrom } = sent;
   const total = units.reduce((sum, unit) => sum + unit.recipients.length, 0);
   const limit = maxRecipientsOf(ctx, MAILGUN_MAX_RECIPIENTS);
   if (total > limit) return mailgunError(400, `Too many recipients: at most ${limit} on this service (--max-recipients).`);
@@ -58,6 +101,7 @@ async function deliverUnits(c: Context<AppEnv>, ctx: ServerContext, scope: Mailg
   for (const [index, unit] of units.entries()) {
     await deliverEmail(c, ctx, scope.reach, { provider: 'mailgun', envelopeFrom, raw: unit.raw, providerId: id }, checked[index]?.accepted ?? []);
   }
+  postEvents(scope, sent, checked.flatMap((one) => one.checks));
   return queued;
 }
 
@@ -84,7 +128,7 @@ async function emailOf(form: MailgunForm, scope: MailgunScope, id: string): Prom
   if (!templateName) return email;
   const data = variables ?? JSON.parse(email.headers['X-Mailgun-Variables'] ?? '{}');
   email.template = { id: templateName, data };
-  const template = scope.templates.get(scope.owner, 'mailgun', templateName);
+  const template = await scope.templates.get(scope.owner, 'mailgun', templateName);
   if (!template) return email;
   const rendered = await renderTemplate(template, data);
   if ('error' in rendered) return mailgunError(400, `template ${templateName}: ${rendered.error}`);
@@ -122,7 +166,7 @@ async function sendMessage(c: Context<AppEnv>, ctx: ServerContext, scope: Mailgu
   } else {
     units.push({ raw: (await composeWithin(ctx, email)) ?? new Uint8Array(ctx.config.maxMessageBytes + 1), recipients: [...(to ?? []), ...(cc ?? []), ...(bcc ?? [])] });
   }
-  return deliverUnits(c, ctx, scope, (fields.from as string[])[0] ?? '', units, id, isYes(first(form, 'o:testmode')));
+  return deliverUnits(c, ctx, scope, { id, envelopeFrom: (fields.from as string[])[0] ?? '', subject: email.subject, tags: email.tags }, units, isYes(first(form, 'o:testmode')));
 }
 
 function isYes(value: string | undefined): boolean {
@@ -140,7 +184,7 @@ async function sendMime(c: Context<AppEnv>, ctx: ServerContext, scope: MailgunSc
   const bytes = typeof file === 'string' ? new Uint8Array(Buffer.from(file)) : new Uint8Array(await file.arrayBuffer());
   const id = mailgunMessageId(scope.domain);
   const from = /^from:.*?([^\s<>"]+@[^\s<>"]+)/im.exec(Buffer.from(bytes.subarray(0, 64 * 1024)).toString('utf8'))?.[1] ?? '';
-  return deliverUnits(c, ctx, scope, from, [{ raw: stampRaw(bytes, 'mailgun', `<${id}>`), recipients: to }], id, isYes(first(form, 'o:testmode')));
+  return deliverUnits(c, ctx, scope, { id, envelopeFrom: from, subject: '', tags: [] }, [{ raw: stampRaw(bytes, 'mailgun', `<${id}>`), recipients: to }], isYes(first(form, 'o:testmode')));
 }
 
 /** The Mailgun routes, mounted at `/email/mailgun`. */
@@ -151,10 +195,13 @@ export function createMailgunRoutes(ctx: ServerContext, parts: { templates: Temp
     if (!reach) return answer(c, { status: 401, body: 'Forbidden' });
     const form = (await c.req.parseBody({ all: true }).catch(() => null)) as MailgunForm | null;
     if (!form) return answer(c, mailgunError(400, 'The request body is not a form (mailgun.js sends multipart/form-data).'));
-    return answer(c, await send(c, ctx, { reach, templates: parts.templates, owner: templateOwnerOf(c), domain: c.req.param('domain') ?? '' }, form));
+    const [owner, domain] = [templateOwnerOf(c), c.req.param('domain') ?? ''];
+    return answer(c, await send(c, ctx, { reach, templates: parts.templates, owner, domain, hooks: hooks.get(`${owner}\n${domain}`) ?? null, sender: ctx.webhooks, log: ctx.logger }, form));
   };
+  const hooks = new Map<string, MailgunDomainHooks>();
+  app.route('/', createMailgunWebhookRoutes(ctx, hooks));
   app.post('/v3/:domain/messages', serve(sendMessage));
   app.post('/v3/:domain/messages.mime', serve(sendMime));
-  app.all('*', (c) => answer(c, mailgunError(404, `${c.req.method} ${c.req.path.replace(/^\/email\/mailgun/, '')} is not served by inboxkit's Mailgun emulation: it serves POST /v3/{domain}/messages (messages.create) and /v3/{domain}/messages.mime.`)));
+  app.all('*', (c) => answer(c, mailgunError(404, `${c.req.method} ${c.req.path.replace(/^\/email\/mailgun/, '')} is not served by inboxkit's Mailgun emulation: it serves POST /v3/{domain}/messages (messages.create), /v3/{domain}/messages.mime, /v3/domains/{domain}/webhooks (webhooks.create, list, destroy) and GET /v5/accounts/http_signing_key.`)));
   return app;
 }

@@ -63,7 +63,7 @@ async function emailOf(send: PostmarkSend, messageId: string, scope: SendScope):
   const email: EmailToCompose = { ...send.email, providerId: messageId };
   if (!send.template) return email;
   email.template = { id: send.template.id, data: send.template.model };
-  const template = scope.templates.get(scope.owner, 'postmark', send.template.id);
+  const template = await scope.templates.get(scope.owner, 'postmark', send.template.id);
   if (!template) return email;
   const rendered = await renderTemplate(template, send.template.model);
   if ('error' in rendered) return postmarkError(1109, `The template ${send.template.id} does not render: ${rendered.error}`);

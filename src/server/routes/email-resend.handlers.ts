@@ -14,8 +14,8 @@ import type { Context } from 'hono';
 import { callerOf } from '../auth/caller.ts';
 import type { Reach } from '../auth/caller.ts';
 import type { AppEnv, ServerContext } from '../context/context.ts';
-import { createIdempotencyStore } from '../email/idempotency.ts';
-import type { IdempotencyStore } from '../email/idempotency.ts';
+import { createIdempotentSends } from '../email/idempotency.ts';
+import type { IdempotentSends } from '../email/idempotency.ts';
 import { RESEND_MAX_BATCH, parseResendSend, resendError, resendId } from '../email/resend.ts';
 import type { ResendAnswer, ResendSend } from '../email/resend.ts';
 import { MAX_RESEND_WEBHOOKS_PER_CALLER, newResendWebhook, resendEventBody, svixHeaders } from '../email/resend-webhooks.ts';
@@ -99,7 +99,7 @@ interface TemplateLookup {
 /** A template send rendered with its variables when the caller registered the template (Resend's `{{{VAR}}}` is Handlebars). */
 async function withTemplate(send: ResendSend, templates: TemplateLookup): Promise<ResendSend | ResendAnswer> {
   const asked = send.email.template;
-  const template = asked ? templates.registry.get(templates.owner, 'resend', asked.id) : null;
+  const template = asked ? await templates.registry.get(templates.owner, 'resend', asked.id) : null;
   if (!asked || !template) return send;
   const rendered = await renderTemplate(template, asked.data);
   if ('error' in rendered) return resendError(422, 'validation_error', `Template ${asked.id}: ${rendered.error}`);
@@ -167,7 +167,7 @@ async function sendBatch(c: Context<AppEnv>, ctx: ServerContext, reach: Reach, b
 }
 
 /** Runs a send under its `Idempotency-Key`, as Resend does: a repeat answers the first answer and sends nothing. */
-async function idempotent(c: Context<AppEnv>, keys: IdempotencyStore<ResendAnswer>, send: (body: unknown) => Promise<ResendAnswer>): Promise<ResendAnswer> {
+async function idempotent(c: Context<AppEnv>, keys: IdempotentSends<ResendAnswer>, send: (body: unknown) => Promise<ResendAnswer>): Promise<ResendAnswer> {
   const raw = await c.req.text();
   let body: unknown;
   try {
@@ -179,17 +179,17 @@ async function idempotent(c: Context<AppEnv>, keys: IdempotencyStore<ResendAnswe
   if (key === undefined) return send(body);
   if (key.length === 0 || key.length > 256) return resendError(400, 'invalid_idempotency_key', 'The key must be between 1-256 chars.');
   const caller = callerOf(c.var.principal, clientAddressOf(c)).key;
-  const verdict = keys.claim(caller, `${c.req.path} ${key}`, raw, Date.now());
+  const verdict = await keys.claim(caller, `${c.req.path} ${key}`, raw, Date.now());
   if (verdict.kind === 'replay') return verdict.answer;
   if (verdict.kind === 'mismatch') return resendError(409, 'invalid_idempotent_request', 'Same idempotency key used with a different request payload. Change your idempotency key or payload.');
   if (verdict.kind === 'in_flight') return resendError(409, 'concurrent_idempotent_requests', 'Same idempotency key used while original request is still in progress. Try the request again later.');
   try {
     const result = await send(body);
-    if (result.status === 200) keys.settle(caller, `${c.req.path} ${key}`, result);
-    else keys.forget(caller, `${c.req.path} ${key}`);
+    if (result.status === 200) await keys.settle(caller, `${c.req.path} ${key}`, result);
+    else await keys.forget(caller, `${c.req.path} ${key}`);
     return result;
   } catch (error) {
-    keys.forget(caller, `${c.req.path} ${key}`);
+    await keys.forget(caller, `${c.req.path} ${key}`);
     throw error;
   }
 }
@@ -199,7 +199,7 @@ const REFUSED = 'API key is invalid: this shared inboxkit service takes an inbox
 /** The Resend routes, mounted at `/email/resend`. */
 export function createResendRoutes(ctx: ServerContext, parts: { templates: TemplateRegistry }): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const keys = createIdempotencyStore<ResendAnswer>();
+  const keys = createIdempotentSends<ResendAnswer>(ctx.store);
   const book: WebhookBook = new Map();
   const refusal = (c: Context<AppEnv>) => resendError(c.req.header('authorization') ? 403 : 401, c.req.header('authorization') ? 'invalid_api_key' : 'missing_api_key', REFUSED);
   const serve = (send: (c: Context<AppEnv>, ctx: ServerContext, reach: Reach, body: unknown, book: WebhookBook, templates: TemplateLookup) => Promise<ResendAnswer>) => async (c: Context<AppEnv>) => {

@@ -108,7 +108,7 @@ async function emailOf(send: SendGridSend, p: SendGridPersonalization, messageId
   };
   if (!send.templateId) return email;
   email.template = { id: send.templateId, data: p.dynamicTemplateData ?? p.substitutions };
-  const template = templates.get(owner, 'sendgrid', send.templateId);
+  const template = await templates.get(owner, 'sendgrid', send.templateId);
   if (!template) return email;
   const rendered = await renderTemplate(template, p.dynamicTemplateData ?? {});
   if ('error' in rendered) return sendGridError(400, `The template_id ${send.templateId}: ${rendered.error}`, 'template_id');

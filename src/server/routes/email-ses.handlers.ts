@@ -18,12 +18,15 @@ import { stampRaw } from '../email/compose.ts';
 import type { EmailToCompose } from '../email/compose.ts';
 import { SES_MAX_BULK, destinationAddresses, destinationOf, rawFrom, rawRecipients, sesError, sesMessageId, simpleOf, templateDataOf } from '../email/ses.ts';
 import type { SesAnswer, SesDestination } from '../email/ses.ts';
-import { SES_V1_ACTIONS, v1Answer, v1Unserved, v2SendOf, v2TemplateOf } from '../email/ses-v1.ts';
+import { SES_V1_ACTIONS, v1Answer, v1Unserved, v2EventDestinationOf, v2SendOf, v2TemplateOf } from '../email/ses-v1.ts';
 import type { QueryForm } from '../email/ses-v1.ts';
 import { parseTemplate, renderTemplate } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf } from './email-intake.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
+import { configurationSetProblem, createConfigurationSet, createEventDestination, publishSesEvents } from './email-ses-events.handlers.ts';
+import type { SesEventScope } from './email-ses-events.handlers.ts';
+import type { ProviderParts } from './sms.handlers.ts';
 import { isAnswer } from '../email/answer.ts';
 
 type Json = Record<string, unknown>;
@@ -34,12 +37,16 @@ function answer(c: Context<AppEnv>, a: SesAnswer): Response {
 }
 
 
-/** What a request sends in: the caller's reach and templates. */
+/** What a request sends in: the caller's reach, templates, configuration sets and topics. */
 interface SesScope {
   reach: Reach;
   templates: TemplateRegistry;
   owner: string;
+  events: SesEventScope;
 }
+
+/** What the SES routes share with the other provider APIs. */
+type SesParts = Pick<ProviderParts, 'templates' | 'snsTopics' | 'sesConfigurationSets'>;
 
 /** A message ready to check and deliver. */
 interface SesMessage {
@@ -47,6 +54,10 @@ interface SesMessage {
   recipients: string[];
   envelopeFrom: string;
   messageId: string;
+  /** What its events say of it (its subject, tags), when it names a configuration set. */
+  subject: string;
+  tags: string[];
+  configurationSet: string | null;
 }
 
 function tagsOf(value: unknown): string[] {
@@ -56,7 +67,7 @@ function tagsOf(value: unknown): string[] {
 /** The email of a template send: rendered when the template is registered, else stored with its name and data. */
 async function templateEmail(base: EmailToCompose, name: string, templateData: unknown, scope: SesScope): Promise<EmailToCompose | SesAnswer> {
   const email: EmailToCompose = { ...base, template: { id: name, data: templateData } };
-  const template = scope.templates.get(scope.owner, 'ses', name);
+  const template = await scope.templates.get(scope.owner, 'ses', name);
   if (!template) return email;
   const rendered = await renderTemplate(template, templateData);
   if ('error' in rendered) return sesError(400, 'BadRequestException', `Template ${name}: ${rendered.error}`);
@@ -72,6 +83,10 @@ async function deliverMessage(c: Context<AppEnv>, ctx: ServerContext, scope: Ses
   if (invalid) return sesError(400, 'MessageRejected', `Email address is not valid: ${invalid.recipient} was refused (${invalid.fault.code} ${invalid.fault.text}); it is this inbox's delivery fault, clear it to send again.`);
   if (!checked.reachedAny) return sesError(400, 'MessageRejected', `None of ${message.recipients.join(', ')} is an active inboxkit inbox this caller may send to; create the inbox first (POST /api/v1/inboxes).`);
   await deliverEmail(c, ctx, scope.reach, { provider: 'ses', envelopeFrom: message.envelopeFrom, raw: message.raw, providerId: message.messageId }, checked.accepted);
+  if (message.configurationSet) {
+    const mail = { messageId: message.messageId, source: message.envelopeFrom, destination: message.recipients, subject: message.subject, configurationSet: message.configurationSet, tags: message.tags };
+    publishSesEvents(ctx, scope.events, mail, checked.checks);
+  }
   return { status: 200, body: { MessageId: message.messageId } };
 }
 
@@ -81,11 +96,14 @@ async function messageOf(ctx: ServerContext, scope: SesScope, json: Json, messag
   const destination = json.Destination === undefined ? null : destinationOf(json.Destination);
   if (isAnswer(destination)) return destination;
   const from = typeof json.FromEmailAddress === 'string' ? json.FromEmailAddress : '';
+  const unknownSet = configurationSetProblem(scope.events, json.ConfigurationSetName);
+  if (unknownSet) return unknownSet;
+  const about = { tags: tagsOf(json.EmailTags), configurationSet: typeof json.ConfigurationSetName === 'string' && json.ConfigurationSetName !== '' ? json.ConfigurationSetName : null };
   if (typeof content.Raw === 'object' && content.Raw !== null) {
     const data = (content.Raw as Json).Data;
     if (typeof data !== 'string') return sesError(400, 'BadRequestException', 'Missing required field: Content.Raw.Data (the MIME message, base64).');
     const raw = stampRaw(Buffer.from(data, 'base64'), 'ses', messageId);
-    return { raw, recipients: destination ? destinationAddresses(destination) : rawRecipients(raw), envelopeFrom: from || rawFrom(raw), messageId };
+    return { raw, recipients: destination ? destinationAddresses(destination) : rawRecipients(raw), envelopeFrom: from || rawFrom(raw), messageId, subject: '', ...about };
   }
   if (from === '') return sesError(400, 'BadRequestException', 'Missing required field: FromEmailAddress.');
   if (!destination) return sesError(400, 'BadRequestException', 'Missing required field: Destination.');
@@ -106,7 +124,7 @@ async function messageOf(ctx: ServerContext, scope: SesScope, json: Json, messag
   if (isAnswer(email)) return email;
   const raw = await composeWithin(ctx, email);
   if (!raw) return sesError(400, 'MessageRejected', `Message length is more than this service's limit of ${ctx.config.maxMessageBytes} bytes (--max-message-size).`);
-  return { raw, recipients: destinationAddresses(destination), envelopeFrom: addressOf(from), messageId };
+  return { raw, recipients: destinationAddresses(destination), envelopeFrom: addressOf(from), messageId, subject: email.subject, ...about };
 }
 
 function addressOf(from: string): string {
@@ -149,44 +167,58 @@ async function createTemplate(scope: SesScope, json: Json): Promise<SesAnswer> {
   const content = (json.TemplateContent ?? {}) as Json;
   const template = await parseTemplate({ subject: content.Subject, html: content.Html, text: content.Text });
   if ('error' in template) return sesError(400, 'BadRequestException', template.error);
-  if (scope.templates.get(scope.owner, 'ses', name)) return sesError(400, 'AlreadyExistsException', `Template ${name} already exists.`);
-  scope.templates.put(scope.owner, 'ses', name, template);
+  if (await scope.templates.get(scope.owner, 'ses', name)) return sesError(400, 'AlreadyExistsException', `Template ${name} already exists.`);
+  await scope.templates.put(scope.owner, 'ses', name, template);
   return { status: 200, body: {} };
 }
 
 /** SES v1 (`@aws-sdk/client-ses`, the Query protocol at `POST /`): its actions read as v2's, answered in v1's XML. */
-async function sesV1(c: Context<AppEnv>, ctx: ServerContext, templates: TemplateRegistry): Promise<Response> {
+async function sesV1(c: Context<AppEnv>, ctx: ServerContext, parts: SesParts): Promise<Response> {
   const form = Object.fromEntries(Object.entries(await c.req.parseBody().catch(() => ({}))).filter((e): e is [string, string] => typeof e[1] === 'string')) as QueryForm;
   const action = form.Action ?? '';
   const xmlOf = (a: { status: number; xml: string }) => c.body(a.xml, a.status as 200, { 'content-type': 'text/xml' });
   if (!(SES_V1_ACTIONS as readonly string[]).includes(action)) return xmlOf(v1Unserved(action));
   const reach = emailReachOf(c, ctx);
   if (!reach) return xmlOf(v1Answer(action, sesError(403, 'InvalidClientTokenId', REFUSED)));
-  const scope = { reach, templates, owner: templateOwnerOf(c) };
-  const result = action === 'CreateTemplate' ? await createTemplate(scope, v2TemplateOf(form)) : await sendEmail(c, ctx, scope, v2SendOf(action, form));
-  return xmlOf(v1Answer(action, result));
+  const scope = scopeOf(c, reach, parts);
+  return xmlOf(v1Answer(action, await v1Action(c, ctx, scope, action, form)));
+}
+
+/** A v1 action, read as v2's. */
+async function v1Action(c: Context<AppEnv>, ctx: ServerContext, scope: SesScope, action: string, form: QueryForm): Promise<SesAnswer> {
+  if (action === 'CreateTemplate') return createTemplate(scope, v2TemplateOf(form));
+  if (action === 'CreateConfigurationSet') return createConfigurationSet(scope.events, { ConfigurationSetName: form['ConfigurationSet.Name'] });
+  if (action === 'CreateConfigurationSetEventDestination') return createEventDestination(scope.events, form.ConfigurationSetName ?? '', v2EventDestinationOf(form));
+  return sendEmail(c, ctx, scope, v2SendOf(action, form));
+}
+
+function scopeOf(c: Context<AppEnv>, reach: Reach, parts: SesParts): SesScope {
+  const owner = templateOwnerOf(c);
+  return { reach, templates: parts.templates, owner, events: { owner, sets: parts.sesConfigurationSets, topics: parts.snsTopics } };
 }
 
 const REFUSED = 'The security token included in the request is invalid: this shared inboxkit service takes an inboxkit API key as the AWS access key id (credentials: { accessKeyId: "tm_…", secretAccessKey: "any" }).';
 
 /** The SES routes, mounted at `/email/ses`. */
-export function createSesRoutes(ctx: ServerContext, parts: { templates: TemplateRegistry }): Hono<AppEnv> {
+export function createSesRoutes(ctx: ServerContext, parts: SesParts): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const serve = (handle: (c: Context<AppEnv>, scope: SesScope, json: Json) => Promise<SesAnswer> | SesAnswer) => async (c: Context<AppEnv>) => {
     const reach = emailReachOf(c, ctx);
     if (!reach) return answer(c, sesError(403, 'UnrecognizedClientException', REFUSED));
     const json = (await c.req.json().catch(() => null)) as Json | null;
     if (!json || typeof json !== 'object') return answer(c, sesError(400, 'BadRequestException', 'The request body is not JSON (the SESv2 SDK sends JSON).'));
-    return answer(c, await handle(c, { reach, templates: parts.templates, owner: templateOwnerOf(c) }, json));
+    return answer(c, await handle(c, scopeOf(c, reach, parts), json));
   };
   app.post('/v2/email/outbound-emails', serve((c, scope, json) => sendEmail(c, ctx, scope, json)));
   app.post('/v2/email/outbound-bulk-emails', serve((c, scope, json) => sendBulk(c, ctx, scope, json)));
   app.post('/v2/email/templates', serve((_c, scope, json) => createTemplate(scope, json)));
-  app.post('/', (c) => sesV1(c, ctx, parts.templates));
+  app.post('/v2/email/configuration-sets', serve((_c, scope, json) => createConfigurationSet(scope.events, json)));
+  app.post('/v2/email/configuration-sets/:name/event-destinations', serve((c, scope, json) => createEventDestination(scope.events, c.req.param('name') ?? '', json)));
+  app.post('/', (c) => sesV1(c, ctx, parts));
   app.all('*', (c) => {
     // v1's Query protocol posts its form to the endpoint's path, with or without a trailing slash.
-    if (c.req.method === 'POST' && (/^\/email\/ses\/?$/.test(c.req.path) || /x-www-form-urlencoded/i.test(c.req.header('content-type') ?? ''))) return sesV1(c, ctx, parts.templates);
-    return answer(c, sesError(404, 'NotFoundException', `${c.req.method} ${c.req.path.replace(/^\/email\/ses/, '')} is not served by inboxkit's SES emulation: it serves SESv2 SendEmail, SendBulkEmail and CreateEmailTemplate, and v1's ${SES_V1_ACTIONS.join(', ')}.`));
+    if (c.req.method === 'POST' && (/^\/email\/ses\/?$/.test(c.req.path) || /x-www-form-urlencoded/i.test(c.req.header('content-type') ?? ''))) return sesV1(c, ctx, parts);
+    return answer(c, sesError(404, 'NotFoundException', `${c.req.method} ${c.req.path.replace(/^\/email\/ses/, '')} is not served by inboxkit's SES emulation: it serves SESv2 SendEmail, SendBulkEmail, CreateEmailTemplate, CreateConfigurationSet and CreateConfigurationSetEventDestination, and v1's ${SES_V1_ACTIONS.join(', ')}.`));
   });
   return app;
 }

@@ -34,11 +34,11 @@ export function createEmailTemplateRoutes(templates: TemplateRegistry): Hono<App
     if (!EMAIL_PROVIDERS.includes(provider)) return problem(c, 404, `${provider} is not an email provider this service speaks (${EMAIL_PROVIDERS.join(', ')}).`);
     const template = await parseTemplate(await c.req.json().catch(() => null));
     if ('error' in template) return problem(c, 400, template.error);
-    templates.put(templateOwnerOf(c), provider, c.req.param('id'), template);
+    await templates.put(templateOwnerOf(c), provider, c.req.param('id'), template);
     return c.json({ data: { provider, id: c.req.param('id') } }, 200);
   });
-  app.delete('/:provider/:id', (c) => {
-    const gone = templates.delete(templateOwnerOf(c), c.req.param('provider'), c.req.param('id'));
+  app.delete('/:provider/:id', async (c) => {
+    const gone = await templates.delete(templateOwnerOf(c), c.req.param('provider'), c.req.param('id'));
     return gone ? c.body(null, 204) : problem(c, 404, `No template ${c.req.param('id')} for ${c.req.param('provider')} is registered by this caller.`);
   });
   return app;

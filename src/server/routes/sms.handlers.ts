@@ -13,6 +13,10 @@ import { PROVIDERS } from '../../wire/providers.ts';
 import type { ProviderId } from '../../wire/providers.ts';
 import { createTemplateRegistry } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
+import { createSesConfigurationSets } from '../email/ses-events.ts';
+import type { SesConfigurationSets } from '../email/ses-events.ts';
+import { createSnsTopics } from '../sms/sns-topics.ts';
+import type { SnsTopics } from '../sms/sns-topics.ts';
 import { createMailgunRoutes } from './email-mailgun.handlers.ts';
 import { createPostmarkRoutes } from './email-postmark.handlers.ts';
 import { createResendRoutes } from './email-resend.handlers.ts';
@@ -33,11 +37,13 @@ import { createVonageRoutes } from './sms-vonage.handlers.ts';
 /** What a provider API's path the emulation does not serve answers: the provider's own error shape, naming the call. */
 type Unserved = (c: Context<AppEnv>) => Response;
 
-/** What the provider APIs share besides the context: the templates registered with the service. */
+/** What the provider APIs share besides the context: the templates registered with the service, SNS's topics, SES's configuration sets. */
 export interface ProviderParts {
   templates: TemplateRegistry;
   /** The texts Twilio's emulation took, for `messages(sid).fetch()` and `messages.list()`. */
   twilioMessages: TwilioLedger;
+  snsTopics: SnsTopics;
+  sesConfigurationSets: SesConfigurationSets;
 }
 
 /** The routes of each provider API; `inboxkit`'s own (`POST /api/v1/sms`) is part of the API's router. */
@@ -73,7 +79,7 @@ const UNSERVED: Partial<Record<Exclude<ProviderId, 'inboxkit'>, Unserved>> = {
  */
 export function createProviderRoutes(ctx: ServerContext): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const parts: ProviderParts = { templates: createTemplateRegistry(), twilioMessages: createTwilioLedger() };
+  const parts: ProviderParts = { templates: createTemplateRegistry(ctx.store, ctx.now), snsTopics: createSnsTopics(), sesConfigurationSets: createSesConfigurationSets(), twilioMessages: createTwilioLedger() };
   app.route('/email/templates', createEmailTemplateRoutes(parts.templates));
   const rows = PROVIDERS.filter((row) => row.id !== 'inboxkit') as Array<(typeof PROVIDERS)[number] & { id: Exclude<ProviderId, 'inboxkit'> }>;
   for (const row of rows) app.route(row.mount, PROVIDER_ROUTES[row.id](ctx, parts));

@@ -52,6 +52,8 @@ export interface Webhooks {
   postJson(caller: string, url: string, json: Record<string, string>): Promise<{ status: number; body: string }>;
   /** POSTs a body as given (a provider's signed event JSON) with its headers, charged to `caller`; rejects as `postForm` does. */
   postBody(caller: string, url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }>;
+  /** Why a URL would be refused as a target (not a bound: the place), or null when it may be called: to refuse a registration at once. */
+  problemOf(url: string): string | null;
   /** Webhooks in flight on this node. */
   inFlight(): number;
 }
@@ -114,6 +116,7 @@ export function createWebhooks(policy: WebhookPolicy, limits: WebhookLimits = DE
     postForm: (caller, url, params, headers) => post(caller, url, new URLSearchParams(params).toString(), { 'content-type': 'application/x-www-form-urlencoded', ...headers }),
     postJson: (caller, url, json) => post(caller, url, JSON.stringify(json), { 'content-type': 'application/json' }),
     postBody: (caller, url, body, headers) => post(caller, url, body, headers),
+    problemOf: (url) => callbackProblem(url, policy),
     inFlight: () => total,
   };
 }

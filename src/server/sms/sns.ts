@@ -47,6 +47,12 @@ export function publishResponse(messageId: string): SnsAnswer {
   return { status: 200, xml: `<PublishResponse xmlns="${XMLNS}"><PublishResult><MessageId>${xml(messageId)}</MessageId></PublishResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></PublishResponse>` };
 }
 
+/** The answer of an action whose result is `fields` (`<TopicArn>…</TopicArn>`), an empty result without any. */
+export function snsResult(action: string, fields: Record<string, string> = {}): SnsAnswer {
+  const inner = Object.entries(fields).map(([name, value]) => `<${name}>${xml(value)}</${name}>`).join('');
+  return { status: 200, xml: `<${action}Response xmlns="${XMLNS}"><${action}Result>${inner}</${action}Result><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></${action}Response>` };
+}
+
 /** The answer of a `CheckIfPhoneNumberIsOptedOut`. */
 export function optedOutResponse(optedOut: boolean): SnsAnswer {
   return { status: 200, xml: `<CheckIfPhoneNumberIsOptedOutResponse xmlns="${XMLNS}"><CheckIfPhoneNumberIsOptedOutResult><isOptedOut>${optedOut}</isOptedOut></CheckIfPhoneNumberIsOptedOutResult><ResponseMetadata><RequestId>${randomUUID()}</RequestId></ResponseMetadata></CheckIfPhoneNumberIsOptedOutResponse>` };

@@ -22,6 +22,8 @@ import { createPostgresRateLimits } from './postgres/ratelimits.ts';
 import { createPostgresCapacity } from './postgres/capacity.ts';
 import { createPostgresFaults } from './postgres/faults.ts';
 import { createPostgresSmsVerifications } from './postgres/sms-verifications.ts';
+import { createPostgresEmailTemplates } from './postgres/email-templates.ts';
+import { createPostgresIdempotency } from './postgres/idempotency.ts';
 
 /** Options of {@link createPostgresStore}. */
 export interface PostgresStoreOptions {
@@ -112,6 +114,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     ...createPostgresFaults(sql),
     ...createPostgresRetention(sql),
     ...createPostgresSmsVerifications(sql),
+    ...createPostgresEmailTemplates(sql),
+    ...createPostgresIdempotency(sql),
     poolState: () => ({ busy: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => (closing ??= pool.end()),
   };

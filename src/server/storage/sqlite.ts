@@ -19,6 +19,8 @@ import type { Store } from './contract/types.ts';
 import { createSqliteCapacity } from './sqlite/capacity.ts';
 import { createSqliteFaults } from './sqlite/faults.ts';
 import { createSqliteSmsVerifications } from './sqlite/sms-verifications.ts';
+import { createSqliteEmailTemplates } from './sqlite/email-templates.ts';
+import { createSqliteIdempotency } from './sqlite/idempotency.ts';
 import { createSqliteCredentials } from './sqlite/credentials.ts';
 import { createSql, migrate } from './sqlite/database.ts';
 import { secureDatabaseFile } from './sqlite/file-access.ts';
@@ -87,6 +89,8 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): Store {
     ...createSqliteFaults(sql),
     ...createSqliteRetention(sql),
     ...createSqliteSmsVerifications(sql),
+    ...createSqliteEmailTemplates(sql),
+    ...createSqliteIdempotency(sql),
     async close() {
       if (closed) return;
       closed = true;

@@ -2,7 +2,8 @@
  * Several service nodes on one PostgreSQL database: what one node does, the
  * other sees; streams see every message whichever node received it; a node
  * killed mid-intake loses nothing it acknowledged; a database restart costs
- * no event.
+ * no event; an email template registered through one node renders a send
+ * through the other, and a Resend idempotency key holds across both.
  */
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,11 @@ import { freshPostgres, ownClusterSkip, POSTGRES_SKIP, POSTGRES_URL, startOwnClu
 import type { TestDatabase } from '../../support/backends.ts';
 import { spawnServe } from '../../support/serve.ts';
 import { createInbox, getJson, inOrderWithoutGaps, listAll, recordCallerEvents, recordStream, sendMany } from './cluster.ts';
+import sendgridMail from '@sendgrid/mail';
+import { Client } from '@sendgrid/client';
+import { Resend } from 'resend';
+
+const { MailService } = sendgridMail as unknown as { MailService: new () => typeof sendgridMail };
 
 const OPERATOR = `tmo_${'o'.repeat(32)}`;
 const NODE_OPTIONS = { rateLimit: false as const, inboxTtlSeconds: null, maxMessagesPerInbox: null, operatorToken: OPERATOR };
@@ -115,6 +121,37 @@ test.describe('two nodes on one PostgreSQL', () => {
     } finally {
       onB.close();
     }
+  });
+
+  test('a template registered on one node renders the SendGrid send the other takes, and its removal holds on both', async () => {
+    const [a, b] = nodes as [RunningServer, RunningServer];
+    const put = await fetch(`${a.url}/email/templates/sendgrid/d-shared`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ subject: 'Welcome, {{name}}', html: '<p>Your code is {{code}}</p>' }) });
+    expect(put.status).toBe(200);
+    const inbox = await createInbox(a.apiUrl);
+    const client = new Client();
+    client.setApiKey('SG.test');
+    client.setDefaultRequest('baseUrl', `${b.url}/email/sendgrid`);
+    const mail = new MailService();
+    mail.setClient(client);
+    await mail.send({ to: inbox.address, from: 'a@acme.test', templateId: 'd-shared', dynamicTemplateData: { name: 'Ada', code: '818283' } });
+    await expect.poll(async () => (await listAll(a.apiUrl, inbox)).map((m) => m.subject)).toEqual(['Welcome, Ada']);
+    const [message] = await listAll(a.apiUrl, inbox);
+    const read = (await getJson(a.apiUrl, `/messages/${message!.id}`, inbox)).body.data as { html: string };
+    expect(read.html).toContain('Your code is 818283');
+
+    expect((await fetch(`${b.url}/email/templates/sendgrid/d-shared`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fetch(`${a.url}/email/templates/sendgrid/d-shared`, { method: 'DELETE' })).status).toBe(404);
+  });
+
+  test('a Resend send repeated under its Idempotency-Key through the other node answers the first id and sends once', async () => {
+    const [a, b] = nodes as [RunningServer, RunningServer];
+    const inbox = await createInbox(a.apiUrl);
+    const email = { from: 'a@acme.test', to: inbox.address, subject: 'Once', text: 'code 404040' };
+    const [first, again] = [await new Resend('re_test', { baseUrl: `${a.url}/email/resend` }).emails.send(email, { idempotencyKey: 'signup-42' }), await new Resend('re_test', { baseUrl: `${b.url}/email/resend` }).emails.send(email, { idempotencyKey: 'signup-42' })];
+    expect(again.data?.id).toBe(first.data?.id);
+    await expect.poll(async () => (await listAll(b.apiUrl, inbox)).length).toBe(1);
+    const other = await new Resend('re_test', { baseUrl: `${b.url}/email/resend` }).emails.send({ ...email, subject: 'Changed' }, { idempotencyKey: 'signup-42' });
+    expect(other.error?.name).toBe('invalid_idempotent_request');
   });
 
   test('4 concurrent senders x 250 messages over both nodes arrive complete and in seq order in every stream, listing and raw source @heavy', async () => {

@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { PROVIDERS } from '../../../src/wire/providers.ts';
 import { test, expect } from './fixtures.ts';
 
 /** Every operation of the Disposable Inbox API v1, plus inboxkit's service endpoints. */
@@ -148,4 +149,35 @@ test('forwardTo accepts what its published pattern accepts and refuses the rest'
     expect([address, res.body.error.code]).toEqual([address, pattern.test(address) ? 'forwarding_unavailable' : 'validation_error']);
   }
   expect(pattern.test('a@localhost')).toBe(true);
+});
+
+test('the document names every provider API of the table, where it is served from the origin and the variable that points its SDK there', async ({ api }) => {
+  const doc = (await api('GET', '/openapi.json')).body;
+  const listed = doc['x-inboxkit-provider-apis'].providers as Array<{ id: string; path: string; env: string | null }>;
+  const expected = PROVIDERS.filter((row) => !row.mount.startsWith('/api/')).map((row) => ({ id: row.id, path: row.mount, env: row.env }));
+  expect(listed.map(({ id, path, env }) => ({ id, path, env }))).toEqual(expected);
+  for (const { id, path } of listed) {
+    // Each answers in its provider's shape: never the API's not_found envelope for an unknown path.
+    const res = await api('POST', `${path}/`, { root: true, rawBody: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect([id, res.body?.error?.code]).not.toEqual([id, 'not_found']);
+  }
+});
+
+test('the template endpoint is an origin path item of the document: what its schema admits is registered, what it refuses is the Error it declares', async ({ api }) => {
+  const doc = (await api('GET', '/openapi.json')).body;
+  const item = doc['x-inboxkit-origin-paths']['/email/templates/{provider}/{id}'];
+  expect(item.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+  expect(item.parameters[0].schema.enum).toEqual(PROVIDERS.filter((row) => row.channel === 'email').map((row) => row.id));
+  expect(doc.components.schemas.EmailTemplate.anyOf).toEqual([{ required: ['html'] }, { required: ['text'] }]);
+  const put = await api('PUT', '/email/templates/sendgrid/d-welcome', { root: true, body: { subject: 'Hi {{name}}', html: '<p>{{code}}</p>' } });
+  expect(put.status).toBe(200);
+  expect(Object.keys(item.put.responses)).toContain(String(put.status));
+  expect(put.body).toEqual({ data: { provider: 'sendgrid', id: 'd-welcome' } });
+  const refused = await api('PUT', '/email/templates/sendgrid/d-empty', { root: true, body: { subject: 'no body' } });
+  expect(refused.status).toBe(400);
+  expect(Object.keys(item.put.responses)).toContain('400');
+  expect(refused.body.error.message).toContain('html');
+  expect((await api('PUT', '/email/templates/sparkpost/x', { root: true, body: { html: 'x' } })).status).toBe(404);
+  expect((await api('DELETE', '/email/templates/sendgrid/d-welcome', { root: true })).status).toBe(204);
+  expect((await api('DELETE', '/email/templates/sendgrid/d-welcome', { root: true })).status).toBe(404);
 });

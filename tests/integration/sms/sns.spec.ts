@@ -32,7 +32,6 @@ test.describe('AWS SNS', () => {
       { PhoneNumber: '555-0100', Message: 'x' },
       { PhoneNumber: '+12025551234', Message: 'x' },
       { PhoneNumber: phone.number, Message: 'x'.repeat(1601) },
-      { TopicArn: 'arn:aws:sns:us-east-1:123456789012:topic', Message: 'x' },
     ];
     for (const input of cases) {
       const error = await sns.send(new PublishCommand(input)).then(() => null, (e: unknown) => e as SNSServiceException);
@@ -40,6 +39,8 @@ test.describe('AWS SNS', () => {
       expect({ name: error?.name, status: error?.$metadata.httpStatusCode }).toEqual({ name: 'InvalidParameterException', status: 400 });
       expect(error?.message).toMatch(/^Invalid parameter: /);
     }
+    const toNoTopic = await sns.send(new PublishCommand({ TopicArn: 'arn:aws:sns:us-east-1:123456789012:topic', Message: 'x' })).then(() => null, (e: unknown) => e as SNSServiceException);
+    expect({ name: toNoTopic?.name, status: toNoTopic?.$metadata.httpStatusCode }).toEqual({ name: 'NotFoundException', status: 404 });
     expect((await phone.handle.messages()).items).toEqual([]);
   });
 });

@@ -5,8 +5,10 @@
  */
 import type { RetentionStore } from './retention-types.ts';
 import type { SmsVerificationStore } from './sms-verification-types.ts';
+import type { EmailTemplateStore, IdempotencyKeyStore } from './provider-state-types.ts';
 
 export type { SmsVerificationChange, SmsVerificationKey, SmsVerificationRow, SmsVerificationStore, SmsVerifyServiceRow } from './sms-verification-types.ts';
+export type { EmailTemplateKey, EmailTemplateRow, EmailTemplateStore, IdempotencyBounds, IdempotencyClaim, IdempotencyKeyRef, IdempotencyKeyStore } from './provider-state-types.ts';
 export type { RetentionStore } from './retention-types.ts';
 
 /** A configured mail domain. */
@@ -391,7 +393,7 @@ export interface EvictedMessage {
  * A method fails with {@link StoreUnavailableError} (./errors.ts) when the
  * backend cannot be reached; callers answer "try again later".
  */
-export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore, RetentionStore, SmsVerificationStore {
+export interface Store extends DomainStore, CredentialStore, InboxStore, MessageStore, RateLimitStore, CapacityStore, FaultStore, RetentionStore, SmsVerificationStore, EmailTemplateStore, IdempotencyKeyStore {
   /** Releases the backend (idempotent). */
   close(): Promise<void>;
 }
