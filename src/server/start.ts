@@ -108,8 +108,9 @@ export interface RunningServer {
   sweepExpired(): Promise<string[]>;
   /**
    * Drains, then closes: readiness (`/readyz`) fails at once; after
-   * `drainNoticeMs` event streams are handed over (`retry: 20`, then ended:
-   * clients resume elsewhere from `Last-Event-ID`), new SMTP sessions get 421
+   * `drainNoticeMs` event streams are handed over (`retry: 20` and
+   * `event: handover`, ended once their clients left or 2 s later: clients
+   * resume elsewhere from `Last-Event-ID`), new SMTP sessions get 421
    * and new API requests 503 while those in flight finish, and the last
    * counts are scraped; all within `drainTimeoutMs`, what is left then is
    * cut. Idempotent.
