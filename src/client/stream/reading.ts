@@ -8,6 +8,8 @@
  *
  * @packageDocumentation
  */
+import { ConnectionError } from '../core/errors.ts';
+import type { Clock } from '../internal/clock.ts';
 import { createSseDecoder } from '../internal/sse.ts';
 import type { SseEvent } from '../internal/sse.ts';
 import type { StreamingAnswer } from '../internal/transport.ts';
@@ -39,14 +41,24 @@ export function readingOf(number: number, answer: StreamingAnswer, connection: A
 /**
  * Reads a connection ahead until it is live (its `ready`), sends a final
  * event, or its body ends; the events stay in `ahead` for the stream's loop.
- * Rejects when the connection breaks first.
+ * Rejects with a `ConnectionError` (the stream reconnects) when the
+ * connection breaks first or is not live within `limitMs` (0: no limit).
  */
-export async function readAhead(reading: Reading): Promise<Reading> {
-  for (;;) {
-    const next = await reading.chunks.next();
-    if (next.done === true) return reading;
-    const events = reading.decoder.push(next.value);
-    reading.ahead.push(...events);
-    if (events.some((event) => event.event === 'ready' || FINAL_EVENTS.has(event.event))) return reading;
+export async function readAhead(reading: Reading, limitMs: number, clock: Clock, what: string): Promise<Reading> {
+  const timer = limitMs > 0 ? clock.setTimeout(() => reading.connection.abort(), limitMs) : undefined;
+  try {
+    for (;;) {
+      const next = await reading.chunks.next();
+      if (next.done === true) return reading;
+      const events = reading.decoder.push(next.value);
+      reading.ahead.push(...events);
+      if (events.some((event) => event.event === 'ready' || FINAL_EVENTS.has(event.event))) return reading;
+    }
+  } catch (cause) {
+    reading.answer.body.destroy();
+    const late = limitMs > 0 ? `, or was not live within ${limitMs} ms` : '';
+    throw new ConnectionError(`${what}: the connection opened when the server handed the stream over broke${late}; reconnecting.`, { cause });
+  } finally {
+    clock.clearTimeout(timer);
   }
 }

@@ -210,7 +210,8 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
    */
   #handOver(current: Reading, switched: () => void): Promise<Reading> {
     this.#options.onLifecycle?.({ type: 'handover', connection: current.number });
-    const successor = this.#open().then(readAhead);
+    const { readyTimeoutMs = 0, idleTimeoutMs = 45_000 } = this.#options;
+    const successor = this.#open().then((next) => readAhead(next, readyTimeoutMs > 0 ? readyTimeoutMs : idleTimeoutMs, this.#clock, `The stream of inbox ${this.inboxId}`));
     successor.then(
       () => {
         switched();

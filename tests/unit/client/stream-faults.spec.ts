@@ -234,6 +234,13 @@ test('a stream can be iterated only once', async () => {
 // once, reads it up to its `ready` while the first still delivers, and only then leaves the first.
 const handover = 'retry: 20\n\nevent: handover\ndata: {}\n\n';
 
+/** The first connection of a hand-over: live at seq 0, message 1, then `handover`; it ends once `until` resolves. */
+async function handedOver(res: ServerResponse, until: Promise<void>): Promise<void> {
+  res.write('retry: 2000\n\n' + ready(0) + message(1) + handover);
+  await until;
+  res.end();
+}
+
 /** A lifecycle event in a few words: `handover 1`, `dropped 1, again in 0 ms`. */
 function told(event: StreamLifecycleEvent): string {
   if (event.type === 'unavailable') return 'unavailable';
@@ -282,12 +289,7 @@ test('when the handed-over connection ends before the next is live, the stream s
   const { server, client } = await setup(async (req, res, i) => {
     sse(res);
     res.flushHeaders();
-    if (i === 0) {
-      res.write('retry: 2000\n\n' + ready(0) + message(1) + handover);
-      await secondConnected.promise;
-      res.end();
-      return;
-    }
+    if (i === 0) return handedOver(res, secondConnected.promise);
     await firstDropped.promise;
     res.end(ready(1) + message(2) + deleted);
   });
@@ -327,4 +329,26 @@ test('a next connection that fails is left until the handed-over one ends; the s
   expect(await collect(stream)).toEqual(['ready', 'message 1', 'message 2', 'ready', 'message 3', 'inbox.deleted']);
   expect(lifecycle.map(told)).toEqual(['connected 1', 'ready 1 at 0', 'handover 1', 'dropped 1, again in 0 ms', 'connected 2', 'ready 2 at 2']);
   expect(server.requests.map((r) => r.headers['last-event-id'])).toEqual([undefined, '1', '2']);
+});
+
+test('a next connection that never gets live is given up after readyTimeoutMs, and the stream reconnects', async () => {
+  const secondConnected = signal();
+  const { server, client } = await setup(async (req, res, i) => {
+    sse(res);
+    res.flushHeaders();
+    if (i === 0) return handedOver(res, secondConnected.promise);
+    // The second connection sends its headers and nothing more (a proxy that buffers it, say).
+    if (i === 2) res.end(ready(1) + message(2) + deleted);
+  });
+  const lifecycle: StreamLifecycleEvent[] = [];
+  const stream = client.inboxes.stream('i1', {
+    readyTimeoutMs: 300,
+    onLifecycle: (event) => {
+      lifecycle.push(event);
+      if (event.type === 'connected' && event.connection === 2) secondConnected.fire();
+    },
+  });
+  expect(await collect(stream)).toEqual(['ready', 'message 1', 'ready', 'message 2', 'inbox.deleted']);
+  expect(lifecycle.map(told)).toEqual(['connected 1', 'ready 1 at 0', 'handover 1', 'connected 2', 'dropped 1, again in 0 ms', 'connected 3', 'ready 3 at 1']);
+  expect(server.requests.map((r) => r.headers['last-event-id'])).toEqual([undefined, '1', '1']);
 });
