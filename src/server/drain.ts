@@ -1,8 +1,11 @@
 /**
  * The drain of a node (SIGTERM under `inboxkit serve`): readiness fails
  * first; after the notice (the time a balancer needs to notice) event
- * streams are handed over (told `retry: 20` and ended, so their clients
- * resume on another node from `Last-Event-ID` at once), new SMTP sessions
+ * streams are handed over (told `retry: 20` and `event: handover`, and ended
+ * once their clients left or after {@link HANDOVER_GRACE_MS}: inboxkit's
+ * clients open their next connection through the balancer at once and
+ * leave this one once the next is live, others resume from `Last-Event-ID`
+ * when it ends), new SMTP sessions
  * are answered 421 while the transactions in flight finish, new app requests
  * are answered 503 while those in flight finish; `/livez`, `/readyz` and
  * `/metrics` answer to the end. Once nothing is left (or at the drain
@@ -24,6 +27,14 @@ import type { SmtpIntake } from './smtp/intake.ts';
 
 /** The `retry:` (ms) a handed-over stream is told: its client reconnects at once, through the balancer, to another node. */
 export const HANDOVER_RETRY_MS = 20;
+
+/**
+ * How long a handed-over stream still delivers after its `event: handover`:
+ * the time its client has to open its next connection (through the
+ * balancer, on another node, with the replay from `Last-Event-ID`) before
+ * this one ends, so a reconnection slowed by load costs the stream no events.
+ */
+export const HANDOVER_GRACE_MS = 2000;
 
 /** What a drain works on. */
 export interface DrainParts {
@@ -68,8 +79,8 @@ export function createDrain(parts: DrainParts): Drain {
     await sleep(Math.min(parts.noticeMs, parts.timeoutMs));
     refusing = true;
     let handedOverStreams = 0;
-    const handOver = () => void (handedOverStreams += parts.streams.handOver(HANDOVER_RETRY_MS));
-    const [, left] = await Promise.all([parts.smtp.drain(Math.max(0, deadline - Date.now())), finishHttp(parts.http, deadline, handOver)]);
+    const handOver = () => void (handedOverStreams += parts.streams.handOver(HANDOVER_RETRY_MS, HANDOVER_GRACE_MS));
+    const [, left] = await Promise.all([parts.smtp.drain(Math.max(0, deadline - Date.now())), finishHttp(parts.http, deadline, handOver, HANDOVER_GRACE_MS)]);
     const cutSmtpSessions = parts.smtp.cut();
     const report = { seconds: (Date.now() - started) / 1000, handedOverStreams, cutSmtpSessions, cutHttpRequests: left };
     parts.metrics.drained(report);

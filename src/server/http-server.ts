@@ -148,18 +148,19 @@ export function createHttpServer(fetch: (req: Request, env: unknown) => unknown,
  * The HTTP side of a drain, with the server still listening (the operator's
  * endpoints answer to the end, and the front handler answers new app
  * requests 503): closes idle keep-alive connections, hands event streams
- * over (`handOver`: each is told a short `retry:` and ends after what is
- * queued; one opened meanwhile is handed over too, and one still open a
- * second later is cut), and lets the app's requests in flight finish until
- * `deadline` (epoch ms). Resolves with how many app requests were still in
- * flight then (the caller cuts them by closing the server).
+ * over (`handOver`: each is told to reconnect and ends within `streamGraceMs`
+ * or as soon as its client leaves; one opened meanwhile is handed over too,
+ * and one still open a second after its grace is cut), and lets the app's
+ * requests in flight finish until `deadline` (epoch ms). Resolves with how
+ * many app requests were still in flight then (the caller cuts them by
+ * closing the server).
  */
-export async function finishHttp(server: Server, deadline: number, handOver: () => void): Promise<number> {
+export async function finishHttp(server: Server, deadline: number, handOver: () => void, streamGraceMs = 0): Promise<number> {
   const inFlight = inFlightOf.get(server);
   server.closeIdleConnections();
   handOver();
   if (!inFlight) return 0;
-  const streamsCutAt = Math.min(deadline, Date.now() + 1000);
+  const streamsCutAt = Math.min(deadline, Date.now() + streamGraceMs + 1000);
   const open = () => [...inFlight.responses].filter((r) => !inFlight.operator.has(r));
   const requests = () => open().filter((r) => !inFlight.streams.has(r));
   while (open().length > 0 && Date.now() < deadline) {

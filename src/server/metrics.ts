@@ -10,6 +10,9 @@
 import { readFileSync } from 'node:fs';
 import type * as PromClientModule from 'prom-client';
 import { PROVIDER_IDS } from '../wire/providers.ts';
+import type { StoredCounts } from './storage/contract/types.ts';
+import { cachedStoredCounts } from './stored-counts.ts';
+import { COUNTED_METHODS } from './http/observe.ts';
 
 type PromClient = typeof PromClientModule;
 
@@ -37,6 +40,13 @@ export const SMTP_EVENTS = ['session', 'starttls', 'auth_succeeded', 'auth_faile
 export const STREAM_HAPPENINGS = ['opened', 'resumed', 'event', 'slow_client_dropped', 'handed_over'] as const;
 /** What a drain cut, counted by `inboxkit_drain_cut_total`. */
 export const DRAIN_CUTS = ['smtp_sessions', 'http_requests'] as const;
+/** The `status` of `inboxkit_http_requests_total`: the class of the answer's status code. */
+export const HTTP_STATUS_CLASSES = ['2xx', '3xx', '4xx', '5xx'] as const;
+
+/** The class of a status code (`404` → `4xx`; a 1xx, never answered by the app, counts as `2xx`). */
+export function statusClass(status: number): (typeof HTTP_STATUS_CLASSES)[number] {
+  return status >= 500 ? '5xx' : status >= 400 ? '4xx' : status >= 300 ? '3xx' : '2xx';
+}
 
 /** What a drain did (see `drain.ts`). */
 export interface DrainFigures {
@@ -65,6 +75,12 @@ export interface ServiceMetrics {
   smtpBytes(bytes: number): void;
   /** An app request answered: its route pattern (`/api/v1/inboxes/:id`, `unmatched`), method and status. */
   http(route: string, method: string, status: number, seconds: number): void;
+  /**
+   * The app's route table (each route's method and pattern): every route's
+   * request series exist at zero from then on, for each status class, and
+   * `unmatched` for each method.
+   */
+  routes(table: ReadonlyArray<{ method: string; path: string }>): void;
   /** Something happened to event streams (`count` of them). */
   stream(what: (typeof STREAM_HAPPENINGS)[number], count: number): void;
   /** Whether the node is draining. */
@@ -90,6 +106,8 @@ export interface ServiceMetrics {
 export interface MetricsGauges {
   openStreams(): number;
   openSmtpSessions(): number;
+  /** What the store holds (read at most every 30 s: `stored-counts.ts`); absent, its gauges are not exposed. */
+  stored?: () => Promise<StoredCounts>;
   /**
    * The PostgreSQL side (absent on SQLite: its series are not exposed): the
    * pool's connections and whether the `LISTEN` connection is up.
@@ -109,6 +127,7 @@ export function noMetrics(): ServiceMetrics {
     smtp() {},
     smtpBytes() {},
     http() {},
+    routes() {},
     stream() {},
     setDraining() {},
     drained() {},
@@ -166,7 +185,7 @@ function serviceSeries(prom: PromClient, registry: PromClientModule.Registry, ga
     dbErrors: counter(prom, registry, 'inboxkit_database_errors_total', 'Database failures seen by this node, by where.', { name: 'source', values: DATABASE_ERROR_SOURCES }),
     smtp: counter(prom, registry, 'inboxkit_smtp_events_total', 'SMTP sessions opened, STARTTLS done and AUTH results on this node, by event.', { name: 'event', values: SMTP_EVENTS }),
     smtpBytes: counter(prom, registry, 'inboxkit_smtp_received_bytes_total', 'Bytes of message data (DATA) received by the SMTP intake of this node.'),
-    httpRequests: new prom.Counter({ name: 'inboxkit_http_requests_total', help: 'API and viewer requests answered by this node, by route pattern, method and status (not /livez, /readyz, /metrics).', labelNames: ['route', 'method', 'status'], registers: [registry] }),
+    httpRequests: new prom.Counter({ name: 'inboxkit_http_requests_total', help: 'API and viewer requests answered by this node, by route pattern, method and status class (2xx, 3xx, 4xx, 5xx; not /livez, /readyz, /metrics).', labelNames: ['route', 'method', 'status'], registers: [registry] }),
     httpSeconds: new prom.Histogram({
       name: 'inboxkit_http_request_duration_seconds',
       help: 'Time to the response head of API and viewer requests on this node, by route pattern and method (an event stream: until it opened).',
@@ -182,6 +201,22 @@ function serviceSeries(prom: PromClient, registry: PromClientModule.Registry, ga
     retained: counter(prom, registry, 'inboxkit_retention_messages_deleted_total', 'Messages past their retention (--message-ttl) deleted by the expiry sweeps of this node.'),
     sweepSeconds: new prom.Histogram({ name: 'inboxkit_sweep_duration_seconds', help: 'How long each expiry sweep of this node took.', buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30], registers: [registry] }),
   };
+}
+
+/** The gauges of what the store holds: one cached read of the store serves the three (`stored-counts.ts`). */
+function storedSeries(prom: PromClient, registry: PromClientModule.Registry, read: NonNullable<MetricsGauges['stored']>): void {
+  const counts = cachedStoredCounts(read);
+  const what = { inboxes: 'Email inboxes', phones: 'Phones (inboxes whose address is an E.164 number)', messages: 'Messages (emails and SMS)' } as const;
+  for (const key of ['inboxes', 'phones', 'messages'] as const) {
+    new prom.Gauge({
+      name: `inboxkit_stored_${key}`,
+      help: `${what[key]} stored in the database this node uses, expired ones not yet swept included; read at most every 30 s.`,
+      registers: [registry],
+      async collect() {
+        this.set((await counts())?.[key] ?? 0);
+      },
+    });
+  }
 }
 
 /** The PostgreSQL gauges, read at each scrape: only on a node with a PostgreSQL store. */
@@ -223,6 +258,7 @@ export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetri
   prom.collectDefaultMetrics({ register: registry });
   const s = serviceSeries(prom, registry, gauges);
   if (gauges.database) databaseSeries(prom, registry, gauges.database);
+  if (gauges.stored) storedSeries(prom, registry, gauges.stored);
   s.draining.set(0);
   s.drainSeconds.set(0);
   // When a count last changed, and when the last two scrapes began (performance.now()).
@@ -243,9 +279,16 @@ export async function createMetrics(gauges: MetricsGauges): Promise<ServiceMetri
     smtp: count((event) => s.smtp.inc({ event })),
     smtpBytes: count((bytes) => s.smtpBytes.inc(bytes)),
     http: count((route, method, status, seconds) => {
-      s.httpRequests.inc({ route, method, status: String(status) });
+      s.httpRequests.inc({ route, method, status: statusClass(status) });
       s.httpSeconds.observe({ route, method }, seconds);
     }),
+    routes: (table) => {
+      const known = [...new Set(table.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`))].map((key) => key.split(' ') as [string, string]);
+      for (const [method, route] of [...known, ...[...COUNTED_METHODS, 'other'].map((method) => [method, 'unmatched'] as const)]) {
+        for (const status of HTTP_STATUS_CLASSES) s.httpRequests.inc({ route, method, status }, 0);
+        if (route !== 'unmatched') s.httpSeconds.zero({ route, method });
+      }
+    },
     stream: count((what, n) => s.streams.inc({ what }, n)),
     swept: count((expiredInboxes, retainedMessages, seconds) => {
       s.expired.inc(expiredInboxes);

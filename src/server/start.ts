@@ -29,7 +29,7 @@ import { startSmtpIntake } from './smtp/intake.ts';
 import type { SmtpIntake } from './smtp/intake.ts';
 import { makeSelfSigned } from './smtp/self-signed.ts';
 import { redactUrl } from './storage/postgres/url.ts';
-import type { Store } from './storage/contract/types.ts';
+import type { Store, StoredCounts } from './storage/contract/types.ts';
 import { apiKeyExists, checkOperatorToken, isPostgresStore, openMailParts, openStore, seedApiKeys, warmUp } from './startup.ts';
 
 /** Options of {@link startServer}: the configuration, plus what to inject. */
@@ -108,8 +108,9 @@ export interface RunningServer {
   sweepExpired(): Promise<string[]>;
   /**
    * Drains, then closes: readiness (`/readyz`) fails at once; after
-   * `drainNoticeMs` event streams are handed over (`retry: 20`, then ended:
-   * clients resume elsewhere from `Last-Event-ID`), new SMTP sessions get 421
+   * `drainNoticeMs` event streams are handed over (`retry: 20` and
+   * `event: handover`, ended once their clients left or 2 s later: clients
+   * resume elsewhere from `Last-Event-ID`), new SMTP sessions get 421
    * and new API requests 503 while those in flight finish, and the last
    * counts are scraped; all within `drainTimeoutMs`, what is left then is
    * cut. Idempotent.
@@ -170,6 +171,7 @@ async function serve(ctx: ServerContext, options: StartServerOptions, metrics: S
     ...(options.viewerAssetsDir !== undefined ? { viewerAssetsDir: options.viewerAssetsDir } : {}),
     ...(options.mounts ? { mounts: options.mounts, selfApiUrl: () => selfApiUrl } : {}),
   });
+  metrics.routes(app.routes);
   let drain: Drain | null = null;
   ctx.liveStreams.observe(metrics.stream);
   const hooks = {
@@ -247,10 +249,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   checkOperatorToken(options.operatorToken, resolved.http.host);
   const logger = loggerOf(options);
   // Late-bound: the gauges read the parts started below.
-  const gauges = { openStreams: () => 0, openSmtpSessions: () => 0, database: databaseGauges(null, undefined) };
+  const gauges = { openStreams: () => 0, openSmtpSessions: () => 0, database: databaseGauges(null, undefined), stored: (): Promise<StoredCounts> => Promise.reject(new Error('not started')) };
   const onPostgres = Boolean(resolved.databaseUrl) || (options.store !== undefined && isPostgresStore(options.store));
   const metrics = resolved.operations.metrics
-    ? await createMetrics({ openStreams: () => gauges.openStreams(), openSmtpSessions: () => gauges.openSmtpSessions(), ...(onPostgres ? { database: () => gauges.database() } : {}) })
+    ? await createMetrics({
+        openStreams: () => gauges.openStreams(),
+        openSmtpSessions: () => gauges.openSmtpSessions(),
+        stored: () => gauges.stored(),
+        ...(onPostgres ? { database: () => gauges.database() } : {}),
+      })
     : noMetrics();
   const clock = options.now ? { now: options.now } : {};
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -284,6 +291,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     gauges.openStreams = () => ctx.streamCaps.open();
     gauges.openSmtpSessions = () => served.smtp.openSessions();
     gauges.database = databaseGauges(store, bus);
+    gauges.stored = () => store.storedCounts();
     const sweeper = startSweeper(ctx, metrics);
     cleanups.push(() => sweeper.stop());
     await warm;

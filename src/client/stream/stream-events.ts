@@ -67,12 +67,16 @@ export type StreamState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'una
  * `StreamOptions.onLifecycle` as it happens:
  * - `connected`: a connection's headers are in (`connection` counts from 1);
  * - `ready`: that connection sent `ready` (the replay is done, the stream is live);
+ * - `handover`: the server hands connection `connection` over (it drains): the next
+ *   connection is opened now, and the stream switches to it once it is live, while
+ *   this one still delivers (no `dropped` unless this one ends first);
  * - `dropped`: the connection broke or ended; the stream reconnects after `reconnectInMs`;
  * - `unavailable`: the stream gives up; the loop throws `error` next.
  */
 export type StreamLifecycleEvent =
   | { type: 'connected'; connection: number }
   | { type: 'ready'; connection: number; lastSeq: number }
+  | { type: 'handover'; connection: number }
   | { type: 'dropped'; connection: number; reconnectInMs: number }
   | { type: 'unavailable'; error: unknown };
 
@@ -114,7 +118,7 @@ export interface StreamOptions {
    */
   idleTimeoutMs?: number;
   /**
-   * Called on every {@link StreamLifecycleEvent} (connected, ready, dropped, unavailable), so a
+   * Called on every {@link StreamLifecycleEvent} (connected, ready, handover, dropped, unavailable), so a
    * caller can tell a live stream from one that keeps reconnecting without polling its state.
    * It runs inside the stream's loop: keep it short, and do not throw.
    */

@@ -9,13 +9,14 @@ import type { RateLimit, ResponseInfo } from '../core/types.ts';
 import { systemClock } from '../internal/clock.ts';
 import type { Clock } from '../internal/clock.ts';
 import { LooseMessage, LooseMessageSummary, LooseStreamAccessRevoked, LooseStreamInboxGone, LooseStreamReady } from '../internal/schemas.ts';
-import { createSseDecoder } from '../internal/sse.ts';
 import type { SseEvent } from '../internal/sse.ts';
 import { path } from '../internal/path.ts';
 import { abortErrorFor, sleep } from '../internal/sleep.ts';
 import { excerpt } from '../internal/transport.ts';
 import type { StreamingAnswer, Transport } from '../internal/transport.ts';
 
+import { HANDOVER_EVENT, readAhead, readingOf } from './reading.ts';
+import type { Reading } from './reading.ts';
 import type { InboxEvent, StreamOptions, StreamState } from './stream-events.ts';
 
 export type {
@@ -144,33 +145,35 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
     let retryMs = this.#options.reconnectDelayMs ?? DEFAULT_RECONNECT_MS;
     let failures = 0;
     let drops = 0;
+    /** The next connection, opened when the server handed this one over, read ahead up to its `ready`. */
+    let next: Promise<Reading> | null = null;
     this.#state = 'connecting';
     try {
       for (;;) {
         if (this.#stopped()) return;
-        const connection = new AbortController();
         let failure: unknown;
         try {
-          const answer = await this.#connect(AbortSignal.any([this.#closer.signal, connection.signal]));
+          const reading = await (next ?? this.#open());
+          next = null;
           failures = 0;
-          this.#connections++;
-          this.#response = answer.info;
-          this.#options.onLifecycle?.({ type: 'connected', connection: this.#connections });
-          const outcome = yield* this.#read(answer, connection);
+          const outcome = yield* this.#read(reading, (successor) => (next = successor));
           if (this.#options.reconnectDelayMs === undefined && outcome.retry !== null) retryMs = outcome.retry;
           if (outcome.kind === 'final' || this.#stopped()) return;
+          if (outcome.kind === 'handed-over') continue;
           if (outcome.kind === 'dropped') {
             drops++;
             if (drops > maxDrops) this.#giveUp(new InboxkitError(`The stream of inbox ${this.inboxId} dropped ${drops} times; giving up (maxDrops ${maxDrops}).`));
             this.#state = 'reconnecting';
-            this.#options.onLifecycle?.({ type: 'dropped', connection: this.#connections, reconnectInMs: retryMs });
-            if (!(await this.#pause(retryMs))) return;
+            // A hand-over's next connection is already on its way: no wait before it.
+            this.#options.onLifecycle?.({ type: 'dropped', connection: reading.number, reconnectInMs: next ? 0 : retryMs });
+            if (next === null && !(await this.#pause(retryMs))) return;
             continue;
           }
           failure = new InboxkitError(
             `The stream of inbox ${this.inboxId} sent no "ready" event within ${this.#options.readyTimeoutMs} ms of connecting (a proxy that buffers text/event-stream?).`,
           );
         } catch (err) {
+          next = null;
           if (this.#stopped() || this.state === 'unavailable') throw err;
           failure = err;
         }
@@ -190,6 +193,36 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
     }
   }
 
+  /** Opens a connection (resending `Last-Event-ID`): its headers are in, its body not read yet. */
+  async #open(): Promise<Reading> {
+    const connection = new AbortController();
+    const answer = await this.#connect(AbortSignal.any([this.#closer.signal, connection.signal]));
+    this.#connections++;
+    this.#options.onLifecycle?.({ type: 'connected', connection: this.#connections });
+    return readingOf(this.#connections, answer, connection);
+  }
+
+  /**
+   * The server hands the connection over (it drains): opens the next one now
+   * and reads it ahead up to its `ready`, while this one still delivers; once
+   * the next is live, this one is closed (`switched`) and the loop goes on
+   * with the next, which starts with what it read ahead.
+   */
+  #handOver(current: Reading, switched: () => void): Promise<Reading> {
+    this.#options.onLifecycle?.({ type: 'handover', connection: current.number });
+    const { readyTimeoutMs = 0, idleTimeoutMs = 45_000 } = this.#options;
+    const successor = this.#open().then((next) => readAhead(next, readyTimeoutMs > 0 ? readyTimeoutMs : idleTimeoutMs, this.#clock, `The stream of inbox ${this.inboxId}`));
+    successor.then(
+      () => {
+        switched();
+        current.connection.abort();
+      },
+      // A next connection that failed is left to the loop: it sees the error once this connection ends.
+      () => undefined,
+    );
+    return successor;
+  }
+
   /** Marks the stream unavailable, says so, and throws `error`. */
   #giveUp(error: unknown): never {
     this.#state = 'unavailable';
@@ -200,13 +233,20 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
   /**
    * Reads one connection until it ends: `final` after a final event or a
    * close, `dropped` when it broke or ended, `not-ready` when it sent no
-   * `ready` within `readyTimeoutMs`.
+   * `ready` within `readyTimeoutMs`, `handed-over` once the next connection
+   * a `handover` event opened is live (given to `onSuccessor` at once).
    */
-  async *#read(answer: StreamingAnswer, connection: AbortController): AsyncGenerator<InboxEvent, { kind: 'final' | 'dropped' | 'not-ready'; retry: number | null }, undefined> {
+  async *#read(
+    reading: Reading,
+    onSuccessor: (next: Promise<Reading>) => void,
+  ): AsyncGenerator<InboxEvent, { kind: 'final' | 'dropped' | 'not-ready' | 'handed-over'; retry: number | null }, undefined> {
+    const { answer, connection, decoder } = reading;
+    this.#response = answer.info;
     const idleMs = this.#options.idleTimeoutMs ?? 45_000;
     const readyMs = this.#options.readyTimeoutMs ?? 0;
-    const decoder = createSseDecoder();
     let notReady = false;
+    let handedOver = false;
+    let successor = false;
     let readyTimer: unknown =
       readyMs > 0
         ? this.#clock.setTimeout(() => {
@@ -222,33 +262,41 @@ export class InboxStream implements AsyncIterable<InboxEvent> {
     };
     try {
       armIdle();
-      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-        armIdle();
-        for (const raw of decoder.push(chunk)) {
+      for (let raws = reading.ahead.splice(0); ; ) {
+        for (const raw of raws) {
+          if (raw.event === HANDOVER_EVENT && !successor) {
+            successor = true;
+            onSuccessor(this.#handOver(reading, () => (handedOver = true)));
+            continue;
+          }
           const event = this.#interpret(raw, answer);
           if (event === null) continue;
           if (event.type === 'ready') {
             this.#clock.clearTimeout(readyTimer);
             readyTimer = undefined;
             this.#state = 'live';
-            this.#options.onLifecycle?.({ type: 'ready', connection: this.#connections, lastSeq: event.lastSeq });
+            this.#options.onLifecycle?.({ type: 'ready', connection: reading.number, lastSeq: event.lastSeq });
           }
           const final = event.type === 'inbox.deleted' || event.type === 'inbox.expired' || event.type === 'access.revoked';
           if (final) this.#state = 'ended';
           yield event;
           if (final) return { kind: 'final', retry: decoder.retry };
         }
+        const chunk = await reading.chunks.next();
+        if (chunk.done === true) break;
+        armIdle();
+        raws = decoder.push(chunk.value);
       }
     } catch (err) {
       if (this.#stopped()) return { kind: 'final', retry: decoder.retry };
-      if (err instanceof InboxkitError) throw err;
-      // Anything else is the connection breaking: the caller reconnects.
+      if (err instanceof InboxkitError && !handedOver) throw err;
+      // Anything else is the connection breaking (or closed for the next one): the caller goes on.
     } finally {
       this.#clock.clearTimeout(idle);
       this.#clock.clearTimeout(readyTimer);
       answer.body.destroy();
     }
-    return { kind: notReady ? 'not-ready' : 'dropped', retry: decoder.retry };
+    return { kind: handedOver ? 'handed-over' : notReady ? 'not-ready' : 'dropped', retry: decoder.retry };
   }
 
   /** Waits before a reconnection; false when the stream was closed meanwhile. */

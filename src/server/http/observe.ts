@@ -13,7 +13,8 @@ import { matchedRoutes } from 'hono/route';
 export type RequestObserver = (route: string, method: string, status: number, seconds: number) => void;
 
 /** Methods counted by name; any other is counted as `other` (a bound on the label's values). */
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+export const COUNTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const METHODS = new Set(COUNTED_METHODS);
 
 /** The middleware; put it first, so that it times every other step. */
 export function observeRequests(observe: RequestObserver): MiddlewareHandler {

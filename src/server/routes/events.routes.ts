@@ -22,6 +22,7 @@ export const eventsRoute = createRoute({
     'There is no replay: after a reconnect, list the inboxes again (`GET /inboxes`). With an inbox token, only that inbox; with an API key or session, the user\'s inboxes; with the operator token, every inbox.',
     'When the credential stops holding (signed out, revoked, expired), the stream ends with `event: access.revoked`, data `{ reason }` as for an inbox stream; opened with an inbox token, it ends with `inbox.deleted` or `inbox.expired` when that inbox goes (at the moment its `expiresAt` passes, not at the next sweep).',
     'A client that reads too slowly is disconnected. `HEAD` answers the headers of the stream (200, `text/event-stream`) with no body and opens nothing.',
+    'A node that drains sends `retry: 20` and `event: handover` (data `{}`), delivers for up to 2 s more, then closes, as on an inbox stream.',
   ].join(' '),
   'x-inboxkit-extension': true,
   security: [...securityOf.required],

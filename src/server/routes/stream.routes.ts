@@ -25,6 +25,7 @@ export const streamRoute = createRoute({
     '`session_signed_out` (`DELETE /me/session`), `session_revoked` (its connect code was replayed), `session_expired`, `api_key_revoked` (`DELETE /me/api-key`, or `inboxkit keys revoke` on the database, noticed by the next ping).',
     'No `message` event is sent after it; reconnecting with that credential is a 401. Unknown event names are to be ignored.',
     'A client that reads too slowly is disconnected and resumes with Last-Event-ID. `HEAD` answers the headers of the stream (200, `text/event-stream`) with no body and opens nothing.',
+    'Extension: a node that drains sends `retry: 20` and `event: handover` (data `{}`), delivers for up to 2 s more, then closes; a client may open its next connection at once and leave this one once the next is `ready`.',
     'Extension: with `include=message` each message event carries the whole message, the same object as `GET /messages/{id}` (sanitized HTML, text, headers, attachment metadata),',
     'when its JSON is at most 1 MiB; a larger one is sent as its summary. Replay sends the same shape. Clients tell the two apart by the presence of `headers`.',
   ].join(' '),

@@ -144,6 +144,7 @@ export class SseConnection {
   readonly #ping: unknown;
   #deadline: unknown = null;
   #deadlineArmed = false;
+  #handOverTimer: unknown = null;
   readonly #options: ConnectionOptions;
   readonly #timers: ConnectionTimers;
 
@@ -244,16 +245,22 @@ export class SseConnection {
   }
 
   /**
-   * Hands the stream over to another node (a drain): tells the client to
-   * reconnect after `retryMs` (instead of the 2 s given at the start), and
-   * ends the stream cleanly after what is queued, so the client resumes
-   * through the balancer from its `Last-Event-ID` at once.
+   * Hands the stream over to another node (a drain): `retry: <retryMs>` and
+   * `event: handover`, then it still delivers for up to `graceMs` and ends
+   * cleanly. inboxkit's client opens its next connection on the event and
+   * leaves this one once the next is live (never without a live one); any
+   * other client ignores the event and reconnects `retryMs` after the end.
    */
-  handOver(retryMs: number): void {
+  handOver(retryMs: number, graceMs: number): void {
     if (this.#closed) return;
-    this.write(`retry: ${Math.max(0, Math.round(retryMs))}\n\n`);
-    this.#cleanup();
-    this.#controller.close();
+    // One frame starting with `retry:`: the hand-over is not counted as an event sent.
+    this.write(`retry: ${Math.max(0, Math.round(retryMs))}\n\n${formatEvent('handover', {})}`);
+    const end = () => {
+      if (this.#closed) return;
+      this.#cleanup();
+      this.#controller.close();
+    };
+    this.#handOverTimer = this.#timers.setTimeout(end, Math.max(0, graceMs));
   }
 
   /**
@@ -297,7 +304,7 @@ export class SseConnection {
       result.then(
         () => {
           this.#busy = false;
-          this.#afterTask();
+          this.#checkOverflow();
           this.#drain();
         },
         (error: unknown) => {
@@ -307,7 +314,7 @@ export class SseConnection {
       );
       return;
     }
-    this.#afterTask();
+    this.#checkOverflow();
   }
 
   #drain(): void {
@@ -346,11 +353,7 @@ export class SseConnection {
     }, delay);
   }
 
-  /** After a task: a queue past the bound means the client is too slow. */
-  #afterTask(): void {
-    this.#checkOverflow();
-  }
-
+  /** After a task or a ping: a queue past the bound means the client is too slow. */
   #checkOverflow(): void {
     if (this.#closed || this.#queued() <= this.#bound) return;
     this.#options.note?.('slow_client_dropped');
@@ -387,6 +390,8 @@ export class SseConnection {
     this.#timers.clearInterval(this.#ping);
     if (this.#deadline !== null) this.#timers.clearTimeout(this.#deadline);
     this.#deadline = null;
+    if (this.#handOverTimer !== null) this.#timers.clearTimeout(this.#handOverTimer);
+    this.#handOverTimer = null;
     this.#stopDrain();
     this.#wakeRoom();
     this.#options.onClose?.();

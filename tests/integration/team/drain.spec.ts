@@ -44,7 +44,29 @@ function slowPost(url: string): { finish: () => Promise<number> } {
 
 const probe = async (url: string) => (await fetch(url)).status;
 
-test('on SIGTERM readiness fails first, new SMTP sessions get 421 and new API requests 503 while the one in flight is stored, the stream is told to reconnect at once, probes and metrics answer to the end, the request in flight is answered, and the process exits 0', { tag: '@heavy' }, async () => {
+/** A body read as it comes: `until(text)` resolves with everything read once it contains `text`; `rest()` with everything once it ends. */
+function bodyReader(res: Response): { until: (text: string) => Promise<string>; rest: () => Promise<string> } {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let read = '';
+  const more = async () => {
+    const { value, done } = await reader.read();
+    if (value) read += decoder.decode(value, { stream: true });
+    return !done;
+  };
+  return {
+    until: async (text) => {
+      while (!read.includes(text)) if (!(await more())) throw new Error(`the body ended without ${JSON.stringify(text)}: ${JSON.stringify(read)}`);
+      return read;
+    },
+    rest: async () => {
+      while (await more());
+      return read;
+    },
+  };
+}
+
+test('on SIGTERM readiness fails first, the stream is handed over and still delivers the message stored meanwhile, new SMTP sessions get 421 and new API requests 503 while the one in flight is stored, probes and metrics answer to the end, the request in flight is answered, and the process exits 0', { tag: '@heavy' }, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'inboxkit-drain-'));
   let child: ChildProcess | undefined;
   try {
@@ -57,7 +79,8 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 and new API re
     // In flight when the signal comes: a stream, an SMTP transaction, an HTTP request.
     const stream = await fetch(`${apiUrl}/inboxes/${inbox.id}/stream`, { headers: { accept: 'text/event-stream', 'x-inbox-token': inbox.token } });
     expect(stream.status).toBe(200);
-    const streamText = stream.text();
+    const streamBody = bodyReader(stream);
+    await streamBody.until('event: ready');
     const smtp = await RawSmtp.connect(smtpPort);
     await smtp.hello();
     expect((await smtp.command('MAIL FROM:<app@example.test>')).code).toBe(250);
@@ -68,6 +91,18 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 and new API re
     child!.kill('SIGTERM');
     await expect.poll(() => probe(`${url}/readyz`)).toBe(503);
     expect(await probe(`${url}/livez`)).toBe(200);
+
+    // Once the notice is over the stream is handed over: told to reconnect at once (retry: 20, and
+    // event: handover, on which inboxkit's client opens its next connection), and it still delivers:
+    // the transaction begun before the drain finishes now, and its message comes on this stream.
+    expect(await streamBody.until('event: handover')).toMatch(/retry: 20\n\nevent: handover\ndata: \{\}\n\n$/);
+    expect((await smtp.command('DATA')).code).toBe(354);
+    smtp.write(dataOf(rawMessage({ to: inbox.address, subject: 'sent while draining' })));
+    expect((await smtp.reply()).code).toBe(250);
+    // Then it ends cleanly by itself (this client never leaves: it knows nothing of the hand-over).
+    expect(await streamBody.rest()).toMatch(/event: handover\ndata: \{\}\n\nevent: message\nid: 1\ndata: \{[^\n]*"subject":"sent while draining"[^\n]*\}\n\n$/);
+    const next = await smtp.command('MAIL FROM:<app@example.test>');
+    expect(next.code).toBe(421);
 
     // Once the notice is over, a new session is refused, saying why.
     await expect
@@ -90,16 +125,6 @@ test('on SIGTERM readiness fails first, new SMTP sessions get 421 and new API re
     // The same request through the balancer (--trust-proxy, X-Forwarded-For) is closed unanswered: HAProxy sends it to another node.
     await expect(fetch(`${apiUrl}/inboxes`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '127.0.0.9' }, body: '{}' })).rejects.toThrow();
 
-    // The transaction begun before the drain ends normally, then the session is told 421.
-    expect((await smtp.command('DATA')).code).toBe(354);
-    smtp.write(dataOf(rawMessage({ to: inbox.address, subject: 'sent while draining' })));
-    const stored = await smtp.reply();
-    expect(stored.code).toBe(250);
-    const next = await smtp.command('MAIL FROM:<app@example.test>');
-    expect(next.code).toBe(421);
-
-    // The stream was handed over: told to reconnect at once (retry: 20), then ended cleanly.
-    expect(await streamText).toMatch(/retry: 20\n\n$/);
     expect(await post.finish()).toBe(200);
     expect(await exited).toBe(0);
 

@@ -6,7 +6,7 @@
  * is in the table; prom-client's own process metrics keep their usual names.
  */
 import { readFileSync } from 'node:fs';
-import { expect, startHarness, test } from '../adversarial/helpers.ts';
+import { expect, rawMessage, sendRaw, startHarness, test } from '../adversarial/helpers.ts';
 
 const GUIDE = readFileSync(new URL('../../../docs/team-service.md', import.meta.url), 'utf8');
 
@@ -48,8 +48,7 @@ function exposition(text: string): Map<string, { kind: string; samples: Array<Re
 test('the guide\'s metrics table and a fresh node\'s /metrics name the same metrics, kinds and labels, every enumerated counter at zero from the start', async () => {
   const h = await startHarness({ metrics: true });
   try {
-    // One request, so the route-labelled HTTP series exist.
-    await h.createInbox();
+    // Scraped before any request: the route-labelled HTTP series exist already.
     const text = await (await fetch(`${h.server.url}/metrics`)).text();
     const exposed = exposition(text);
     const rows = tableRows();
@@ -70,8 +69,17 @@ test('the guide\'s metrics table and a fresh node\'s /metrics name the same metr
         for (const line of text.split('\n').filter((l) => l.startsWith(`${row.name}{`))) expect(line, 'a fresh node has counted nothing').toMatch(/ 0$/);
       }
     }
-    // A fresh node: its sweeps have deleted nothing yet.
+    // A fresh node: its sweeps have deleted nothing yet, and its database holds nothing.
     expect(sample(text, 'inboxkit_expired_inboxes_deleted_total')).toBe(0);
+    for (const what of ['inboxes', 'phones', 'messages']) expect(sample(text, `inboxkit_stored_${what}`), `inboxkit_stored_${what}`).toBe(0);
+    // Every route of the route table, with each method it answers, at each status class; `unmatched` with every method.
+    const requests = exposed.get('inboxkit_http_requests_total')!.samples;
+    const routes = [...new Set(requests.map((r) => `${r.method} ${r.route}`))];
+    expect(routes).toEqual(expect.arrayContaining(['POST /api/v1/inboxes', 'GET /api/v1/inboxes/:id/stream', 'DELETE /api/v1/messages/:id', 'POST /sms/twilio/api/2010-04-01/Accounts/:accountSid/Messages.json', 'POST /email/resend/emails', 'GET /']));
+    expect(routes.filter((r) => r.endsWith(' unmatched')).sort()).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT', 'other'].map((m) => `${m} unmatched`).sort());
+    for (const route of routes) expect(requests.filter((r) => `${r.method} ${r.route}` === route).map((r) => r.status).sort(), route).toEqual(['2xx', '3xx', '4xx', '5xx']);
+    for (const line of text.split('\n').filter((l) => l.startsWith('inboxkit_http_requests_total{'))) expect(line, 'a fresh node has counted nothing').toMatch(/ 0$/);
+    expect(sample(text, 'inboxkit_http_request_duration_seconds_count{route="/api/v1/inboxes",method="POST"}')).toBe(0);
     const documented = new Set(rows.map((r) => r.name));
     const undocumented = [...exposed.keys()].filter((name) => name.startsWith('inboxkit_') && !documented.has(name));
     expect(undocumented, 'every inboxkit_ metric exposed is in the guide\'s table').toEqual([]);
@@ -80,6 +88,30 @@ test('the guide\'s metrics table and a fresh node\'s /metrics name the same metr
     expect(exposed.has('nodejs_eventloop_lag_seconds')).toBe(true);
     expect([...exposed.keys()].filter((name) => name.startsWith('inboxkit_process_'))).toEqual([]);
     expect(text).toMatch(/^inboxkit_build_info\{version="\d+\.\d+\.\d+[^"]*"\} 1$/m);
+  } finally {
+    await h.close();
+  }
+});
+
+test('a node\'s gauges count the inboxes, phones and messages its database holds, and its requests by route and status class', async () => {
+  const h = await startHarness({ metrics: true });
+  try {
+    const [first] = [await h.createInbox(), await h.createInbox()];
+    const phone = await h.call('/phones', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"country":"FR"}' });
+    expect(phone.status).toBe(200);
+    expect((await sendRaw(h.server.smtpPort, 'app@example.test', [first!.address], rawMessage({ to: first!.address, subject: 'counted' }))).code).toBe(250);
+    expect((await h.call('/inboxes/in_unknown', { headers: { 'x-inbox-token': first!.token } })).status).toBe(404);
+    const text = await (await fetch(`${h.server.url}/metrics`)).text();
+    const expected = {
+      inboxkit_stored_inboxes: 2,
+      inboxkit_stored_phones: 1,
+      inboxkit_stored_messages: 1,
+      'inboxkit_http_requests_total{route="/api/v1/inboxes",method="POST",status="2xx"}': 2,
+      'inboxkit_http_requests_total{route="/api/v1/phones",method="POST",status="2xx"}': 1,
+      'inboxkit_http_requests_total{route="/api/v1/inboxes/:id",method="GET",status="4xx"}': 1,
+      'inboxkit_http_requests_total{route="/api/v1/inboxes/:id",method="GET",status="2xx"}': 0,
+    };
+    expect(Object.fromEntries(Object.keys(expected).map((series) => [series, sample(text, series)]))).toEqual(expected);
   } finally {
     await h.close();
   }

@@ -90,8 +90,9 @@ test('the metrics count SMTP sessions and bytes, API requests by route pattern a
     const text = await (await fetch(`${h.server.url}/metrics`)).text();
     expect(sample(text, 'inboxkit_smtp_events_total{event="session"}')).toBe(1);
     expect(sample(text, 'inboxkit_smtp_received_bytes_total')).toBeGreaterThanOrEqual(raw.length);
-    expect(sample(text, 'inboxkit_http_requests_total{route="/api/v1/inboxes/:id",method="GET",status="200"}')).toBe(1);
-    expect(sample(text, 'inboxkit_http_requests_total{route="/api/v1/inboxes",method="POST",status="200"}')).toBe(1);
+    expect(sample(text, 'inboxkit_http_requests_total{route="/api/v1/inboxes/:id",method="GET",status="2xx"}')).toBe(1);
+    expect(sample(text, 'inboxkit_http_requests_total{route="/api/v1/inboxes/:id",method="GET",status="4xx"}')).toBe(1);
+    expect(sample(text, 'inboxkit_http_requests_total{route="/api/v1/inboxes",method="POST",status="2xx"}')).toBe(1);
     expect(sample(text, 'inboxkit_http_request_duration_seconds_count{route="/api/v1/inboxes/:id",method="GET"}')).toBe(2);
     expect(sample(text, 'inboxkit_stream_events_total{what="resumed"}')).toBe(1);
     expect(sample(text, 'inboxkit_stream_events_total{what="event"}')).toBeGreaterThanOrEqual(2);

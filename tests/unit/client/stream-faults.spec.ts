@@ -229,3 +229,126 @@ test('a stream can be iterated only once', async () => {
   await collect(stream);
   expect(() => stream[Symbol.asyncIterator]()).toThrow(/already being iterated/);
 });
+
+// A draining server hands a stream over (`event: handover`): the client opens its next connection at
+// once, reads it up to its `ready` while the first still delivers, and only then leaves the first.
+const handover = 'retry: 20\n\nevent: handover\ndata: {}\n\n';
+
+/** The first connection of a hand-over: live at seq 0, message 1, then `handover`; it ends once `until` resolves. */
+async function handedOver(res: ServerResponse, until: Promise<void>): Promise<void> {
+  res.write('retry: 2000\n\n' + ready(0) + message(1) + handover);
+  await until;
+  res.end();
+}
+
+/** A lifecycle event in a few words: `handover 1`, `dropped 1, again in 0 ms`. */
+function told(event: StreamLifecycleEvent): string {
+  if (event.type === 'unavailable') return 'unavailable';
+  if (event.type === 'dropped') return `dropped ${event.connection}, again in ${event.reconnectInMs} ms`;
+  return `${event.type} ${event.connection}${event.type === 'ready' ? ` at ${event.lastSeq}` : ''}`;
+}
+
+/** A promise with its resolver, to order what the fake server does after what the client did. */
+function signal(): { promise: Promise<void>; fire: () => void } {
+  let fire!: () => void;
+  const promise = new Promise<void>((resolve) => (fire = resolve));
+  return { promise, fire };
+}
+
+test('a handed-over stream opens its next connection at once, keeps the first until the next is live, and delivers every message once, in order, without a drop', async () => {
+  const firstClosed = signal();
+  let first: ServerResponse | undefined;
+  const { server, client } = await setup(async (req, res, i) => {
+    sse(res);
+    res.flushHeaders();
+    if (i === 0) {
+      first = res;
+      res.on('close', firstClosed.fire);
+      // The first connection is handed over and stays open: the client must leave it itself.
+      res.write('retry: 2000\n\n' + ready(0) + message(1) + message(2) + handover);
+      return;
+    }
+    // While the next connection opens, the first still delivers message 3, which the next replays too.
+    first!.write(message(3));
+    res.write('retry: 2000\n\n' + message(3) + ready(3) + message(4));
+    await firstClosed.promise;
+    res.end(deleted);
+  });
+  const lifecycle: StreamLifecycleEvent[] = [];
+  const stream = client.inboxes.stream('i1', { onLifecycle: (event) => lifecycle.push(event) });
+  expect(await collect(stream)).toEqual(['ready', 'message 1', 'message 2', 'message 3', 'ready', 'message 4', 'inbox.deleted']);
+  expect(lifecycle.map(told)).toEqual(['connected 1', 'ready 1 at 0', 'handover 1', 'connected 2', 'ready 2 at 3']);
+  expect(server.requests).toHaveLength(2);
+  expect(server.requests[1]!.headers['last-event-id']).toBe('2');
+  expect(stream.connections).toBe(2);
+});
+
+test('when the handed-over connection ends before the next is live, the stream says it dropped and goes on with the next at once', async () => {
+  const secondConnected = signal();
+  const firstDropped = signal();
+  const { server, client } = await setup(async (req, res, i) => {
+    sse(res);
+    res.flushHeaders();
+    if (i === 0) return handedOver(res, secondConnected.promise);
+    await firstDropped.promise;
+    res.end(ready(1) + message(2) + deleted);
+  });
+  const lifecycle: StreamLifecycleEvent[] = [];
+  const stream = client.inboxes.stream('i1', {
+    onLifecycle: (event) => {
+      lifecycle.push(event);
+      if (event.type === 'connected' && event.connection === 2) secondConnected.fire();
+      if (event.type === 'dropped') firstDropped.fire();
+    },
+  });
+  expect(await collect(stream)).toEqual(['ready', 'message 1', 'ready', 'message 2', 'inbox.deleted']);
+  // The next connection is already open: no retry wait, not even the 20 ms the hand-over asked for.
+  expect(lifecycle.map(told)).toEqual(['connected 1', 'ready 1 at 0', 'handover 1', 'connected 2', 'dropped 1, again in 0 ms', 'ready 2 at 1']);
+  expect(server.requests).toHaveLength(2);
+  expect(server.requests[1]!.headers['last-event-id']).toBe('1');
+});
+
+test('a next connection that fails is left until the handed-over one ends; the stream then reconnects after the retry it was told', async () => {
+  const { server, client } = await setup(async (req, res, i) => {
+    if (i === 1) {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"error":{"code":"service_unavailable","message":"draining"}}');
+      return;
+    }
+    sse(res);
+    res.flushHeaders();
+    if (i === 0) {
+      res.write('retry: 2000\n\n' + ready(0) + message(1) + handover);
+      // The first still delivers after its next connection failed, then ends.
+      setTimeout(() => res.end(message(2)), 50);
+      return;
+    }
+    res.end(ready(2) + message(3) + deleted);
+  });
+  const lifecycle: StreamLifecycleEvent[] = [];
+  const stream = client.inboxes.stream('i1', { onLifecycle: (event) => lifecycle.push(event) });
+  expect(await collect(stream)).toEqual(['ready', 'message 1', 'message 2', 'ready', 'message 3', 'inbox.deleted']);
+  expect(lifecycle.map(told)).toEqual(['connected 1', 'ready 1 at 0', 'handover 1', 'dropped 1, again in 0 ms', 'connected 2', 'ready 2 at 2']);
+  expect(server.requests.map((r) => r.headers['last-event-id'])).toEqual([undefined, '1', '2']);
+});
+
+test('a next connection that never gets live is given up after readyTimeoutMs, and the stream reconnects', async () => {
+  const secondConnected = signal();
+  const { server, client } = await setup(async (req, res, i) => {
+    sse(res);
+    res.flushHeaders();
+    if (i === 0) return handedOver(res, secondConnected.promise);
+    // The second connection sends its headers and nothing more (a proxy that buffers it, say).
+    if (i === 2) res.end(ready(1) + message(2) + deleted);
+  });
+  const lifecycle: StreamLifecycleEvent[] = [];
+  const stream = client.inboxes.stream('i1', {
+    readyTimeoutMs: 300,
+    onLifecycle: (event) => {
+      lifecycle.push(event);
+      if (event.type === 'connected' && event.connection === 2) secondConnected.fire();
+    },
+  });
+  expect(await collect(stream)).toEqual(['ready', 'message 1', 'ready', 'message 2', 'inbox.deleted']);
+  expect(lifecycle.map(told)).toEqual(['connected 1', 'ready 1 at 0', 'handover 1', 'connected 2', 'dropped 1, again in 0 ms', 'connected 3', 'ready 3 at 1']);
+  expect(server.requests.map((r) => r.headers['last-event-id'])).toEqual([undefined, '1', '1']);
+});

@@ -4,12 +4,14 @@
  * Records use epoch milliseconds for times; the HTTP layer formats them.
  */
 import type { RetentionStore } from './retention-types.ts';
+import type { CapacityStore } from './capacity-types.ts';
 import type { SmsVerificationStore } from './sms-verification-types.ts';
 import type { EmailTemplateStore, IdempotencyKeyStore } from './provider-state-types.ts';
 
 export type { SmsVerificationChange, SmsVerificationKey, SmsVerificationRow, SmsVerificationStore, SmsVerifyServiceRow } from './sms-verification-types.ts';
 export type { EmailTemplateKey, EmailTemplateRow, EmailTemplateStore, IdempotencyBounds, IdempotencyClaim, IdempotencyKeyRef, IdempotencyKeyStore } from './provider-state-types.ts';
 export type { RetentionStore } from './retention-types.ts';
+export type { CapacityStore, EvictedMessage, StoredCounts } from './capacity-types.ts';
 
 /** A configured mail domain. */
 export interface DomainRecord {
@@ -364,27 +366,6 @@ export interface FaultStore {
    * before, or null when there is none.
    */
   takeDeliveryFault(inboxId: string): Promise<DeliveryFaultRow | null>;
-}
-
-/** The capacity aggregate of a {@link Store}: the bytes of mail held, and making room (the stored-bytes cap of memory mode). */
-export interface CapacityStore {
-  /** The sum of the raw sizes of every stored message. */
-  storedMessageBytes(): Promise<number>;
-  /**
-   * Deletes oldest messages, each time of the inbox holding the most bytes at
-   * that moment, until at least `bytesToFree` bytes went, nothing is stored,
-   * or `EVICTION_PASS_MAX_MESSAGES` messages went (./eviction.ts); in one
-   * transaction, with the inboxes' totals read once. Returns what went, in order.
-   */
-  evictFromLargestInboxes(bytesToFree: number): Promise<EvictedMessage[]>;
-}
-
-/** A message the stored-bytes cap evicted. */
-export interface EvictedMessage {
-  inboxId: string;
-  messageId: string;
-  /** Its raw size, in bytes. */
-  size: number;
 }
 
 /**

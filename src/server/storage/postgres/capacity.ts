@@ -14,6 +14,14 @@ export function createPostgresCapacity(sql: PgSql): CapacityStore {
     async storedMessageBytes() {
       return Number((await sql.get('SELECT COALESCE(SUM(size), 0)::bigint AS total FROM messages'))?.total ?? 0);
     },
+    async storedCounts() {
+      // A phone's local part is its E.164 number (wire/phones.ts, E164_PATTERN).
+      const row = await sql.get(`SELECT COUNT(*) AS total, COALESCE(SUM(message_count), 0)::bigint AS messages,
+        COUNT(*) FILTER (WHERE local_part ~ '^\\+[1-9][0-9]{6,14}$') AS phones
+        FROM inboxes`);
+      const phones = Number(row?.phones ?? 0);
+      return { inboxes: Number(row?.total ?? 0) - phones, phones, messages: Number(row?.messages ?? 0) };
+    },
     async evictFromLargestInboxes(bytesToFree) {
       return sql.transaction(async (tx) => {
         const totals = inboxTotals(await tx.all('SELECT inbox_id, SUM(size)::bigint AS bytes FROM messages GROUP BY inbox_id'));

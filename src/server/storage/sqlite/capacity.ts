@@ -15,6 +15,14 @@ export function createSqliteCapacity(sql: Sql): CapacityStore {
     async storedMessageBytes() {
       return Number(sql.get('SELECT COALESCE(SUM(size), 0) AS total FROM messages')?.total ?? 0);
     },
+    async storedCounts() {
+      // A phone's local part is its E.164 number (wire/phones.ts, E164_PATTERN): + and 7 to 15 digits, the first not 0.
+      const row = sql.get(`SELECT COUNT(*) AS total, COALESCE(SUM(message_count), 0) AS messages,
+        COUNT(*) FILTER (WHERE local_part GLOB '+[1-9]*' AND length(local_part) BETWEEN 8 AND 16 AND substr(local_part, 2) NOT GLOB '*[^0-9]*') AS phones
+        FROM inboxes`);
+      const phones = Number(row?.phones ?? 0);
+      return { inboxes: Number(row?.total ?? 0) - phones, phones, messages: Number(row?.messages ?? 0) };
+    },
     async evictFromLargestInboxes(bytesToFree) {
       return sql.transaction(() => {
         const totals = inboxTotals(sql.all('SELECT inbox_id, SUM(size) AS bytes FROM messages GROUP BY inbox_id'));
