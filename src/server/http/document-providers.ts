@@ -48,7 +48,7 @@ function originPaths(): Record<string, unknown> {
         requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/EmailTemplate' } } } },
         responses: {
           '200': { description: 'Registered', content: { 'application/json': { schema: { type: 'object', required: ['data'], properties: { data: { type: 'object', required: ['provider', 'id'], properties: { provider: { type: 'string' }, id: { type: 'string' } } } } } } } },
-          '400': problem('The body is not a template, or does not compile (`validation_failed`)'),
+          '400': problem('The body is not a template, or does not compile (`validation_error`)'),
           '404': problem('Not an email provider this service speaks (`not_found`)'),
         },
       },

@@ -21,7 +21,6 @@ import { MAX_POSTMARK_WEBHOOKS_PER_CALLER, parsePostmarkWebhook, postmarkEvent, 
 import type { PostmarkWebhook } from '../email/postmark-webhooks.ts';
 import { renderTemplate } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
-import { callbackProblem } from '../sms/callbacks.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf } from './email-intake.ts';
 import type { CheckedSend } from './email-intake.ts';
 import { templateOwnerOf } from './email-templates.handlers.ts';
@@ -123,7 +122,7 @@ export function createPostmarkRoutes(ctx: ServerContext, parts: { templates: Tem
     serve(async (_c, scope, body) => {
       const hook = parsePostmarkWebhook(body);
       if ('error' in hook) return postmarkError(300, hook.error);
-      const problem = callbackProblem(hook.url);
+      const problem = ctx.webhooks.problemOf(hook.url);
       if (problem) return postmarkError(300, `Invalid webhook Url: ${problem}.`);
       const own = hooks.get(scope.owner) ?? [];
       while (own.length >= MAX_POSTMARK_WEBHOOKS_PER_CALLER) own.shift();

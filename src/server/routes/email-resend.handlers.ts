@@ -24,7 +24,6 @@ import { renderTemplate } from '../email/templates.ts';
 import type { TemplateRegistry } from '../email/templates.ts';
 import { clientAddressOf } from '../http/client-address.ts';
 import type { RecipientCheck } from '../intake/types.ts';
-import { callbackProblem } from '../sms/callbacks.ts';
 import { checkRecipients, composeWithin, deliverEmail, emailReachOf, maxRecipientsOf } from './email-intake.ts';
 import type { CheckedSend } from './email-intake.ts';
 import { isAnswer } from '../email/answer.ts';
@@ -116,10 +115,10 @@ async function deliverReady(c: Context<AppEnv>, ctx: ServerContext, reach: Reach
 }
 
 /** `POST /webhooks` (`webhooks.create()`): a loopback endpoint and the events it takes; answers its id and signing secret. */
-async function createWebhook(c: Context<AppEnv>, book: WebhookBook): Promise<ResendAnswer> {
+async function createWebhook(c: Context<AppEnv>, book: WebhookBook, problemOf: (url: string) => string | null): Promise<ResendAnswer> {
   const body = (await c.req.json().catch(() => null)) as { endpoint?: unknown; events?: unknown } | null;
   const endpoint = typeof body?.endpoint === 'string' ? body.endpoint : '';
-  const problem = callbackProblem(endpoint);
+  const problem = problemOf(endpoint);
   if (problem) return resendError(422, 'validation_error', `Invalid \`endpoint\`: ${problem}.`);
   const events = Array.isArray(body?.events) ? body.events.filter((e): e is string => typeof e === 'string') : [];
   if (events.length === 0) return resendError(422, 'validation_error', 'Missing `events`: the event types to post (email.sent, email.delivered, email.bounced, email.suppressed).');
@@ -210,7 +209,7 @@ export function createResendRoutes(ctx: ServerContext, parts: { templates: Templ
   };
   app.post('/emails', serve(sendOne));
   app.post('/emails/batch', serve(sendBatch));
-  app.post('/webhooks', async (c) => answer(c, emailReachOf(c, ctx) ? await createWebhook(c, book) : refusal(c)));
+  app.post('/webhooks', async (c) => answer(c, emailReachOf(c, ctx) ? await createWebhook(c, book, ctx.webhooks.problemOf) : refusal(c)));
   app.all('*', (c) => answer(c, resendError(404, 'not_found', `${c.req.method} ${c.req.path.replace(/^\/email\/resend/, '')} is not served by inboxkit's Resend emulation: it serves POST /emails (emails.send), POST /emails/batch (batch.send) and POST /webhooks (webhooks.create).`)));
   return app;
 }

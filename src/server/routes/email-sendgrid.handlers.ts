@@ -19,7 +19,6 @@ import type { EmailToCompose } from '../email/compose.ts';
 import { SENDGRID_MAX_RECIPIENTS, addressText, parseSendGridSend, sendGridError, sendGridMessageId, substitute } from '../email/sendgrid.ts';
 import type { SendGridAnswer, SendGridPersonalization, SendGridSend } from '../email/sendgrid.ts';
 import type { RecipientCheck } from '../intake/types.ts';
-import { callbackProblem } from '../sms/callbacks.ts';
 import { SENDGRID_EVENT_TYPES, sendGridEvent, sendGridSignatureHeaders, sendGridSigningKey } from '../email/sendgrid-webhooks.ts';
 import type { SendGridWebhookSettings } from '../email/sendgrid-webhooks.ts';
 import { renderTemplate } from '../email/templates.ts';
@@ -57,11 +56,11 @@ function settingsOf(book: SettingsBook, owner: string): SendGridWebhookSettings 
 }
 
 /** `PATCH /v3/user/webhooks/event/settings`: the URL (loopback only), whether it is on, and which events it takes. */
-async function patchSettings(c: Context<AppEnv>, book: SettingsBook): Promise<SendGridAnswer> {
+async function patchSettings(c: Context<AppEnv>, book: SettingsBook, problemOf: (url: string) => string | null): Promise<SendGridAnswer> {
   const body = ((await c.req.json().catch(() => null)) ?? {}) as Record<string, unknown>;
   const settings = settingsOf(book, templateOwnerOf(c));
   if (typeof body.url === 'string') {
-    const problem = callbackProblem(body.url);
+    const problem = problemOf(body.url);
     if (problem) return sendGridError(400, `invalid url: ${problem}`, 'url');
     settings.url = body.url;
   }
@@ -164,7 +163,7 @@ export function createSendGridRoutes(ctx: ServerContext, parts: { templates: Tem
     if (!reach) return answer(c, refused);
     return answer(c, await mailSend(c, ctx, reach, parts.templates, book));
   });
-  app.patch('/v3/user/webhooks/event/settings', async (c) => answer(c, emailReachOf(c, ctx) ? await patchSettings(c, book) : refused));
+  app.patch('/v3/user/webhooks/event/settings', async (c) => answer(c, emailReachOf(c, ctx) ? await patchSettings(c, book, ctx.webhooks.problemOf) : refused));
   app.patch('/v3/user/webhooks/event/settings/signed', async (c) => answer(c, emailReachOf(c, ctx) ? await patchSigned(c, book) : refused));
   app.all('*', (c) => answer(c, sendGridError(404, `${c.req.method} ${c.req.path.replace(/^\/email\/sendgrid/, '')} is not served by inboxkit's SendGrid emulation: it serves POST /v3/mail/send (sgMail.send), and PATCH /v3/user/webhooks/event/settings and …/settings/signed (the Event Webhook).`)));
   return app;

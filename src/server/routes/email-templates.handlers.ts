@@ -23,7 +23,7 @@ export function templateOwnerOf(c: Context<AppEnv>): string {
 }
 
 function problem(c: Context<AppEnv>, status: 400 | 404, message: string): Response {
-  return c.json({ error: { code: status === 404 ? 'not_found' : 'validation_failed', message } }, status);
+  return c.json({ error: { code: status === 404 ? 'not_found' : 'validation_error', message } }, status);
 }
 
 /** The template routes, mounted at `/email/templates`. */

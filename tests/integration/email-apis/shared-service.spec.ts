@@ -54,3 +54,17 @@ test('a provider key is refused with the provider\'s own error; an inboxkit key 
   expect((await mine.messages()).items).toHaveLength(2);
   await Promise.all(clients.map((client) => client.close()));
 });
+
+test('a webhook to a loopback URL is refused when it is registered on a shared service the operator has not allowed it on, in each provider\'s words', async ({ server }) => {
+  const url = `http://127.0.0.1:${new URL(server.url).port}`;
+  const target = 'http://127.0.0.1:9/hooks';
+  const resend = await new Resend(KEY, { baseUrl: `${url}/email/resend` }).webhooks.create({ endpoint: target, events: ['email.delivered'] });
+  expect(resend.error?.message).toMatch(/--webhook-allow|not allowed|shared/i);
+  const postmark = await new ServerClient(KEY, { requestHost: `${url.replace('http://', '')}/email/postmark`, useHttps: false })
+    .createWebhook({ Url: target, Triggers: { Delivery: { Enabled: true } } })
+    .then(() => null, (e: unknown) => e as { message: string });
+  expect(postmark?.message).toMatch(/Invalid webhook Url: .*(--webhook-allow|not allowed|shared)/i);
+  const sendgrid = await fetch(`${url}/email/sendgrid/v3/user/webhooks/event/settings`, { method: 'PATCH', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ enabled: true, url: target, delivered: true }) });
+  expect(sendgrid.status).toBe(400);
+  expect(await sendgrid.text()).toMatch(/--webhook-allow|not allowed|shared/i);
+});
