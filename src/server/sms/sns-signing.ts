@@ -81,6 +81,11 @@ export async function noSnsCertificate(): Promise<{ key: string; cert: string }>
   throw new Error('inboxkit: SNS signing needs a certificate maker; this context was made without one (startServer() gives it).');
 }
 
+/** Connections the certificate's listener holds at once; past it new ones are dropped. */
+const CERTIFICATE_MAX_CONNECTIONS = 64;
+/** Longest a connection to the certificate's listener may take, from its first byte to its answer, or idle. */
+const CERTIFICATE_TIMEOUT_MS = 10_000;
+
 /** Makes the node's SNS signing. */
 export function createSnsSigning(options: SnsSigningOptions): SnsSigning {
   let made: Promise<Made> | null = null;
@@ -92,6 +97,12 @@ export function createSnsSigning(options: SnsSigningOptions): SnsSigning {
       response.writeHead(found ? 200 : 404, { 'content-type': found ? 'application/x-pem-file' : 'text/plain' });
       response.end(found ? cert : 'inboxkit: this port serves the SNS signing certificate only.\n');
     });
+    // One small file to serve: a few connections, each short-lived, so the port cannot hold the node's descriptors.
+    server.maxConnections = CERTIFICATE_MAX_CONNECTIONS;
+    server.headersTimeout = CERTIFICATE_TIMEOUT_MS;
+    server.requestTimeout = CERTIFICATE_TIMEOUT_MS;
+    server.keepAliveTimeout = 1_000;
+    server.setTimeout(CERTIFICATE_TIMEOUT_MS, (socket) => socket.destroy());
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, options.listenHost, () => resolve());
