@@ -31,12 +31,19 @@ export interface Served {
  * Starts `inboxkit serve --port 0 --smtp-port 0 …args` and resolves once it
  * listens; rejects with its stderr when it exits first. `onSpawn` sees the child
  * at once, so a test can kill it in its cleanup whatever happens.
+ * `maxDescriptors` starts it under that descriptor limit (the shell's
+ * `ulimit -n`, then `exec`: the child is the service's own process).
  */
 export async function spawnServe(
   args: string[],
-  options: { env?: Record<string, string>; onSpawn?: (child: ChildProcessWithoutNullStreams) => void } = {},
+  options: { env?: Record<string, string>; onSpawn?: (child: ChildProcessWithoutNullStreams) => void; maxDescriptors?: number } = {},
 ): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--smtp-port', '0', ...args], { env: { ...process.env, ...options.env } });
+  const command = [process.execPath, CLI, 'serve', '--port', '0', '--smtp-port', '0', ...args];
+  const env = { ...process.env, ...options.env };
+  const child =
+    options.maxDescriptors === undefined
+      ? spawn(command[0]!, command.slice(1), { env })
+      : spawn('bash', ['-c', `ulimit -n ${options.maxDescriptors} && exec "$@"`, 'serve', ...command], { env });
   options.onSpawn?.(child);
   let out = '';
   let err = '';

@@ -4,13 +4,11 @@
  * per-address cap's worth open in the service, whose HTTP side (`/livez`) still
  * answers with its descriptor limit (1,024) below what the client opened.
  */
-import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import net from 'node:net';
 import { test, expect } from '@playwright/test';
-import { CLI } from '../../support/serve.ts';
-import type { Ready } from '../../support/serve.ts';
+import { spawnServe } from '../../support/serve.ts';
 
 test.skip(process.platform !== 'linux', 'counts the service\'s descriptors in /proc');
 
@@ -23,24 +21,6 @@ const BATCH = 100;
  * connections the service only half-closed holds 80, more than this.
  */
 const SLACK = 60;
-
-/** `inboxkit serve` under a descriptor limit of 1,024 (set with the shell's ulimit before the service starts). */
-async function serveWithFewDescriptors(onSpawn: (child: ChildProcessWithoutNullStreams) => void): Promise<{ child: ChildProcessWithoutNullStreams; ready: Ready }> {
-  const child = spawn('bash', ['-c', 'ulimit -n 1024 && exec "$@"', 'serve', process.execPath, CLI, 'serve', '--port', '0', '--smtp-port', '0', '--smtp-max-connections-per-address', String(PER_ADDRESS)]);
-  onSpawn(child);
-  let out = '';
-  let err = '';
-  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('INBOXKIT_READY '));
-      if (line) resolve(JSON.parse(line.slice('INBOXKIT_READY '.length)) as Ready);
-    });
-    child.once('exit', (code) => reject(new Error(`inboxkit serve exited with ${code}: ${err}`)));
-  });
-  return { child, ready };
-}
 
 /** Opens a connection that never closes its side and never speaks; resolves with its first reply code. */
 function idleConnection(port: number, sockets: net.Socket[]): Promise<number> {
@@ -63,7 +43,7 @@ test('2,100 idle connections from one address past its cap hold no descriptor of
   let child: ChildProcessWithoutNullStreams | null = null;
   const sockets: net.Socket[] = [];
   try {
-    const served = await serveWithFewDescriptors((c) => (child = c));
+    const served = await spawnServe(['--smtp-max-connections-per-address', String(PER_ADDRESS)], { maxDescriptors: 1024, onSpawn: (c) => (child = c) });
     const pid = served.child.pid!;
     expect((await fetch(`${served.ready.url}/livez`)).status).toBe(200);
     const baseline = descriptorsOf(pid);
