@@ -87,8 +87,10 @@ export interface Team {
   nodeStates(): Promise<string>;
   /** Messages Postfix has relayed so far (its log's `status=sent` lines). */
   relayed(): number;
-  /** The end of Postfix's log, for a failure's message. */
-  postfixLog(): string;
+  /** The end of Postfix's log, for a failure's message (`whole`: all of it). */
+  postfixLog(whole?: boolean): string;
+  /** What every node process of the run (each restart's too) printed, labelled, for a failure's attachment. */
+  nodeLogs(): string;
   /** Messages still in Postfix's queue. */
   queued(): Promise<number>;
   /** A PromQL instant query: the values of its samples. */
@@ -116,6 +118,8 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     const ports: NodePorts[] = [];
     for (let i = 0; i < count; i++) ports.push({ http: await freePort(), smtp: await freePort() });
     const nodes: Array<Served | null> = ports.map(() => null);
+    /** Every node process started, for nodeLogs(). */
+    const incarnations: Array<{ label: string; served: Served }> = [];
     // The nodes run the guide's own command line (docs/team-service.md, "The nodes"), its example
     // values swapped for the harness's: loopback, free ports, TLS files made by the guide's command.
     const tlsDir = join(dir, 'tls');
@@ -128,6 +132,7 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
     const startNode = async (i: number) => {
       // spawnServe adds --port 0 --smtp-port 0 first; the later flags win.
       nodes[i] = await spawnServe(args(ports[i]!), { env: { DATABASE_URL: databaseUrl, INBOXKIT_API_KEYS: API_KEY } });
+      incarnations.push({ label: `node ${i + 1} (start ${incarnations.filter((n) => n.label.startsWith(`node ${i + 1} `)).length + 1})`, served: nodes[i]! });
     };
     const stopNode = async (i: number) => {
       const node = nodes[i];
@@ -216,7 +221,8 @@ export async function startTeam(options: { nodes?: number } = {}): Promise<Team>
         return states.join('\n');
       },
       relayed: () => (existsSync(join(postfixDir, 'maillog')) ? readFileSync(join(postfixDir, 'maillog'), 'utf8').split('status=sent').length - 1 : 0),
-      postfixLog: () => (existsSync(join(postfixDir, 'maillog')) ? readFileSync(join(postfixDir, 'maillog'), 'utf8').slice(-3000) : '(no maillog)'),
+      postfixLog: (whole = false) => (existsSync(join(postfixDir, 'maillog')) ? readFileSync(join(postfixDir, 'maillog'), 'utf8').slice(whole ? 0 : -3000) : '(no maillog)'),
+      nodeLogs: () => incarnations.map(({ label, served }) => `===== ${label}: stdout\n${served.output()}\n===== ${label}: stderr\n${served.errors()}`).join('\n'),
       async queued() {
         const { stdout } = await run('/usr/sbin/postqueue', ['-c', postfixDir, '-j']).catch(() => ({ stdout: '' }));
         return stdout.split('\n').filter((l) => l.trim().startsWith('{')).length;

@@ -36,7 +36,14 @@ test.beforeAll(async () => {
 });
 // eslint-disable-next-line no-empty-pattern -- Playwright hooks take their fixtures as the first argument
 test.afterEach(async ({}, info) => {
-  if (info.status !== info.expectedStatus && team) await info.attach('postfix maillog', { body: team.postfixLog(), contentType: 'text/plain' }).then(() => console.log(team.postfixLog()));
+  if (info.status !== info.expectedStatus && team) {
+    // The whole logs as files (the terminal shows their paths), the end of Postfix's inline.
+    writeFileSync(info.outputPath('maillog.txt'), team.postfixLog(true));
+    writeFileSync(info.outputPath('nodes.log'), team.nodeLogs());
+    await info.attach('postfix maillog', { path: info.outputPath('maillog.txt'), contentType: 'text/plain' });
+    await info.attach('node logs', { path: info.outputPath('nodes.log'), contentType: 'text/plain' });
+    console.log(team.postfixLog());
+  }
 });
 test.afterAll(async () => {
   await team?.stop();
@@ -205,8 +212,9 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
     const sent = fed.get(watcher.inboxId)!;
     await waitFor(async () => watcher.seqs.length >= sent, `the stream of ${watcher.inboxId} to deliver its ${sent} messages (it has ${watcher.seqs.length}, ${watcher.state()})`);
     const inbox = watched.find((w) => w.id === watcher.inboxId)!;
-    const stored = (await inbox.messages({ limit: 100 })).items.map((m) => m.seq).sort((a, b) => a - b);
-    expect(stored, `every message sent to ${watcher.inboxId} was stored`).toHaveLength(sent);
+    const items = (await inbox.messages({ limit: 100 })).items;
+    const stored = items.map((m) => m.seq).sort((a, b) => a - b);
+    expect(stored, `every message sent to ${watcher.inboxId} was stored once${await twice(client, items)}`).toHaveLength(sent);
     expect(watcher.seqs, `the stream of ${watcher.inboxId}: every message once, in order (restarts: ${restarts.join(', ')})`).toEqual(stored);
     expect(watcher.connections(), `the stream of ${watcher.inboxId} should have resumed on another node`).toBeGreaterThan(1);
     watcher.close();
@@ -240,6 +248,28 @@ test('200 email tests with 4 workers through HAProxy and Postfix pass while ever
     throw new Error(`${error.message}: it counts ${await acceptedOverRun()} (restarts: ${restarts.join(', ')})`);
   });
 });
+
+/**
+ * The messages stored more than once (the feeder's subjects are unique), each copy with its seq,
+ * time and node, and Postfix's log lines of its queue id: what a failure needs to say how a
+ * message came twice.
+ */
+async function twice(client: InboxkitClient, items: Array<{ id: string; seq: number; subject: string | null; receivedAt: string }>): Promise<string> {
+  const bySubject = new Map<string, typeof items>();
+  for (const item of items) bySubject.set(item.subject ?? '', [...(bySubject.get(item.subject ?? '') ?? []), item]);
+  const repeated = [...bySubject.entries()].filter(([, copies]) => copies.length > 1);
+  if (repeated.length === 0) return '';
+  const log = team.postfixLog(true).split('\n');
+  const lines: string[] = [];
+  for (const [subject, copies] of repeated) {
+    lines.push(`"${subject}" stored ${copies.length} times: ${copies.map((c) => `seq ${c.seq} at ${c.receivedAt}`).join(', ')}`);
+    const message = await client.messages.get(copies[0]!.id);
+    const messageId = (message.headers['message-id'] ?? '').trim();
+    const queueIds = new Set(log.filter((l) => messageId && l.includes(messageId)).map((l) => /: ([0-9A-F]{6,}):/.exec(l)?.[1]).filter(Boolean));
+    lines.push(...log.filter((l) => [...queueIds].some((q) => l.includes(q!))));
+  }
+  return `\n${lines.join('\n')}`;
+}
 
 /**
  * `inboxkit_mail_accepted_total` summed over the whole run from Prometheus' raw samples: each

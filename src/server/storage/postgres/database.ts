@@ -27,13 +27,34 @@ export interface Sql {
 
 /** The pool's {@link Sql}, plus transactions and the clock. */
 export interface PgSql extends Sql {
-  /** Runs `fn` in one transaction on one connection (READ COMMITTED); rolls back if it throws. */
-  transaction<T>(fn: (tx: Sql) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in one transaction on one connection (READ COMMITTED); rolls back if it throws.
+   * With `check`, a COMMIT whose answer is lost with the connection (PostgreSQL restarting
+   * at that moment) is not taken as failed: `check` asks the database whether it committed.
+   */
+  transaction<T>(fn: (tx: Sql) => Promise<T>, check?: CommitCheck<T>): Promise<T>;
   /** The store's clock, in epoch milliseconds. */
   now(): number;
   /** The id of this store instance (a node), carried by the notifications it sends. */
   readonly nodeId: string;
 }
+
+/**
+ * How a transaction whose COMMIT went unanswered finds out whether it
+ * committed. The COMMIT may have reached the server and been applied before
+ * the connection ended, or not: a writer that reports failure in that case
+ * invites its caller to retry, and a retry of something that did commit
+ * (a sender's message) stores it twice.
+ */
+export interface CommitCheck<T> {
+  /** Whether what `fn` wrote (its `result`) is in the database, asked on the pool. */
+  committed(result: T, sql: Sql): Promise<boolean>;
+  /** How long to keep asking while the database cannot be reached, in ms; then the transaction fails as unreachable. */
+  withinMs: number;
+}
+
+/** The pause between two questions of a {@link CommitCheck} while the database is unreachable, in ms. */
+const COMMIT_CHECK_PAUSE_MS = 250;
 
 /** Socket-level codes that mean "the server is not there (any more)". */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
@@ -149,7 +170,7 @@ function sqlOn(run: (text: string, params: unknown[]) => Promise<pg.QueryResult>
 export function createSql(pool: pg.Pool, now: () => number, nodeId: string): PgSql {
   return {
     ...sqlOn((text, params) => pool.query(text, params)),
-    async transaction(fn) {
+    async transaction(fn, check) {
       let client: PoolClient;
       try {
         client = await pool.connect();
@@ -161,27 +182,64 @@ export function createSql(pool: pg.Pool, now: () => number, nodeId: string): PgS
       // 'error' between queries; with no listener that would end the process.
       const onError = (error: Error) => void (broken = error);
       client.on('error', onError);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        client.off('error', onError);
+        // A connection that failed mid-transaction is not given back to the pool.
+        client.release(broken instanceof Error ? broken : undefined);
+      };
+      let result: Awaited<ReturnType<typeof fn>>;
       try {
         await client.query('BEGIN');
-        const result = await fn(sqlOn((text, params) => client.query(text, params)));
-        await client.query('COMMIT');
-        return result;
+        result = await fn(sqlOn((text, params) => client.query(text, params)));
       } catch (error) {
         try {
           await client.query('ROLLBACK');
         } catch (rollbackError) {
           broken = rollbackError;
         }
+        release();
         throw storeError(error);
-      } finally {
-        client.off('error', onError);
-        // A connection that failed mid-transaction is not given back to the pool.
-        client.release(broken instanceof Error ? broken : undefined);
       }
+      try {
+        await client.query('COMMIT');
+      } catch (error) {
+        // Refused by the server (the transaction is rolled back), or unanswered: the connection
+        // ended after the COMMIT was sent, and whether it was applied is unknown.
+        const unanswered = isUnreachable(error);
+        if (unanswered) broken = error;
+        release();
+        if (!unanswered || !check) throw storeError(error);
+        if (await committedAfterAll(check, result, pool)) return result;
+        throw storeError(error);
+      }
+      release();
+      return result;
     },
     now,
     nodeId,
   };
+}
+
+/**
+ * Asks `check` whether an unanswered COMMIT was applied, again every
+ * {@link COMMIT_CHECK_PAUSE_MS} while the database cannot be reached, for at
+ * most `check.withinMs`. False when it was not applied, or when no answer came
+ * in time (the caller then fails as it would have, and may retry).
+ */
+async function committedAfterAll<T>(check: CommitCheck<T>, result: T, pool: pg.Pool): Promise<boolean> {
+  const sql = sqlOn((text, params) => pool.query(text, params));
+  const until = performance.now() + check.withinMs;
+  for (;;) {
+    try {
+      return await check.committed(result, sql);
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError) || performance.now() + COMMIT_CHECK_PAUSE_MS > until) return false;
+      await new Promise((resolve) => setTimeout(resolve, COMMIT_CHECK_PAUSE_MS));
+    }
+  }
 }
 
 /** The key of the advisory lock held while migrating (any constant; "inboxkit" in ASCII). */
