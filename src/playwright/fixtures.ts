@@ -10,7 +10,7 @@ import { DEFAULT_HTTP_PORT } from '../wire/defaults.ts';
 import type { InboxHandle, InboxkitClient } from '../client/index.ts';
 import { defaultWaitTimeout } from './budget.ts';
 import { localPartFor } from './local-part.ts';
-import { attachMessage, messageTitle } from './report.ts';
+import { attachMessage, MessageIndex, messageTitle } from './report.ts';
 import { viewerLink, whereToLook } from './viewer-link.ts';
 import { TestInbox } from './test-inbox.ts';
 import { TestPhone } from './test-phone.ts';
@@ -123,7 +123,7 @@ async function createPhoneHandle({ client, testInfo }: InboxMaker, options: Crea
   return client.phones.create({ ...(options.country !== undefined ? { country: options.country } : {}), ...(label !== '' ? { label } : {}) });
 }
 
-async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boolean, attachedIds: Set<string>): Promise<void> {
+async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boolean, attachedIds: Set<string>, index: MessageIndex): Promise<void> {
   const options = { timeout: TEARDOWN_REQUEST_TIMEOUT };
   const summaries: { id: string; seq: number }[] = [];
   for await (const summary of inbox.handle.messages({ limit: 100, ...options })) {
@@ -139,8 +139,9 @@ async function attachReceived(testInfo: TestInfo, inbox: TestInbox, several: boo
       (source) => source.bytes,
       () => null,
     );
-    const where = several ? ` to ${inbox.address}` : '';
-    await attachMessage(testInfo, `received${where} #${summary.seq} — ${messageTitle(message)}`, message, raw);
+    const phone = inbox.handle.phoneNumber;
+    const where = several ? ` to ${phone ?? inbox.address}` : '';
+    await attachMessage(testInfo, `received${where} #${summary.seq} — ${messageTitle(message)}`, message, raw, { index, kind: phone === null ? 'email' : 'SMS' });
   }
 }
 
@@ -169,6 +170,8 @@ interface TeardownContext {
   attachToReport: boolean;
   /** Ids of the messages already attached to the test's report. */
   attachedIds: Set<string>;
+  /** The test's messages on one page: attached once every message is. */
+  messageIndex: MessageIndex;
 }
 
 /** Reports a kept inbox through the test's annotations (shown in every report), never on stdout. */
@@ -202,11 +205,14 @@ async function tearDownInboxes(inboxes: TestInbox[], context: TeardownContext): 
   }
   if (failed && context.attachToReport) {
     for (const inbox of inboxes) {
-      await attachReceived(testInfo, inbox, inboxes.length > 1, context.attachedIds).catch((error: unknown) => {
+      await attachReceived(testInfo, inbox, inboxes.length > 1, context.attachedIds, context.messageIndex).catch((error: unknown) => {
         problems.push(`could not attach the messages of ${inbox.address}: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
   }
+  await context.messageIndex.attachTo(testInfo).catch((error: unknown) => {
+    problems.push(`could not attach the page of the test's messages: ${error instanceof Error ? error.message : String(error)}`);
+  });
   for (const inbox of inboxes) {
     if (failed && options.keepOnFailure) reportKept(inbox, context);
     else {
@@ -282,6 +288,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
         whereToLook: (handle: InboxHandle) => whereToLook(handle, client.apiUrl, { keepOnFailure: inboxkit.keepOnFailure, attachToReport: inboxkit.attachToReport }),
         inboxCount: () => inboxes.length,
         attachedIds: new Set<string>(),
+        messageIndex: new MessageIndex(),
         atTeardown: (task: () => Promise<void>) => void teardownTasks.push(task),
         defaultTimeout: () => defaultWaitTimeout({ testTimeout: testInfo.timeout, elapsed: performance.now() - start, waitTimeout: inboxkit.waitTimeout }),
       };
@@ -295,7 +302,7 @@ export const inboxkitFixtures: Fixtures<InboxkitTestFixtures & InboxkitInternalT
       await use(create);
       // The emails the waits returned go into the report (in order) before their inboxes go.
       for (const task of teardownTasks) await task().catch(() => {});
-      await tearDownInboxes(inboxes, { client, testInfo, options: inboxkit, attachToReport: context.attachToReport, attachedIds: context.attachedIds });
+      await tearDownInboxes(inboxes, { client, testInfo, options: inboxkit, attachToReport: context.attachToReport, attachedIds: context.attachedIds, messageIndex: context.messageIndex });
     },
     { timeout: INBOX_FIXTURE_TIMEOUT },
   ],

@@ -20,6 +20,7 @@ import type { BrowserSource } from './render.ts';
 import { openEmail } from './open.ts';
 import type { OpenableMessage } from './open.ts';
 import { attachMessage, attachRawSource, messageTitle } from './report.ts';
+import type { MessageIndex, MessageKind } from './report.ts';
 
 /** A call's promise, with a synchronous throw turned into a rejection that is not reported as unhandled before it is awaited. */
 function started<T>(call: () => Promise<T>): Promise<T> {
@@ -60,6 +61,8 @@ export interface TestInboxContext {
   inboxCount(): number;
   /** Ids of the messages already attached to this test's report: each is attached once. */
   attachedIds: Set<string>;
+  /** The test's messages on one page, attached when its inboxes are torn down. */
+  messageIndex: MessageIndex;
 }
 
 /**
@@ -299,7 +302,7 @@ export class TestInbox {
     const { testInfo } = this.#context;
     const label = this.#nextLabel(message)();
     this.#context.atTeardown(() => this.#attachRaw(label, message));
-    await attachMessage(testInfo, label, message, null);
+    await attachMessage(testInfo, label, message, null, this.#indexed());
   }
 
   /** Queues a message's attachments (rendered page, text, headers, raw `.eml`) for teardown, numbered now. */
@@ -309,7 +312,7 @@ export class TestInbox {
     const labelled = this.#nextLabel(message);
     this.#context.atTeardown(async () => {
       const label = labelled();
-      await attachMessage(this.#context.testInfo, label, message, null);
+      await attachMessage(this.#context.testInfo, label, message, null, this.#indexed());
       await this.#attachRaw(label, message);
     });
   }
@@ -333,8 +336,13 @@ export class TestInbox {
   }
 
   /** What this inbox receives, for step titles: `SMS` for a phone, `email` otherwise. */
-  #noun(): string {
+  #noun(): MessageKind {
     return this.#handle.phoneNumber === null ? 'email' : 'SMS';
+  }
+
+  /** Where an attached message is listed: the test's index, as this inbox's kind. */
+  #indexed(): { index: MessageIndex; kind: MessageKind } {
+    return { index: this.#context.messageIndex, kind: this.#noun() };
   }
 
   /**

@@ -34,8 +34,8 @@ export function whereToLook(handle: { id: string; address: string }, apiUrl: str
   const local = handle.address.slice(0, handle.address.lastIndexOf('@'));
   const phone = /^\+[1-9]\d{6,14}$/.test(local) ? local : null;
   if (options.attachToReport ?? true) {
-    if (phone) return `Every SMS ${phone} received is attached to this test in the report ("SMS N" and "received #seq"); the phone is deleted when the test ends (keepOnFailure keeps it to look at in the viewer).`;
-    return `Every email ${handle.address} received is attached to this test in the report ("email N" and "received #seq"); the inbox is deleted when the test ends (keepOnFailure keeps it to look at in the viewer).`;
+    if (phone) return `Every SMS ${phone} received is attached to this test in the report, all on the page "inboxkit: … SMS" (each also as "SMS N" or "received #seq"); the phone is deleted when the test ends (keepOnFailure keeps it to look at in the viewer).`;
+    return `Every email ${handle.address} received is attached to this test in the report, all on the page "inboxkit: … emails" (each also as "email N" or "received #seq"); the inbox is deleted when the test ends (keepOnFailure keeps it to look at in the viewer).`;
   }
   if (phone) return `${phone} is deleted when the test ends: set keepOnFailure to look at it in the viewer, or attachToReport to get its texts in the report.`;
   return `${handle.address} is deleted when the test ends: set keepOnFailure to look at it in the viewer, or attachToReport to get its emails in the report.`;

@@ -3,6 +3,7 @@
  * temporary folder and run by a child `playwright test`, against a local server
  * this test starts; the JSON report and the server are checked afterwards.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { expect } from '@playwright/test';
 import { NotFoundError } from '../../../src/client/index.ts';
 import { API_KEY, resultOf, runInline, smtpEnv, test } from './harness.ts';
@@ -100,7 +101,8 @@ test('gets a welcome', async ({ inbox }) => {
   expect(result.steps).toContainEqual(expect.stringMatching(/^wait for email: .*subject.*\/welcome\/i/));
   const byName = new Map(result.attachments.map((a) => [a.name, a]));
   const html = byName.get('email 1 — Welcome aboard.html');
-  expect(html?.contentType).toBe('text/html');
+  // Not text/*: a terminal reporter would print its body under a failure.
+  expect(html?.contentType).toBe('application/octet-stream');
   expect(html?.body.toString()).toContain('Hello <b>there</b>');
   expect(html?.body.toString()).toContain(`Content-Security-Policy" content="default-src 'none'`);
   expect(html?.body.toString(), 'the email itself, not a header table of inboxkit\'s').not.toContain('<th');
@@ -109,6 +111,45 @@ test('gets a welcome', async ({ inbox }) => {
   const eml = byName.get('email 1 — Welcome aboard.eml');
   expect(eml?.contentType).toBe('message/rfc822');
   expect(eml?.body.toString()).toMatch(/^Subject: Welcome aboard$/m);
+  const index = byName.get('inboxkit: 1 email — email 1 — Welcome aboard');
+  expect(index?.contentType).toBe('text/html');
+  expect(index?.body.toString()).toContain('<h2>email 1 — Welcome aboard</h2>');
+});
+
+test('a failed test lists its emails in one entry of the terminal report, the page of them all, not a block per file', { tag: '@heavy' }, async ({ server }) => {
+  const run = await runInline(
+    {
+      'terminal.spec.ts': `
+import { test, expect } from '$FIXTURES';
+import { send } from './send.ts';
+test('fails after three emails', async ({ inbox }) => {
+  for (const subject of ['Welcome', 'Verify your address', 'Your code']) await send({ to: inbox.address, subject, text: 'Your code is 482913', html: '<p>Your code is <b>482913</b></p>' });
+  await inbox.waitForMessage({ subject: 'Welcome' });
+  expect(await inbox.handle.peek({ subject: 'Your code' }, { within: 10_000 })).not.toBeNull();
+  expect('the page').toBe('another page');
+});
+`,
+    },
+    { inboxkit: { baseUrl: server.url, apiKey: API_KEY }, env: smtpEnv(server), reporter: 'list' },
+  );
+  const result = resultOf(run, 'fails after three emails');
+  expect(result.status).toBe('failed');
+  // Every file of every email is in the report …
+  const names = result.attachments.map((a) => a.name);
+  for (const label of ['email 1 — Welcome', 'received #2 — Verify your address', 'received #3 — Your code']) {
+    expect(names).toEqual(expect.arrayContaining([`${label}.html`, `${label}.txt`, `${label}.headers.json`, `${label}.eml`]));
+  }
+  // … and the terminal lists them as one entry: the page's name naming the three, then its path.
+  const terminal = stripVTControlCharacters(run.stdout);
+  const entries = terminal.split('\n').filter((line) => /attachment #\d+:/.test(line));
+  expect(entries, terminal).toHaveLength(1);
+  expect(entries[0]).toContain('inboxkit: 3 emails — email 1 — Welcome · received #2 — Verify your address · received #3 — Your code (text/html)');
+  // (The spec's own lines are in the error's code frame; the attached documents are not.)
+  expect(terminal, 'no attached document is printed').not.toContain('Content-Security-Policy');
+  expect(terminal, 'no headers are printed').not.toContain('"content-type"');
+  expect(terminal).toMatch(/attachments\/inboxkit-3-emails\S*\.html$/m);
+  const page = result.attachments.find((a) => a.name.startsWith('inboxkit: 3 emails'))?.body.toString() ?? '';
+  expect(page.match(/<iframe sandbox/g)).toHaveLength(3);
 });
 
 test('with attachToReport off nothing is attached', { tag: '@heavy' }, async ({ server }) => {
