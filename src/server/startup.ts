@@ -14,7 +14,7 @@ import type { ResolvedConfig } from './context/config.ts';
 import { createForwarder } from './forward/forwarder.ts';
 import type { ForwardQueue } from './forward/forwarder.ts';
 import { createMailPool } from './mail/pool.ts';
-import { prepareMessage } from './mail/prepare.ts';
+import { prepareMessage, readerHtml } from './mail/prepare.ts';
 import type { PrepareOptions, PreparedMessage } from './mail/prepare.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import type { PostgresStore } from './storage/postgres.ts';
@@ -40,8 +40,10 @@ const WARM_UP_MESSAGE = Buffer.from(
  * is stored; a failure here is left for the first real message to report.
  */
 export async function warmUp(): Promise<void> {
-  // The same work intake does for a small message (parse, then sanitize the HTML).
-  await prepareMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' }).catch(() => {});
+  // The same work intake does for a small message (parse), then its reader (sanitize the HTML).
+  await prepareMessage(WARM_UP_MESSAGE, { envelopeFrom: 'warm-up@inboxkit.invalid' })
+    .then(({ message }) => void readerHtml(message))
+    .catch(() => {});
 }
 
 /**

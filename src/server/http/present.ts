@@ -8,6 +8,7 @@
 import type { Attachment, Domain, Inbox, Message, MessageSummary } from '../../wire/schemas.ts';
 import { isPhoneLocalPart } from '../../wire/phones.ts';
 import type { AddressRecord, AttachmentRecord, DomainRecord, InboxRecord, MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
+import { readerHtml } from '../mail/prepare.ts';
 
 /** Epoch milliseconds as an ISO 8601 UTC timestamp. */
 export function iso(ms: number): string {
@@ -76,14 +77,14 @@ function toAttachment(record: AttachmentRecord): Attachment {
   };
 }
 
-/** A whole message as sent: `html` is the HTML sanitized at intake. */
+/** A whole message as sent: `html` is the HTML sanitized at intake, or now when that was left to its readers. */
 export function toMessage(record: MessageRecord): Message {
   return {
     ...toMessageSummary(record),
     replyTo: record.replyTo.map(toWireAddress),
     headers: { ...record.headers },
     text: record.text,
-    html: record.sanitizedHtml,
+    html: readerHtml(record),
     attachments: record.attachments.map(toAttachment),
     envelope: record.envelope ? { mailFrom: record.envelope.mailFrom, rcptTo: [...record.envelope.rcptTo], clientAddress: record.envelope.clientAddress, helo: record.envelope.helo } : null,
   };

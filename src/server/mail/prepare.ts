@@ -17,7 +17,8 @@ export interface PreparedMessage {
   /**
    * The sanitized HTML body (the same as `message.sanitizedHtml`), its `cid:`
    * images turned into `data:` URLs of the message's inline raster parts (so
-   * that an offline page shows them), or `null` when the message has no HTML body.
+   * that an offline page shows them), or `null` when the message has no HTML
+   * body or its sanitizing is left to its readers ({@link readerHtml}).
    */
   sanitizedHtml: string | null;
   /** Set when the MIME parser failed or timed out and the fallback reading was used. */
@@ -41,8 +42,42 @@ export function inlineImageUrls(message: Pick<ParsedMessage, 'rawHtml' | 'attach
 }
 
 /**
- * Parses a raw RFC 5322 message and sanitizes its HTML body: all the work a
- * message needs before it is stored, done once. Pure (no I/O, no shared
+ * HTML bodies of at most this many characters that refer to no inline image
+ * of the message are sanitized when read ({@link readerHtml}), not at intake:
+ * most mail of a test run is never read (a flood, a load test, the mail of a
+ * test that passed without looking), and sanitizing is about a quarter of the
+ * CPU time intake spends on a 10 KB email. A read stores nothing (no request
+ * writes): a message read twice is sanitized twice, a millisecond or two for
+ * a 10 KB body. Up to this size the reader's sanitizing is as short as
+ * intake's is for a small message (which runs on the event loop too); larger
+ * bodies, and those whose `cid:` images are resolved from the message's
+ * parts, are sanitized at intake, in the mail pool's worker when the message
+ * is large.
+ */
+export const DEFERRED_HTML_MAX_CHARS = 65_536;
+
+/** Whether a parsed message's HTML is left to its readers (see {@link DEFERRED_HTML_MAX_CHARS}). */
+function deferred(message: Pick<ParsedMessage, 'rawHtml' | 'attachments'>): boolean {
+  return message.rawHtml !== null && message.rawHtml.length <= DEFERRED_HTML_MAX_CHARS && inlineImageUrls(message).size === 0;
+}
+
+/**
+ * The sanitized HTML of a stored message, as every reader is sent it: the
+ * HTML sanitized at intake, or, for a body left to its readers (see
+ * {@link DEFERRED_HTML_MAX_CHARS}), sanitized now, exactly as intake would
+ * have (it refers to no inline image of the message). `null` without HTML.
+ * Never sanitizes a body larger than {@link DEFERRED_HTML_MAX_CHARS} here: no
+ * read holds the event loop longer than a small message's intake does.
+ */
+export function readerHtml(record: { rawHtml: string | null; sanitizedHtml: string | null }): string | null {
+  if (record.sanitizedHtml !== null || record.rawHtml === null || record.rawHtml.length > DEFERRED_HTML_MAX_CHARS) return record.sanitizedHtml;
+  return sanitizeMessageHtml({ rawHtml: record.rawHtml, attachments: [] });
+}
+
+/**
+ * Parses a raw RFC 5322 message and sanitizes its HTML body (unless that is
+ * left to its readers, see {@link DEFERRED_HTML_MAX_CHARS}): all the work
+ * a message needs before it is stored, done once. Pure (no I/O, no shared
  * state), so that it can run at intake, in any thread.
  *
  * Never rejects for a bad message: see {@link parseMessage} for the fallback
@@ -55,7 +90,7 @@ export function inlineImageUrls(message: Pick<ParsedMessage, 'rawHtml' | 'attach
  */
 export async function prepareMessage(raw: Uint8Array, options: PrepareOptions): Promise<PreparedMessage> {
   const { message: parsed, fallbackReason } = await parseMessage(raw, options);
-  const sanitizedHtml = sanitizeMessageHtml(parsed);
+  const sanitizedHtml = deferred(parsed) ? null : sanitizeMessageHtml(parsed);
   return { message: { ...parsed, sanitizedHtml }, sanitizedHtml, fallbackReason };
 }
 

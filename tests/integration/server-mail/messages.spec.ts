@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { CreatedInbox, Message } from '../../../src/wire/schemas.ts';
+import { openProjectStore } from '../../support/backends.ts';
 import { expect, startMailServer, test } from './harness.ts';
 import type { MailServer } from './harness.ts';
 
@@ -252,4 +253,23 @@ test('the OpenAPI document lists the message endpoints, binary responses, and ma
   expect(doc.paths['/messages/{id}/raw']?.['get']?.['x-inboxkit-extension']).toBe(true);
   expect(doc.paths['/messages/{id}']?.['get']?.['x-inboxkit-extension']).toBeUndefined();
   expect(Object.keys(doc.paths['/messages/{id}/raw']?.['get']?.responses['200']?.content ?? {})).toEqual(['message/rfc822']);
+});
+
+test('a small HTML body is sanitized when it is read, not at intake, and reading it writes nothing', async () => {
+  const { store, bus, close } = await openProjectStore();
+  const own = await startMailServer({ store, bus });
+  try {
+    const inbox = await own.createInbox();
+    await own.send({ from: 'robot@app.example', to: inbox.address, subject: 'Reset', text: 'Reset: https://app.example/r', html: '<p onclick="steal()">Reset <a href="https://app.example/r">here</a></p>' });
+    const [summary] = await own.listMessages(inbox);
+    // Intake parsed it and left the sanitizing to its readers.
+    expect((await store.findMessage(summary!.id))?.sanitizedHtml).toBeNull();
+    const html = '<p>Reset <a href="https://app.example/r" target="_blank" rel="noopener noreferrer">here</a></p>';
+    expect((await own.getMessage(inbox, summary!.id)).html).toBe(html);
+    expect((await own.getMessage(inbox, summary!.id)).html).toBe(html);
+    expect((await store.findMessage(summary!.id))?.sanitizedHtml).toBeNull();
+  } finally {
+    await own.close();
+    await close();
+  }
 });

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { prepareMessage } from '../../../src/server/mail/prepare.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import { DEFERRED_HTML_MAX_CHARS, inlineImageUrls, prepareMessage, readerHtml, sanitizeMessageHtml } from '../../../src/server/mail/prepare.ts';
 import { amplificationMail } from '../../support/amplification-mail.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/eml/${name}`, import.meta.url));
@@ -22,11 +22,30 @@ test('a prepared message without an HTML body has no sanitized HTML, and keeps i
   expect(message.text).not.toBe('');
 });
 
-test('a prepared HTML-only message has its text derived from the HTML and its script removed', async () => {
+test('a prepared HTML-only message has its text derived from the HTML, and its readers get the HTML with its script removed', async () => {
   const { message, sanitizedHtml } = await prepareMessage(fixture('html-only.eml'), { envelopeFrom: '' });
   expect(message.text?.trim()).not.toBe('');
-  expect(sanitizedHtml).not.toBeNull();
-  expect(sanitizedHtml).not.toMatch(/<script|\son[a-z]+=/i);
+  // Small and without inline images: sanitized when read, not at intake.
+  expect(sanitizedHtml).toBeNull();
+  const html = readerHtml(message);
+  expect(html).not.toBeNull();
+  expect(html).not.toMatch(/<script|\son[a-z]+=/i);
+});
+
+test('HTML left to its readers reads exactly as HTML sanitized at intake; a larger body, or one with inline images, is sanitized at intake', async () => {
+  for (const name of readdirSync(new URL('../../fixtures/eml/', import.meta.url)).filter((f) => f.endsWith('.eml'))) {
+    const { message } = await prepareMessage(fixture(name), { envelopeFrom: '' });
+    if (message.rawHtml === null) continue;
+    expect(readerHtml(message), name).toBe(sanitizeMessageHtml(message));
+    expect(message.sanitizedHtml === null, name).toBe(message.rawHtml.length <= DEFERRED_HTML_MAX_CHARS && inlineImageUrls(message).size === 0);
+  }
+  const big = `From: a@b.test\r\nTo: c@d.test\r\nSubject: big\r\nContent-Type: text/html\r\n\r\n${'<p onclick="x()">row</p>\r\n'.repeat(4000)}`;
+  const { message } = await prepareMessage(Buffer.from(big), { envelopeFrom: '' });
+  expect(message.rawHtml!.length).toBeGreaterThan(DEFERRED_HTML_MAX_CHARS);
+  expect(message.sanitizedHtml).not.toBeNull();
+  expect(message.sanitizedHtml).not.toContain('onclick');
+  // A reader never sanitizes a body that large on its own thread.
+  expect(readerHtml({ rawHtml: message.rawHtml, sanitizedHtml: null })).toBeNull();
 });
 
 test('an image referenced 10,000 times is written into the HTML once per reference only while the total stays within the raw source size', async () => {
