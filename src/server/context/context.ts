@@ -24,7 +24,8 @@ import type { Webhooks } from '../sms/callbacks.ts';
 import type { Intake } from '../intake/intake.ts';
 import type { StoreObserver } from '../intake/store-copies.ts';
 import type { ForwardQueue } from '../forward/forwarder.ts';
-import type { PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
+import { createHtmlReader } from '../mail/prepare.ts';
+import type { HtmlReader, PrepareOptions, PreparedMessage } from '../mail/prepare.ts';
 import type { DeliveryFaults } from '../faults/table.ts';
 import { createStreamCaps } from '../auth/caps.ts';
 import { createLiveStreams } from './live-streams.ts';
@@ -83,6 +84,8 @@ export interface ServerContext {
   streamCaps: StreamCaps;
   /** The event streams open on this node (a drain hands them over) and what happens to them. */
   liveStreams: LiveStreams;
+  /** A message's HTML as readers are sent it: sanitized now when that was left to them, with the node's bounded cache. */
+  html: HtmlReader;
   /** The spam scanner of `POST /messages/{id}/spam-check` (from `config.spamCheck`), or null/absent when none is configured. */
   spamScanner?: SpamScanner | null;
 }
@@ -177,6 +180,7 @@ export function createServerContext(options: ServerContextOptions): ServerContex
     pools: createNodePools(),
     streamCaps: createStreamCaps({ perCredential: options.config.bounds.maxStreamsPerCredential, perAddress: options.config.bounds.maxStreamsPerAddress }),
     liveStreams: createLiveStreams(),
+    html: createHtmlReader(),
     spamScanner: options.config.spamCheck ? createSpamScanner({ ...options.config.spamCheck, maxInFlight: options.config.bounds.spamCheckConcurrency }) : null,
   };
 }

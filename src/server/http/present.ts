@@ -9,6 +9,7 @@ import type { Attachment, Domain, Inbox, Message, MessageSummary } from '../../w
 import { isPhoneLocalPart } from '../../wire/phones.ts';
 import type { AddressRecord, AttachmentRecord, DomainRecord, InboxRecord, MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 import { readerHtml } from '../mail/prepare.ts';
+import type { HtmlReader } from '../mail/prepare.ts';
 
 /** Epoch milliseconds as an ISO 8601 UTC timestamp. */
 export function iso(ms: number): string {
@@ -77,14 +78,17 @@ function toAttachment(record: AttachmentRecord): Attachment {
   };
 }
 
-/** A whole message as sent: `html` is the HTML sanitized at intake, or now when that was left to its readers. */
-export function toMessage(record: MessageRecord): Message {
+/**
+ * A whole message as sent: `html` is the HTML sanitized at intake, or by
+ * `html` (the node's reader, {@link HtmlReader}) when that was left to its readers.
+ */
+export function toMessage(record: MessageRecord, html: HtmlReader = readerHtml): Message {
   return {
     ...toMessageSummary(record),
     replyTo: record.replyTo.map(toWireAddress),
     headers: { ...record.headers },
     text: record.text,
-    html: readerHtml(record),
+    html: html(record),
     attachments: record.attachments.map(toAttachment),
     envelope: record.envelope ? { mailFrom: record.envelope.mailFrom, rcptTo: [...record.envelope.rcptTo], clientAddress: record.envelope.clientAddress, helo: record.envelope.helo } : null,
   };

@@ -47,8 +47,8 @@ export function inlineImageUrls(message: Pick<ParsedMessage, 'rawHtml' | 'attach
  * most mail of a test run is never read (a flood, a load test, the mail of a
  * test that passed without looking), and sanitizing is about a quarter of the
  * CPU time intake spends on a 10 KB email. A read stores nothing (no request
- * writes): a message read twice is sanitized twice, a millisecond or two for
- * a 10 KB body. Up to this size the reader's sanitizing is as short as
+ * writes); a node keeps what it sanitized for the next reads
+ * ({@link createHtmlReader}). Up to this size the reader's sanitizing is as short as
  * intake's is for a small message (which runs on the event loop too); larger
  * bodies, and those whose `cid:` images are resolved from the message's
  * parts, are sanitized at intake, in the mail pool's worker when the message
@@ -72,6 +72,52 @@ function deferred(message: Pick<ParsedMessage, 'rawHtml' | 'attachments'>): bool
 export function readerHtml(record: { rawHtml: string | null; sanitizedHtml: string | null }): string | null {
   if (record.sanitizedHtml !== null || record.rawHtml === null || record.rawHtml.length > DEFERRED_HTML_MAX_CHARS) return record.sanitizedHtml;
   return sanitizeMessageHtml({ rawHtml: record.rawHtml, attachments: [] });
+}
+
+/** What every reader of a node is sent as a message's HTML (see {@link createHtmlReader}). */
+export type HtmlReader = (record: { id: string; rawHtml: string | null; sanitizedHtml: string | null }) => string | null;
+
+/** Bounds of {@link createHtmlReader}'s cache. */
+export interface HtmlReaderOptions {
+  /**
+   * Most characters of sanitized HTML kept, all messages together.
+   * @defaultValue 4_194_304 (4 Mi characters: a hundred-odd 30 KB emails)
+   */
+  maxChars?: number;
+}
+
+/**
+ * The {@link readerHtml} of one node, with the HTML it sanitized kept for the
+ * next reads (the newest first, up to `maxChars` in all): a message read again
+ * and again (a viewer, a test's retries, a caller in a loop) is sanitized once
+ * while it stays among the recent ones, so reads cannot multiply the work that
+ * leaving it to them saved. Reads still store nothing; the cache is the node's
+ * memory, made with its context and gone with it.
+ */
+export function createHtmlReader(options: HtmlReaderOptions = {}): HtmlReader {
+  const maxChars = options.maxChars ?? 4 * 1024 * 1024;
+  const kept = new Map<string, string>();
+  let chars = 0;
+  return (record) => {
+    if (record.sanitizedHtml !== null || record.rawHtml === null) return record.sanitizedHtml;
+    const known = kept.get(record.id);
+    if (known !== undefined) {
+      // The most recently read last: the first to go is the one read longest ago.
+      kept.delete(record.id);
+      kept.set(record.id, known);
+      return known;
+    }
+    const html = readerHtml(record);
+    if (html === null || html.length > maxChars) return html;
+    kept.set(record.id, html);
+    chars += html.length;
+    for (const [id, old] of kept) {
+      if (chars <= maxChars) break;
+      kept.delete(id);
+      chars -= old.length;
+    }
+    return html;
+  };
 }
 
 /**

@@ -100,7 +100,7 @@ function listMessages(ctx: ServerContext): RouteHandler<typeof listMessagesRoute
 function getMessage(ctx: ServerContext): RouteHandler<typeof getMessageRoute, AppEnv> {
   return async (c) => {
     const message = await loadVisibleMessage(ctx, c.var.principal, c.req.valid('param').id);
-    return c.json({ data: toMessage(message) }, 200);
+    return c.json({ data: toMessage(message, ctx.html) }, 200);
   };
 }
 
@@ -122,7 +122,7 @@ function updateMessage(ctx: ServerContext): RouteHandler<typeof updateMessageRou
     const { seen } = c.req.valid('json');
     const updated = (await ctx.store.setMessageSeen(message.id, seen)) ? await ctx.store.findMessage(message.id) : null;
     if (!updated) throw new HttpError('message_not_found', `No message ${JSON.stringify(message.id)}: it was deleted meanwhile.`);
-    return c.json({ data: toMessage(updated) }, 200);
+    return c.json({ data: toMessage(updated, ctx.html) }, 200);
   };
 }
 

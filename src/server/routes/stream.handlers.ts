@@ -77,7 +77,7 @@ function inboxSource(ctx: ServerContext, inboxId: string, whole: boolean): Inbox
  */
 function openInboxStream(ctx: ServerContext, options: StreamRoutesOptions): RouteHandler<typeof streamRoute, AppEnv> {
   const replayPageSize = options.replayPageSize ?? 200;
-  const frames = createMessageFrames();
+  const frames = createMessageFrames(ctx.html);
   const framing = createChunkFraming();
   const logger = ctx.logger.child({ component: 'stream' });
   return async (c) => {

@@ -10,6 +10,8 @@
  */
 import { toMessage, toMessageSummary } from '../http/present.ts';
 import { formatEvent } from '../http/sse.ts';
+import { readerHtml } from '../mail/prepare.ts';
+import type { HtmlReader } from '../mail/prepare.ts';
 import type { MessageRecord, MessageSummaryRecord } from '../storage/contract/types.ts';
 
 /** The largest whole message a stream event carries (its JSON, in bytes); a larger one is sent as its summary. */
@@ -43,9 +45,10 @@ function frameOf(json: string, seq: number): Uint8Array {
 /**
  * Creates the frame maker of one stream router. The frames of a record are
  * kept as long as the record is (a bus event's record is shared by every
- * stream of its inbox), never in module state.
+ * stream of its inbox), never in module state. `html` is the node's reader
+ * of HTML left to its readers (`ctx.html`).
  */
-export function createMessageFrames(): MessageFrames {
+export function createMessageFrames(html: HtmlReader = readerHtml): MessageFrames {
   const summaries = new WeakMap<object, Uint8Array>();
   const wholes = new WeakMap<object, Uint8Array>();
   const feed = new WeakMap<object, { inboxId: string; bytes: Uint8Array }>();
@@ -71,7 +74,7 @@ export function createMessageFrames(): MessageFrames {
       if (!whole || !isWhole(record)) return summaryFrame(record);
       let bytes = wholes.get(record);
       if (bytes === undefined) {
-        const json = JSON.stringify(toMessage(record));
+        const json = JSON.stringify(toMessage(record, html));
         // A UTF-16 unit is at most 3 bytes of UTF-8: no need to measure what is surely small.
         const small = json.length * 3 <= MAX_WHOLE_MESSAGE_EVENT_BYTES || Buffer.byteLength(json) <= MAX_WHOLE_MESSAGE_EVENT_BYTES;
         bytes = small ? frameOf(json, record.seq) : summaryFrame(record);

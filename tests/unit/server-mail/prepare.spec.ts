@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
-import { DEFERRED_HTML_MAX_CHARS, inlineImageUrls, prepareMessage, readerHtml, sanitizeMessageHtml } from '../../../src/server/mail/prepare.ts';
+import { createHtmlReader, DEFERRED_HTML_MAX_CHARS, inlineImageUrls, prepareMessage, readerHtml, sanitizeMessageHtml } from '../../../src/server/mail/prepare.ts';
 import { amplificationMail } from '../../support/amplification-mail.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/eml/${name}`, import.meta.url));
@@ -84,4 +84,31 @@ test('raw 8-bit UTF-8 in a header reads the same in headers as in subject; bytes
   expect(message.headers['subject']).toBe(message.subject);
   expect(message.headers['x-note']).toBe('naïve');
   expect(message.headers['x-latin']).toBe('café');
+});
+
+test('a node\'s HTML reader sanitizes a message once while it is among the recently read, within its bound of characters', () => {
+  const reader = createHtmlReader({ maxChars: 100 });
+  let sanitized = 0;
+  const record = (id: string, body: string) => ({
+    id,
+    sanitizedHtml: null,
+    get rawHtml() {
+      sanitized++;
+      return `<p onclick="x()">${body}</p>`;
+    },
+  });
+  const a = record('msg_a', 'a'.repeat(40));
+  expect(reader(a)).toBe(`<p>${'a'.repeat(40)}</p>`);
+  const afterFirst = sanitized;
+  expect(reader(a)).toBe(`<p>${'a'.repeat(40)}</p>`);
+  expect(sanitized, 'the second read is the kept HTML').toBe(afterFirst + 1);
+  // Two more messages overflow 100 characters: the one read longest ago goes.
+  reader(record('msg_b', 'b'.repeat(40)));
+  reader(record('msg_c', 'c'.repeat(40)));
+  const before = sanitized;
+  reader(a);
+  expect(sanitized - before, 'a was dropped and is sanitized again').toBeGreaterThan(1);
+  // HTML stored sanitized, and no HTML, are returned as they are.
+  expect(reader({ id: 'msg_d', rawHtml: '<b>x</b>', sanitizedHtml: '<b>kept</b>' })).toBe('<b>kept</b>');
+  expect(reader({ id: 'msg_e', rawHtml: null, sanitizedHtml: null })).toBeNull();
 });
