@@ -210,7 +210,7 @@ async function tearDownInboxes(inboxes: TestInbox[], context: TeardownContext): 
       });
     }
   }
-  await context.messageIndex.attachTo(testInfo).catch((error: unknown) => {
+  await context.messageIndex.attachTo(testInfo, failed).catch((error: unknown) => {
     problems.push(`could not attach the page of the test's messages: ${error instanceof Error ? error.message : String(error)}`);
   });
   for (const inbox of inboxes) {

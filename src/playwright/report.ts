@@ -160,13 +160,21 @@ export class MessageIndex {
   }
 
   /**
-   * Writes the page into the test's output folder and attaches it (by path, so
-   * a terminal reporter shows one path); nothing when no message was added.
+   * Attaches the page; nothing when no message was added. Under a failure it
+   * is written into the test's output folder and attached by path, so that a
+   * terminal reporter shows one path (a `text/html` body would be printed);
+   * a passing test, which no terminal reporter details, gets it as a body and
+   * leaves no file behind.
    */
-  async attachTo(testInfo: TestInfo): Promise<void> {
+  async attachTo(testInfo: TestInfo, failed: boolean): Promise<void> {
     if (this.#entries.length === 0) return;
+    const page = this.render(testInfo.titlePath.slice(1).join(' › '));
+    if (!failed) {
+      await testInfo.attach(this.name(), { body: page, contentType: 'text/html' });
+      return;
+    }
     const file = testInfo.outputPath('inboxkit-messages.html');
-    await writeFile(file, this.render(testInfo.titlePath.slice(1).join(' › ')));
+    await writeFile(file, page);
     await testInfo.attach(this.name(), { path: file, contentType: 'text/html' });
   }
 }

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { TestInfo } from '@playwright/test';
 import { attachMessage, MessageIndex, messageTitle, renderEmailDocument } from '../../../src/playwright/report.ts';
@@ -87,4 +88,25 @@ test('the index page shows each message escaped, with the email itself in a sand
   expect(page).toMatch(/<iframe sandbox title="[^"]*" srcdoc="[^"]*&lt;p&gt;Body &lt;b&gt;bold&lt;\/b&gt;/);
   expect(page).not.toContain('<p>Body');
   expect(page).toContain('Acme &amp; Co &lt;a@acme.example&gt;');
+});
+
+test('the index of a failed test is a file attached by path (the terminal shows its path); a passing test gets it as a body and no file', async () => {
+  const info = test.info();
+  const attached: Array<{ name: string; path?: string; body?: string | Buffer }> = [];
+  const testInfo = {
+    titlePath: ['file.spec.ts', 'signs up'],
+    outputPath: (name: string) => info.outputPath(name),
+    attach: async (name: string, options: { path?: string; body?: string | Buffer }) => void attached.push({ name, ...options }),
+  } as unknown as TestInfo;
+  const index = new MessageIndex();
+  index.add('email 1 — Welcome', message, 'email');
+  await index.attachTo(testInfo, false);
+  expect(attached[0]?.path).toBeUndefined();
+  expect(String(attached[0]?.body)).toContain('<h2>email 1 — Welcome</h2>');
+  expect(existsSync(info.outputPath('inboxkit-messages.html'))).toBe(false);
+  await index.attachTo(testInfo, true);
+  expect(attached[1]?.path).toBe(info.outputPath('inboxkit-messages.html'));
+  expect(readFileSync(attached[1]!.path!, 'utf8')).toContain('of “signs up”');
+  await new MessageIndex().attachTo(testInfo, true);
+  expect(attached).toHaveLength(2);
 });

@@ -236,7 +236,8 @@ async function committedAfterAll<T>(check: CommitCheck<T>, result: T, pool: pg.P
     try {
       return await check.committed(result, sql);
     } catch (error) {
-      if (!(error instanceof StoreUnavailableError) || performance.now() + COMMIT_CHECK_PAUSE_MS > until) return false;
+      // Not while the store is closing: its pool will not answer again.
+      if (!(error instanceof StoreUnavailableError) || pool.ended || performance.now() + COMMIT_CHECK_PAUSE_MS > until) return false;
       await new Promise((resolve) => setTimeout(resolve, COMMIT_CHECK_PAUSE_MS));
     }
   }
