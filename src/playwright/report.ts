@@ -22,6 +22,17 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
+/** A message's sender, recipients, subject and date, as name and value (unescaped), for a header table. */
+function headerRows(message: ReportableMessage): Array<[string, string]> {
+  return [
+    ['From', formatAddress(message.from)],
+    ['To', message.to.map((a) => formatAddress(a)).join(', ') || '(none)'],
+    ...(message.cc.length > 0 ? ([['Cc', message.cc.map((a) => formatAddress(a)).join(', ')]] as Array<[string, string]>) : []),
+    ['Subject', message.subject || '(no subject)'],
+    ['Date', message.receivedAt],
+  ];
+}
+
 /**
  * A self-contained HTML page showing a message: a header block (from, to,
  * subject, date; left out with `header: false`) above the sanitized HTML body
@@ -31,14 +42,7 @@ function escapeHtml(value: string): string {
  * (no tracking pixel fires, no remote image loads).
  */
 export function renderEmailDocument(message: ReportableMessage, options: { header?: boolean } = {}): string {
-  const rows: Array<[string, string]> = [
-    ['From', formatAddress(message.from)],
-    ['To', message.to.map((a) => formatAddress(a)).join(', ') || '(none)'],
-    ...(message.cc.length > 0 ? ([['Cc', message.cc.map((a) => formatAddress(a)).join(', ')]] as Array<[string, string]>) : []),
-    ['Subject', message.subject || '(no subject)'],
-    ['Date', message.receivedAt],
-  ];
-  const header = rows
+  const header = headerRows(message)
     .map(([name, value]) => `<tr><th style="text-align:left;padding:2px 12px 2px 0;color:#555">${name}</th><td>${escapeHtml(value)}</td></tr>`)
     .join('');
   const body =
@@ -191,14 +195,7 @@ const INDEX_STYLE = [
 
 /** One message of the index: its header block, the email itself in a sandboxed frame, its text and its headers. */
 function renderIndexEntry(n: number, label: string, message: ReportableMessage): string {
-  const rows: Array<[string, string]> = [
-    ['From', formatAddress(message.from)],
-    ['To', message.to.map((a) => formatAddress(a)).join(', ') || '(none)'],
-    ...(message.cc.length > 0 ? ([['Cc', message.cc.map((a) => formatAddress(a)).join(', ')]] as Array<[string, string]>) : []),
-    ['Subject', message.subject || '(no subject)'],
-    ['Date', message.receivedAt],
-  ];
-  const meta = rows.map(([name, value]) => `<tr><th>${name}</th><td>${escapeHtml(value)}</td></tr>`).join('');
+  const meta = headerRows(message).map(([name, value]) => `<tr><th>${name}</th><td>${escapeHtml(value)}</td></tr>`).join('');
   const headers = Object.entries(message.headers)
     .map(([name, value]) => `<tr><td>${escapeHtml(name)}</td><td>${escapeHtml(value)}</td></tr>`)
     .join('');
